@@ -1,0 +1,431 @@
+package syntax
+
+import (
+	"io"
+	"regexp"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Token types of the statement lexer. The lexer is total: every byte of the
+// input ends up in some token (unknown bytes become Invalid).
+const (
+	tInvalid lexer.TokenType = -(iota + 2)
+	tTriple
+	tString
+	tSString
+	tBadString
+	tSubst
+	tLegacy
+	tSecret
+	tSetKw
+	tAppendKw
+	tDollarWord
+	tDollar
+	tArrow
+	tCmpOp
+	tEq
+	tPunct
+	tColon
+	tNumber
+	tIdent
+	tDotted
+	tColonKey
+	tColonWord
+	tWord
+)
+
+// symbolMap names the token types for the grammar.
+func symbolMap() map[string]lexer.TokenType {
+	return map[string]lexer.TokenType{
+		"EOF":        lexer.EOF,
+		"Invalid":    tInvalid,
+		"Triple":     tTriple,
+		"String":     tString,
+		"SString":    tSString,
+		"BadString":  tBadString,
+		"Subst":      tSubst,
+		"Legacy":     tLegacy,
+		"Secret":     tSecret,
+		"SetKw":      tSetKw,
+		"AppendKw":   tAppendKw,
+		"DollarWord": tDollarWord,
+		"Dollar":     tDollar,
+		"Arrow":      tArrow,
+		"CmpOp":      tCmpOp,
+		"Eq":         tEq,
+		"Punct":      tPunct,
+		"Colon":      tColon,
+		"Number":     tNumber,
+		"Ident":      tIdent,
+		"Dotted":     tDotted,
+		"ColonKey":   tColonKey,
+		"ColonWord":  tColonWord,
+		"Word":       tWord,
+	}
+}
+
+// stmtLexerDef satisfies participle's lexer.Definition; the parser is always
+// driven through ParseFromLexer with tokens from [lexStmt], so Lex is only
+// used by participle for grammar introspection.
+type stmtLexerDef struct{}
+
+func (stmtLexerDef) Symbols() map[string]lexer.TokenType { return symbolMap() }
+
+func (stmtLexerDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	toks, _ := lexStmt(b, 0, len(b))
+	return &sliceLexer{toks: toks}, nil
+}
+
+type sliceLexer struct {
+	toks []lexer.Token
+	i    int
+}
+
+func (l *sliceLexer) Next() (lexer.Token, error) {
+	if l.i >= len(l.toks) {
+		return lexer.EOFToken(lexer.Position{}), nil
+	}
+	t := l.toks[l.i]
+	l.i++
+	return t, nil
+}
+
+var (
+	reNumber = regexp.MustCompile(`^[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+	reIdent  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+	reDotted = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$`)
+	reColonK = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*:$`)
+	reColonW = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*:.+$`)
+)
+
+// maxNesting bounds bracket nesting inside one statement.
+const maxNesting = 200
+
+// lexComment is a "# ..." comment found by the lexer.
+type lexComment struct{ from, to int }
+
+// lexStmt tokenizes src[from:to]. Token offsets are absolute offsets into
+// src. Comments (" # ..." outside strings) are skipped and returned.
+func lexStmt(src []byte, from, to int) ([]lexer.Token, []lexComment) {
+	l := &stmtLexer{src: src, p: from, end: to}
+	l.run()
+	return l.toks, l.comments
+}
+
+type stmtLexer struct {
+	src      []byte
+	p, end   int
+	toks     []lexer.Token
+	comments []lexComment
+	depth    int
+}
+
+func (l *stmtLexer) emit(t lexer.TokenType, from int) {
+	l.toks = append(l.toks, lexer.Token{
+		Type:  t,
+		Value: string(l.src[from:l.p]),
+		Pos:   lexer.Position{Offset: from},
+	})
+}
+
+func (l *stmtLexer) run() {
+	for {
+		l.skipSpace()
+		if l.p >= l.end {
+			l.toks = append(l.toks, lexer.Token{Type: lexer.EOF, Pos: lexer.Position{Offset: l.end}})
+			return
+		}
+		l.next()
+	}
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
+
+func (l *stmtLexer) skipSpace() {
+	for l.p < l.end {
+		c := l.src[l.p]
+		if isSpace(c) {
+			l.p++
+			continue
+		}
+		if c == '#' && (l.p == 0 || isSpace(l.src[l.p-1])) {
+			start := l.p
+			for l.p < l.end && l.src[l.p] != '\n' {
+				l.p++
+			}
+			l.comments = append(l.comments, lexComment{start, l.p})
+			continue
+		}
+		return
+	}
+}
+
+func (l *stmtLexer) has(s string) bool {
+	return l.p+len(s) <= l.end && string(l.src[l.p:l.p+len(s)]) == s
+}
+
+func (l *stmtLexer) next() {
+	start := l.p
+	c := l.src[l.p]
+	switch {
+	case l.has(`"""`):
+		l.triple()
+	case c == '"' || c == '\'':
+		l.quoted(c)
+	case l.has("->"):
+		l.p += 2
+		l.emit(tArrow, start)
+	case l.has("→"):
+		l.p += len("→")
+		l.emit(tArrow, start)
+	case l.has("==") || l.has("!=") || l.has("<=") || l.has(">="):
+		l.p += 2
+		l.emit(tCmpOp, start)
+	case c == '<' || c == '>':
+		l.p++
+		l.emit(tCmpOp, start)
+	case c == '=':
+		l.p++
+		l.emit(tEq, start)
+	case c == '(' || c == '[' || (c == '{' && !l.has("{{")):
+		l.p++
+		l.depth++
+		if l.depth > maxNesting {
+			l.p = l.end
+			l.emit(tInvalid, start)
+			return
+		}
+		l.emit(tPunct, start)
+	case c == ')' || c == ']' || c == '}' || c == ',':
+		l.p++
+		if c != ',' && l.depth > 0 {
+			l.depth--
+		}
+		l.emit(tPunct, start)
+	case c == ':':
+		l.p++
+		l.emit(tColon, start)
+	case c == '$' && (l.p+1 >= l.end || isSpace(l.src[l.p+1])):
+		l.p++
+		l.emit(tDollar, start)
+	case c == '$' && l.p+1 < l.end && isWordStart(l.src[l.p+1]):
+		l.dollarWord()
+	default:
+		l.word()
+	}
+}
+
+func isWordStart(b byte) bool { return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
+func isWordByte(b byte) bool  { return isWordStart(b) || '0' <= b && b <= '9' }
+
+func (l *stmtLexer) dollarWord() {
+	start := l.p
+	l.p++
+	for l.p < l.end && isWordByte(l.src[l.p]) {
+		l.p++
+	}
+	switch string(l.src[start:l.p]) {
+	case "$set":
+		l.emit(tSetKw, start)
+	case "$append":
+		l.emit(tAppendKw, start)
+	default:
+		l.emit(tDollarWord, start)
+	}
+}
+
+func (l *stmtLexer) triple() {
+	start := l.p
+	l.p += 3
+	for l.p < l.end {
+		if l.src[l.p] == '\\' {
+			l.p += 2
+			continue
+		}
+		if l.has(`"""`) {
+			l.p += 3
+			l.emit(tTriple, start)
+			return
+		}
+		l.p++
+	}
+	l.p = l.end
+	l.emit(tBadString, start)
+}
+
+// quoted scans a '...' or "..." string. Substitutions inside it are skipped
+// as units so that quotes in their filter arguments do not end the string.
+func (l *stmtLexer) quoted(q byte) {
+	start := l.p
+	l.p++
+	for l.p < l.end {
+		c := l.src[l.p]
+		switch {
+		case c == '\\':
+			l.p += 2
+			if l.p > l.end {
+				l.p = l.end
+			}
+			continue
+		case c == '\n':
+			l.emit(tBadString, start)
+			return
+		case c == q:
+			l.p++
+			if q == '"' {
+				l.emit(tString, start)
+			} else {
+				l.emit(tSString, start)
+			}
+			return
+		case l.has("${"):
+			if end, ok := substEnd(l.src, l.p, l.end, '}'); ok {
+				l.p = end
+				continue
+			}
+		}
+		l.p++
+	}
+	l.emit(tBadString, start)
+}
+
+// substEnd returns the offset just past the closing delimiter of the
+// substitution starting at p ("${" or "$("), honouring quoted filter
+// arguments (plain or backslash-escaped). ok is false when it does not close
+// on the same line.
+func substEnd(src []byte, p, end int, closer byte) (int, bool) {
+	i := p + 2
+	inQuote := false
+	for i < end {
+		c := src[i]
+		switch {
+		case c == '\n':
+			return 0, false
+		case c == '\\' && i+1 < end && src[i+1] == '"':
+			inQuote = !inQuote
+			i += 2
+			continue
+		case c == '"':
+			inQuote = !inQuote
+		case !inQuote && c == closer:
+			return i + 1, true
+		case !inQuote && closer == ')' && c == '(':
+			// nested parens in bash $( ... ( ... ) ... )
+			if e, ok := substEnd(src, i-1, end, ')'); ok {
+				i = e
+				continue
+			}
+		}
+		i++
+	}
+	return 0, false
+}
+
+func isRunDelim(src []byte, p int) bool {
+	c := src[p]
+	switch c {
+	case ' ', '\t', '\r', '\n', '"', '\'', '(', ')', '[', ']', '}', ',', '=', '<', '>':
+		return true
+	case '{':
+		return !(p+1 < len(src) && src[p+1] == '{')
+	case '-':
+		return p+1 < len(src) && src[p+1] == '>'
+	case '!':
+		return p+1 < len(src) && src[p+1] == '='
+	}
+	return c == 0xE2 && p+2 < len(src) && string(src[p:p+3]) == "→"
+}
+
+// word scans a bare run: everything up to a delimiter, with embedded
+// ${...}, $(...) and {{...}} taken as units.
+func (l *stmtLexer) word() {
+	start := l.p
+	units, lits := 0, false
+	for l.p < l.end && !isRunDelim(l.src, l.p) {
+		if n := l.unitLen(); n > 0 {
+			l.p += n
+			units++
+			continue
+		}
+		if l.src[l.p] == '#' && l.p > start && isSpace(l.src[l.p-1]) {
+			break
+		}
+		_, w := utf8.DecodeRune(l.src[l.p:l.end])
+		l.p += max(w, 1)
+		lits = true
+	}
+	if l.p == start { // a lone delimiter we did not expect: consume one rune
+		_, w := utf8.DecodeRune(l.src[l.p:l.end])
+		l.p += max(w, 1)
+		l.emit(tInvalid, start)
+		return
+	}
+	l.emit(classifyRun(string(l.src[start:l.p]), units, lits), start)
+}
+
+// unitLen returns the length of a ${...}, $(...) or {{...}} unit at the
+// current position, or 0.
+func (l *stmtLexer) unitLen() int {
+	switch {
+	case l.has("${") || l.has("$("):
+		closer := byte('}')
+		if l.src[l.p+1] == '(' {
+			closer = ')'
+		}
+		if e, ok := substEnd(l.src, l.p, l.end, closer); ok {
+			return e - l.p
+		}
+	case l.has("{{"):
+		if e := indexFrom(l.src, l.p+2, l.end, "}}"); e >= 0 {
+			return e + 2 - l.p
+		}
+	}
+	return 0
+}
+
+func indexFrom(src []byte, from, end int, s string) int {
+	for i := from; i+len(s) <= end; i++ {
+		if src[i] == '\n' {
+			return -1
+		}
+		if string(src[i:i+len(s)]) == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func classifyRun(s string, units int, lits bool) lexer.TokenType {
+	if units > 0 {
+		if units == 1 && !lits {
+			switch {
+			case s[:2] == "${":
+				return tSubst
+			case s[:2] == "$(":
+				return tLegacy
+			default:
+				return tSecret
+			}
+		}
+		return tWord
+	}
+	switch {
+	case reNumber.MatchString(s):
+		return tNumber
+	case reIdent.MatchString(s):
+		return tIdent
+	case reDotted.MatchString(s):
+		return tDotted
+	case reColonK.MatchString(s):
+		return tColonKey
+	case reColonW.MatchString(s):
+		return tColonWord
+	}
+	return tWord
+}

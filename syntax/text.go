@@ -1,0 +1,319 @@
+package syntax
+
+import (
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+)
+
+// textParser turns raw source text (a string's contents, a bare word, a
+// template line or an # Output: target) into an *ast.Text of literal parts,
+// substitutions and secret markers, with exact ranges.
+type textParser struct {
+	p       *parser
+	escapes bool // decode backslash escapes (quoted strings)
+}
+
+// parse parses src[from:to].
+func (tp textParser) parse(from, to int) *ast.Text {
+	t := &ast.Text{Range: ast.RangeOf(from, to)}
+	src := tp.p.src
+	var lit strings.Builder
+	litStart := -1
+	flush := func(end int) {
+		if litStart >= 0 {
+			t.Parts = append(t.Parts, &ast.Lit{Range: ast.RangeOf(litStart, end), Value: lit.String()})
+			lit.Reset()
+			litStart = -1
+		}
+	}
+	addLit := func(at int, s string) {
+		if litStart < 0 {
+			litStart = at
+		}
+		lit.WriteString(s)
+	}
+	i := from
+	for i < to {
+		c := src[i]
+		switch {
+		case c == '$' && (hasAt(src, i+1, to, "${") || hasAt(src, i+1, to, "$(")):
+			// "$${" / "$$(" escape a literal "${" / "$("
+			addLit(i, "$")
+			addLit(i, string(src[i+2]))
+			i += 3
+			continue
+		case hasAt(src, i, to, "${") || hasAt(src, i, to, "$("):
+			closer := byte('}')
+			if src[i+1] == '(' {
+				closer = ')'
+			}
+			if end, ok := substEnd(src, i, to, closer); ok {
+				flush(i)
+				t.Parts = append(t.Parts, tp.p.parseSubst(i, end, tp.escapes))
+				i = end
+				continue
+			}
+			if closer == '}' {
+				tp.p.errorf("parse-error", ast.RangeOf(i, min(i+2, to)), "unterminated substitution: \"${\" has no closing \"}\"")
+			}
+		case hasAt(src, i, to, "{{"):
+			if e := indexFrom(src, i+2, to, "}}"); e >= 0 && isSecretMarker(src[i+2:e]) {
+				flush(i)
+				t.Parts = append(t.Parts, tp.p.parseSecret(i, e+2))
+				i = e + 2
+				continue
+			}
+		case c == '\\' && tp.escapes && i+1 < to:
+			addLit(i, decodeEscape(src[i+1]))
+			i += 2
+			continue
+		}
+		addLit(i, string(c))
+		i++
+	}
+	flush(to)
+	return t
+}
+
+func hasAt(src []byte, i, to int, s string) bool {
+	return i+len(s) <= to && string(src[i:i+len(s)]) == s
+}
+
+func isSecretMarker(inner []byte) bool {
+	return strings.HasPrefix(strings.TrimSpace(string(inner)), "secret.")
+}
+
+// decodeEscape decodes the character after a backslash. Unknown escapes keep
+// the backslash so that regexes and Windows paths survive.
+func decodeEscape(c byte) string {
+	switch c {
+	case 'n':
+		return "\n"
+	case 't':
+		return "\t"
+	case 'r':
+		return "\r"
+	case '"':
+		return `"`
+	case '\'':
+		return "'"
+	case '\\':
+		return `\`
+	}
+	return `\` + string(c)
+}
+
+// parseSecret parses "{{secret.NAME}}" at src[from:to].
+func (p *parser) parseSecret(from, to int) *ast.SecretRef {
+	inner := strings.TrimSpace(string(p.src[from+2 : to-2]))
+	name := strings.TrimPrefix(inner, "secret.")
+	s := &ast.SecretRef{Range: ast.RangeOf(from, to)}
+	if reIdent.MatchString(name) && !strings.Contains(name, "-") {
+		s.Name = name
+	} else {
+		s.Bad = inner
+	}
+	return s
+}
+
+// parseSubst parses "${...}" or "$(...)" at src[from:to]. inString says the
+// substitution sits inside a quoted string, where \" may quote filter args.
+func (p *parser) parseSubst(from, to int, inString bool) *ast.Subst {
+	s := &ast.Subst{Range: ast.RangeOf(from, to), Legacy: p.src[from+1] == '('}
+	i, end := from+2, to-1
+	src := p.src
+	i = skipBlanks(src, i, end)
+	j := scanIdent(src, i, end)
+	if j == i {
+		s.Bad = string(src[from+2 : end])
+		return s
+	}
+	s.Root = &ast.Ident{Range: ast.RangeOf(i, j), Name: string(src[i:j])}
+	i = j
+	for i < end && src[i] == '.' {
+		k := i + 1
+		for k < end && (isWordByte(src[k]) || src[k] == '-') {
+			k++
+		}
+		if k == i+1 {
+			s.Bad = string(src[from+2 : end])
+			return s
+		}
+		seg := string(src[i+1 : k])
+		s.Path = append(s.Path, &ast.PathSeg{Range: ast.RangeOf(i, k), Name: seg, Index: allDigits(seg)})
+		i = k
+	}
+	for {
+		i = skipBlanks(src, i, end)
+		if i >= end || src[i] != '|' {
+			break
+		}
+		f, next, ok := p.parseFilter(i, end)
+		if !ok {
+			s.Bad = string(src[from+2 : end])
+			return s
+		}
+		s.Filters = append(s.Filters, f)
+		i = next
+	}
+	if skipBlanks(src, i, end) < end {
+		s.Bad = string(src[from+2 : end])
+	}
+	return s
+}
+
+// parseFilter parses "|name" or "|name:arg" starting at the '|'.
+func (p *parser) parseFilter(i, end int) (*ast.Filter, int, bool) {
+	src := p.src
+	start := i
+	i = skipBlanks(src, i+1, end)
+	j := scanIdent(src, i, end)
+	if j == i {
+		return nil, 0, false
+	}
+	f := &ast.Filter{Name: &ast.Ident{Range: ast.RangeOf(i, j), Name: string(src[i:j])}}
+	i = j
+	if i < end && src[i] == ':' {
+		argStart := i + 1
+		k, val, quoted, ok := scanFilterArg(src, argStart, end)
+		if !ok {
+			return nil, 0, false
+		}
+		f.Arg = &ast.FilterArg{Range: ast.RangeOf(argStart, k), Value: val, Quoted: quoted}
+		i = k
+	}
+	f.Range = ast.RangeOf(start, i)
+	return f, i, true
+}
+
+// scanFilterArg scans a filter argument: "x", \"x\", or a bare run up to
+// '|' or the end.
+func scanFilterArg(src []byte, i, end int) (next int, val string, quoted, ok bool) {
+	switch {
+	case i < end && src[i] == '"':
+		k := i + 1
+		for k < end && src[k] != '"' {
+			k++
+		}
+		if k >= end {
+			return 0, "", false, false
+		}
+		return k + 1, string(src[i+1 : k]), true, true
+	case i+1 < end && src[i] == '\\' && src[i+1] == '"':
+		k := i + 2
+		for k+1 < end && !(src[k] == '\\' && src[k+1] == '"') {
+			k++
+		}
+		if k+1 >= end {
+			return 0, "", false, false
+		}
+		return k + 2, string(src[i+2 : k]), true, true
+	}
+	k := i
+	for k < end && src[k] != '|' && !isSpace(src[k]) {
+		k++
+	}
+	return k, string(src[i:k]), false, true
+}
+
+func skipBlanks(src []byte, i, end int) int {
+	for i < end && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+func scanIdent(src []byte, i, end int) int {
+	if i >= end || !isWordStart(src[i]) {
+		return i
+	}
+	j := i + 1
+	for j < end && (isWordByte(src[j]) || src[j] == '-') {
+		j++
+	}
+	return j
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// stringLit builds a StringLit from a String, SString or Triple token at
+// src[from:to].
+func (p *parser) stringLit(from, to int) *ast.StringLit {
+	raw := string(p.src[from:to])
+	lit := &ast.StringLit{Range: ast.RangeOf(from, to), Raw: raw}
+	tp := textParser{p: p, escapes: true}
+	switch {
+	case strings.HasPrefix(raw, `"""`):
+		lit.Kind = ast.TripleQuoted
+		lit.Value = p.tripleText(from+3, to-3)
+	case raw[0] == '\'':
+		lit.Kind = ast.SingleQuoted
+		lit.Value = tp.parse(from+1, to-1)
+	default:
+		lit.Kind = ast.DoubleQuoted
+		lit.Value = tp.parse(from+1, to-1)
+	}
+	return lit
+}
+
+// tripleText parses the body of a """...""" string: leading and trailing
+// blank lines are dropped and the common indentation of the non-blank lines
+// is removed (before interpolation, so substituted values keep their own
+// whitespace).
+func (p *parser) tripleText(from, to int) *ast.Text {
+	src := p.src
+	type span struct{ a, b int }
+	var lines []span
+	a := from
+	for i := from; i <= to; i++ {
+		if i == to || src[i] == '\n' {
+			lines = append(lines, span{a, i})
+			a = i + 1
+		}
+	}
+	blank := func(s span) bool { return strings.TrimSpace(string(src[s.a:s.b])) == "" }
+	for len(lines) > 0 && blank(lines[0]) {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && blank(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	common := -1
+	for _, l := range lines {
+		if blank(l) {
+			continue
+		}
+		n := 0
+		for l.a+n < l.b && (src[l.a+n] == ' ' || src[l.a+n] == '\t') {
+			n++
+		}
+		if common < 0 || n < common {
+			common = n
+		}
+	}
+	t := &ast.Text{Range: ast.RangeOf(from, to)}
+	tp := textParser{p: p, escapes: true}
+	for i, l := range lines {
+		start := min(l.a+max(common, 0), l.b)
+		if blank(l) {
+			start = l.b
+		}
+		part := tp.parse(start, l.b)
+		t.Parts = append(t.Parts, part.Parts...)
+		if i < len(lines)-1 {
+			t.Parts = append(t.Parts, &ast.Lit{Range: ast.RangeOf(l.b, l.b+1), Value: "\n"})
+		}
+	}
+	return t
+}
