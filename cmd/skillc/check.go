@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/fatih/color"
+	"github.com/mattn/go-isatty"
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/render"
+	"github.com/urfave/cli/v2"
+)
+
+func checkCommand(s *streams) *cli.Command {
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "parse and lint skills; exit 1 when any has errors",
+		ArgsUsage: "[PATH...]  (files, directories searched for *.skill.md, or - for stdin; default .)",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "human", Usage: "output format: human, json, sarif or github"},
+			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the check: error, warning or info"},
+			&cli.BoolFlag{Name: "fix", Usage: "apply machine-applicable fixes to the files"},
+			&cli.BoolFlag{Name: "diff", Usage: "print the fixes as a unified diff instead of applying them"},
+			&cli.BoolFlag{Name: "no-color", Usage: "never colour the output"},
+		}, configFlags()...),
+		Action: func(c *cli.Context) error { return runCheck(c, s) },
+	}
+}
+
+// checkOptions are the parsed flags of skillc check.
+type checkOptions struct {
+	format string
+	failOn ast.Severity
+	fix    bool
+	diff   bool
+}
+
+func parseCheckOptions(c *cli.Context) (checkOptions, error) {
+	o := checkOptions{format: c.String("format"), fix: c.Bool("fix"), diff: c.Bool("diff")}
+	switch o.format {
+	case "human", "json", "sarif", "github":
+	default:
+		return o, cli.Exit(fmt.Sprintf("unknown --format %q: want human, json, sarif or github", o.format), exitUsage)
+	}
+	sev, ok := ast.ParseSeverity(c.String("fail-on"))
+	if !ok || sev == 0 {
+		return o, cli.Exit(fmt.Sprintf("unknown --fail-on %q: want error, warning or info", c.String("fail-on")), exitUsage)
+	}
+	o.failOn = sev
+	return o, nil
+}
+
+func runCheck(c *cli.Context, s *streams) error {
+	opts, err := parseCheckOptions(c)
+	if err != nil {
+		return err
+	}
+	args := c.Args().Slice()
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	paths, err := collectPaths(args)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	env := newEnvCache(c)
+	results, ioErr := checkAll(paths, s, env)
+	for _, w := range env.problems() {
+		fmt.Fprintln(s.err, "skillc: warning:", w)
+	}
+	if opts.fix || opts.diff {
+		recheck := func(name string, src []byte) ast.Diagnostics { return analyze(name, src, env.forFile(name)) }
+		if err := applyFixes(results, opts.diff, s, recheck); err != nil {
+			return err
+		}
+	}
+	if err := writeReport(s, results, opts.format, useColor(c, s)); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if ioErr != nil {
+		return cli.Exit(ioErr.Error(), exitUsage)
+	}
+	if failing(results, opts.failOn) {
+		return cli.Exit("", exitFindings)
+	}
+	return nil
+}
+
+// checkAll checks the files in parallel, keeping their order.
+func checkAll(paths []string, s *streams, env *envCache) ([]render.FileResult, error) {
+	results := make([]render.FileResult, len(paths))
+	errs := make([]error, len(paths))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				results[i], errs[i] = checkOne(paths[i], s, env)
+			}
+		}()
+	}
+	for i := range paths {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var first error
+	kept := results[:0]
+	for i, r := range results {
+		if errs[i] != nil {
+			if first == nil {
+				first = errs[i]
+			}
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return kept, first
+}
+
+func checkOne(path string, s *streams, env *envCache) (render.FileResult, error) {
+	src := readSource(path, s.in)
+	if src.Err != nil {
+		return render.FileResult{}, fmt.Errorf("%s: %v", src.Path, errNoFile(src.Err))
+	}
+	ds := analyze(src.Path, src.Src, env.forFile(path))
+	return render.FileResult{File: src.Path, Src: src.Src, Diags: ds}, nil
+}
+
+func failing(results []render.FileResult, failOn ast.Severity) bool {
+	for _, r := range results {
+		for _, d := range r.Diags {
+			if d.Severity != 0 && d.Severity <= failOn {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func useColor(c *cli.Context, s *streams) bool {
+	if c.Bool("no-color") || os.Getenv("NO_COLOR") != "" || color.NoColor {
+		return false
+	}
+	f, ok := s.out.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+func writeReport(s *streams, results []render.FileResult, format string, colour bool) error {
+	switch format {
+	case "json":
+		return render.JSON(s.out, results)
+	case "sarif":
+		return render.SARIF(s.out, results, toolInfo())
+	case "github":
+		return render.GitHub(s.out, results)
+	}
+	if err := render.HumanAll(s.out, results, render.HumanOptions{Color: colour, Context: true}); err != nil {
+		return err
+	}
+	sum := render.Summarize(results)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%d file(s) checked: %d error(s), %d warning(s), %d info(s)\n", sum.Files, sum.Errors, sum.Warnings, sum.Infos)
+	_, err := s.err.Write(b.Bytes())
+	return err
+}

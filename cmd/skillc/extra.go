@@ -1,0 +1,9 @@
+package main
+
+import "github.com/urfave/cli/v2"
+
+// extraCommands lists the commands implemented in their own files
+// (run, test, lsp, rules, explain).
+func extraCommands(s *streams) []*cli.Command {
+	return nil
+}

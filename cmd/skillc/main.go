@@ -1,0 +1,91 @@
+// Command skillc is the skillscript toolchain: check, format, run and serve
+// .skill.md files, and the language server behind editor integrations.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitFindings = 1 // errors in the checked files, or a failed run
+	exitUsage    = 2 // bad flags, unreadable files
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes the CLI with the given arguments and streams and returns
+// the process exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	err := app.Run(args)
+	if err == nil {
+		return exitOK
+	}
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		if msg := ec.Error(); msg != "" {
+			fmt.Fprintln(stderr, "skillc:", msg)
+		}
+		return ec.ExitCode()
+	}
+	fmt.Fprintln(stderr, "skillc:", err)
+	return exitUsage
+}
+
+// streams carries the process streams to the commands.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	s := &streams{in: stdin, out: stdout, err: stderr}
+	app := &cli.App{
+		Name:                 "skillc",
+		Usage:                "the skillscript toolchain: check, format, run and serve .skill.md files",
+		Version:              version,
+		EnableBashCompletion: true,
+		Reader:               stdin,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		HideVersion:          false,
+		Commands:             commands(s),
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return cli.Exit(fmt.Sprintf("%v (see --help)", err), exitUsage)
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // run() reports errors
+	}
+	return app
+}
+
+func commands(s *streams) []*cli.Command {
+	cmds := []*cli.Command{
+		checkCommand(s),
+		// fmtCommand(s),
+		versionCommand(s),
+	}
+	return append(cmds, extraCommands(s)...)
+}
+
+func versionCommand(s *streams) *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print the skillc version",
+		Action: func(c *cli.Context) error {
+			fmt.Fprintf(s.out, "skillc %s\n", version)
+			return nil
+		},
+	}
+}

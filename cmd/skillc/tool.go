@@ -1,0 +1,8 @@
+package main
+
+import "github.com/skillscript/skillc/internal/render"
+
+// toolInfo describes skillc for SARIF output.
+func toolInfo() render.ToolInfo {
+	return render.ToolInfo{Name: "skillc", Version: version}
+}
