@@ -1,0 +1,86 @@
+'use strict';
+
+// server.js holds the parts of the client that do not need the VS Code API:
+// reading the skillc settings and turning them into the options
+// vscode-languageclient uses to start `skillc lsp`. Keeping them here lets
+// plain `node --test` exercise them.
+
+const os = require('os');
+const path = require('path');
+
+// LANGUAGE_ID is the VS Code language id of skillscript files.
+const LANGUAGE_ID = 'skillscript';
+
+// CLIENT_ID is the language client id; vscode-languageclient reads the
+// `skillc.trace.server` setting because of it.
+const CLIENT_ID = 'skillc';
+
+// DEFAULT_PATH is used when `skillc.path` is empty or unset.
+const DEFAULT_PATH = 'skillc';
+
+// expandPath resolves a configured skillc path: a leading "~" becomes the
+// home directory, ${userHome} and ${workspaceFolder} are substituted, and a
+// relative path that contains a separator is taken relative to the first
+// workspace folder. A bare command name ("skillc") is left for PATH lookup.
+function expandPath(value, ctx = {}) {
+  const home = ctx.home || os.homedir();
+  let p = typeof value === 'string' ? value.trim() : '';
+  if (p === '') {
+    return DEFAULT_PATH;
+  }
+  if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) {
+    p = path.join(home, p.slice(1));
+  }
+  p = p.replace(/\$\{userHome\}/g, home);
+  if (ctx.workspaceFolder) {
+    p = p.replace(/\$\{workspaceFolder\}/g, ctx.workspaceFolder);
+  }
+  const hasSeparator = p.includes('/') || p.includes('\\');
+  if (hasSeparator && !path.isAbsolute(p) && ctx.workspaceFolder) {
+    p = path.resolve(ctx.workspaceFolder, p);
+  }
+  return p;
+}
+
+// serverOptions returns the vscode-languageclient ServerOptions that run
+// `<skillc.path> lsp`. No transport is set on purpose: the client then talks
+// over the child's stdin/stdout without appending a --stdio flag.
+function serverOptions(settings = {}, ctx = {}) {
+  const executable = {
+    command: expandPath(settings.path, ctx),
+    args: ['lsp'],
+    options: { env: Object.assign({}, ctx.env || process.env) },
+  };
+  if (ctx.workspaceFolder) {
+    executable.options.cwd = ctx.workspaceFolder;
+  }
+  return { run: executable, debug: executable };
+}
+
+// documentSelector lists the documents the server is asked about.
+function documentSelector() {
+  return [
+    { scheme: 'file', language: LANGUAGE_ID },
+    { scheme: 'untitled', language: LANGUAGE_ID },
+  ];
+}
+
+// startFailureMessage explains a failed server start in one line; a missing
+// binary gets a hint about the `skillc.path` setting.
+function startFailureMessage(err, command) {
+  const detail = err && err.message ? err.message : String(err);
+  if ((err && err.code === 'ENOENT') || /ENOENT|not found/i.test(detail)) {
+    return `skillc: cannot run "${command} lsp" (${detail}); install skillc or set "skillc.path"`;
+  }
+  return `skillc: the language server failed to start: ${detail}`;
+}
+
+module.exports = {
+  CLIENT_ID,
+  DEFAULT_PATH,
+  LANGUAGE_ID,
+  documentSelector,
+  expandPath,
+  serverOptions,
+  startFailureMessage,
+};

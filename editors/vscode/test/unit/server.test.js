@@ -1,0 +1,69 @@
+'use strict';
+
+// server.test.js covers the settings-to-process logic of the client.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('path');
+const server = require('../../src/server');
+
+const ctx = { home: '/home/ada', workspaceFolder: '/work/project', env: { PATH: '/usr/bin' } };
+
+test('expandPath keeps a bare command for PATH lookup', () => {
+  assert.equal(server.expandPath('skillc', ctx), 'skillc');
+  assert.equal(server.expandPath('', ctx), 'skillc');
+  assert.equal(server.expandPath(undefined, ctx), 'skillc');
+  assert.equal(server.expandPath('  ', ctx), 'skillc');
+});
+
+test('expandPath expands home and workspace variables', () => {
+  assert.equal(server.expandPath('~/bin/skillc', ctx), path.join('/home/ada', 'bin/skillc'));
+  assert.equal(server.expandPath('${userHome}/go/bin/skillc', ctx), '/home/ada/go/bin/skillc');
+  assert.equal(server.expandPath('${workspaceFolder}/bin/skillc', ctx), '/work/project/bin/skillc');
+  assert.equal(server.expandPath('/opt/skillc/skillc', ctx), '/opt/skillc/skillc');
+});
+
+test('expandPath resolves relative paths against the workspace folder', () => {
+  assert.equal(server.expandPath('./bin/skillc', ctx), path.resolve('/work/project', 'bin/skillc'));
+  assert.equal(server.expandPath('bin/skillc', { home: '/h' }), 'bin/skillc');
+});
+
+test('serverOptions runs "<path> lsp" over stdio', () => {
+  const opts = server.serverOptions({ path: '~/bin/skillc' }, ctx);
+  assert.deepEqual(opts.run.args, ['lsp']);
+  assert.equal(opts.run.command, path.join('/home/ada', 'bin/skillc'));
+  assert.equal(opts.run.transport, undefined, 'a transport would add a --stdio flag');
+  assert.equal(opts.run.options.cwd, '/work/project');
+  assert.deepEqual(opts.run.options.env, { PATH: '/usr/bin' });
+  assert.deepEqual(opts.debug, opts.run);
+});
+
+test('serverOptions copies the environment instead of sharing it', () => {
+  const env = { A: '1' };
+  const opts = server.serverOptions({}, { env });
+  opts.run.options.env.A = '2';
+  assert.equal(env.A, '1');
+  assert.equal(opts.run.command, 'skillc');
+  assert.equal(opts.run.options.cwd, undefined);
+});
+
+test('documentSelector targets skillscript files and untitled buffers', () => {
+  assert.deepEqual(server.documentSelector().map((d) => `${d.scheme}:${d.language}`), [
+    'file:skillscript',
+    'untitled:skillscript',
+  ]);
+});
+
+test('startFailureMessage points at skillc.path for a missing binary', () => {
+  const missing = Object.assign(new Error('spawn skillc ENOENT'), { code: 'ENOENT' });
+  assert.match(server.startFailureMessage(missing, 'skillc'), /set "skillc.path"/);
+  assert.match(server.startFailureMessage(new Error('exit 2'), 'skillc'), /failed to start: exit 2/);
+  assert.match(server.startFailureMessage('boom', 'x'), /boom/);
+});
+
+test('the client id matches the trace setting prefix', () => {
+  const pkg = require('../../package.json');
+  const props = Object.keys(pkg.contributes.configuration.properties);
+  assert.ok(props.includes(`${server.CLIENT_ID}.trace.server`));
+  assert.ok(props.includes(`${server.CLIENT_ID}.path`));
+});

@@ -1,0 +1,171 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/skillscript/skillc/ast"
+)
+
+// MaxFileSize bounds the configuration files Load reads.
+const MaxFileSize = 4 << 20
+
+// discover finds the configuration and connectors files.
+func (l *loader) discover() {
+	l.cfg.ConfigPath = l.find(l.opts.ConfigPath, ConfigFileName)
+	l.cfg.ConnectorsPath = l.find(l.opts.ConnectorsPath, ConnectorsFileName)
+}
+
+// find returns the explicit path, else the nearest file called name in
+// StartDir or one of its parents, else the one in SKILLSCRIPT_HOME, else "".
+func (l *loader) find(explicit, name string) string {
+	if explicit != "" {
+		return explicit
+	}
+	if l.opts.StartDir != "" {
+		dir := filepath.Clean(l.opts.StartDir)
+		for {
+			if p := filepath.Join(dir, name); isFile(p) {
+				return p
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	if l.cfg.Home != "" {
+		if p := filepath.Join(l.cfg.Home, name); isFile(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// isFile reports whether path exists and is not a directory.
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
+}
+
+// loadDotenv loads the .env files beside the configuration file, beside the
+// connectors file and in SKILLSCRIPT_HOME, in that order of precedence.
+func (l *loader) loadDotenv() {
+	var dirs []string
+	for _, d := range []string{dirOf(l.cfg.ConfigPath), dirOf(l.cfg.ConnectorsPath), l.cfg.Home} {
+		if d != "" && !contains(dirs, filepath.Clean(d)) {
+			dirs = append(dirs, filepath.Clean(d))
+		}
+	}
+	for _, d := range dirs {
+		path := filepath.Join(d, DotenvFileName)
+		if !isFile(path) {
+			continue
+		}
+		data, ok := l.read(path)
+		if !ok {
+			continue
+		}
+		vars, problems := ParseDotenv(path, data)
+		l.problems = append(l.problems, problems...)
+		l.addLayer(path, vars)
+	}
+}
+
+// addLayer records a loaded .env file; SKILLSCRIPT_HOME cannot be set there.
+func (l *loader) addLayer(path string, vars []DotenvVar) {
+	layer := dotenvLayer{path: path, vars: map[string]DotenvVar{}}
+	for _, v := range vars {
+		if v.Key == "SKILLSCRIPT_HOME" {
+			l.problems = append(l.problems, Problem{Severity: ast.Warning, File: path, Offset: -1, Line: v.Line, Column: 1,
+				Message: "SKILLSCRIPT_HOME cannot be set in a .env file (it locates the .env file); set it in the environment"})
+			continue
+		}
+		layer.vars[v.Key] = v
+	}
+	l.env.layers = append(l.env.layers, layer)
+	l.cfg.EnvFiles = append(l.cfg.EnvFiles, path)
+}
+
+// readConnectors reads connectors.json without interpreting it.
+func (l *loader) readConnectors() {
+	if l.cfg.ConnectorsPath == "" {
+		return
+	}
+	if data, ok := l.read(l.cfg.ConnectorsPath); ok {
+		l.cfg.Connectors = data
+	} else {
+		l.cfg.ConnectorsPath = ""
+	}
+}
+
+// readConfig reads and parses skillscript.config.json.
+func (l *loader) readConfig() *configFile {
+	empty := &configFile{values: map[string]fileValue{}}
+	if l.cfg.ConfigPath == "" {
+		return empty
+	}
+	data, ok := l.read(l.cfg.ConfigPath)
+	if !ok {
+		l.cfg.ConfigPath = ""
+		return empty
+	}
+	cf, problems := parseConfigFile(l.cfg.ConfigPath, data, l.cfg.Getenv, l.opts.Home)
+	l.problems = append(l.problems, problems...)
+	return cf
+}
+
+// read reads a file of at most MaxFileSize bytes, reporting any failure.
+func (l *loader) read(path string) ([]byte, bool) {
+	data, err := readLimited(path)
+	if err != nil {
+		l.problems = append(l.problems, fileProblem(ast.Error, path, "%v", err))
+		return nil, false
+	}
+	return data, true
+}
+
+// readLimited reads path, refusing directories and files over MaxFileSize.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, describeOpenError(err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, errors.New("is a directory, not a file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read: %v", unwrapPath(err))
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("file is larger than %d bytes", MaxFileSize)
+	}
+	return data, nil
+}
+
+// describeOpenError turns an open error into a short lower-case message.
+func describeOpenError(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("file does not exist")
+	case errors.Is(err, fs.ErrPermission):
+		return errors.New("permission denied")
+	}
+	return fmt.Errorf("cannot open: %v", unwrapPath(err))
+}
+
+// unwrapPath drops the path from a *fs.PathError, which Problem already carries.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

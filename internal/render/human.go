@@ -1,0 +1,187 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fatih/color"
+
+	"github.com/skillscript/skillc/ast"
+)
+
+// HumanOptions controls the human-readable format. The zero value prints
+// plain text without source excerpts.
+type HumanOptions struct {
+	// Color enables ANSI colour. The caller decides (a terminal and no
+	// NO_COLOR); the renderer never looks at the environment itself.
+	Color bool
+	// Context prints the source line under each diagnostic with a caret
+	// underline beneath the range.
+	Context bool
+}
+
+// Human writes ds for one file in the form
+//
+//	file:line:col: error[rule-id]: message
+//	  12 | source line
+//	     |      ^~~~
+//	  note: file:line:col: related message
+//	  fix: fix title
+//
+// The excerpt appears only with opts.Context. It returns the first write
+// error.
+func Human(w io.Writer, file string, src []byte, ds ast.Diagnostics, opts HumanOptions) error {
+	p := &humanPrinter{w: w, opts: opts, st: newStyles(opts.Color), file: file, lt: ast.NewLineTable(src)}
+	for _, d := range ds {
+		if d != nil {
+			p.diagnostic(d)
+		}
+	}
+	return p.err
+}
+
+// HumanAll writes the diagnostics of every result with [Human].
+func HumanAll(w io.Writer, results []FileResult, opts HumanOptions) error {
+	for _, r := range results {
+		if err := Human(w, r.File, r.Src, r.Diags, opts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// styles holds the colours of the human format; every style is a no-op when
+// colour is off.
+type styles struct {
+	on                                     bool
+	loc, err, warn, info, caret, note, fix *color.Color
+}
+
+// newStyles builds the styles, forcing colour on or off regardless of the
+// global settings of the color package.
+func newStyles(on bool) styles {
+	mk := func(attrs ...color.Attribute) *color.Color {
+		c := color.New(attrs...)
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return c
+	}
+	return styles{
+		on:    on,
+		loc:   mk(color.Bold),
+		err:   mk(color.FgRed, color.Bold),
+		warn:  mk(color.FgYellow, color.Bold),
+		info:  mk(color.FgCyan, color.Bold),
+		caret: mk(color.FgGreen, color.Bold),
+		note:  mk(color.FgCyan),
+		fix:   mk(color.FgGreen),
+	}
+}
+
+// severity returns the style for s.
+func (s styles) severity(sev ast.Severity) *color.Color {
+	switch sev {
+	case ast.Warning:
+		return s.warn
+	case ast.Info:
+		return s.info
+	}
+	return s.err
+}
+
+// humanPrinter writes one file's diagnostics and remembers the first error.
+type humanPrinter struct {
+	w    io.Writer
+	opts HumanOptions
+	st   styles
+	file string
+	lt   *ast.LineTable
+	err  error
+}
+
+// printf writes unless an earlier write failed.
+func (p *humanPrinter) printf(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// diagnostic writes the header line, the excerpt, the notes and the fixes of d.
+func (p *humanPrinter) diagnostic(d *ast.Diagnostic) {
+	sp := spanOf(p.lt, d.Range)
+	sev := level(d.Severity)
+	head := sev.String()
+	if d.Rule != "" {
+		head += "[" + d.Rule + "]"
+	}
+	p.printf("%s: %s: %s\n", p.st.loc.Sprint(p.location(sp)), p.st.severity(sev).Sprint(head), indentMessage(d.Message))
+	if p.opts.Context && sp.valid() {
+		p.excerpt(sp)
+	}
+	for _, r := range d.Related {
+		p.printf("  %s %s: %s\n", p.st.note.Sprint("note:"), p.location(spanOf(p.lt, r.Range)), indentMessage(r.Message))
+	}
+	for _, f := range d.Fixes {
+		p.printf("  %s %s\n", p.st.fix.Sprint("fix:"), indentMessage(f.Title))
+	}
+}
+
+// location formats file:line:col, or just the file without a position.
+func (p *humanPrinter) location(sp span) string {
+	if !sp.valid() {
+		return p.file
+	}
+	return fmt.Sprintf("%s:%d:%d", p.file, sp.Line, sp.Col)
+}
+
+// excerpt writes the first line of sp with a gutter and the caret line.
+func (p *humanPrinter) excerpt(sp span) {
+	text := sanitize(string(p.lt.Line(sp.Line)))
+	num := strconv.Itoa(sp.Line)
+	gutter := strings.Repeat(" ", len(num))
+	p.printf(" %s | %s\n", num, text)
+	p.printf(" %s | %s\n", gutter, p.st.caret.Sprint(underline(text, sp)))
+}
+
+// underline builds the caret line for sp on a line whose text is text: the
+// characters before the range become spaces (tabs stay tabs so the caret
+// lines up), then a caret and a tilde for each further character. A range
+// that continues onto later lines is underlined to the end of the first.
+func underline(text string, sp span) string {
+	n := utf8.RuneCountInString(text)
+	start := min(sp.Col-1, n)
+	end := n
+	if sp.EndLine == sp.Line {
+		end = min(sp.EndCol-1, n)
+	}
+	var b strings.Builder
+	i := 0
+	for _, r := range text {
+		if i >= start {
+			break
+		}
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+		i++
+	}
+	b.WriteByte('^')
+	if width := end - start; width > 1 {
+		b.WriteString(strings.Repeat("~", width-1))
+	}
+	return b.String()
+}
+
+// indentMessage sanitizes a message and indents its continuation lines so
+// that they cannot be mistaken for new diagnostics.
+func indentMessage(s string) string {
+	return strings.ReplaceAll(sanitizeMessage(s), "\n", "\n    ")
+}
