@@ -13,7 +13,7 @@ build:
 # test runs the static checks, then every Go test with the race detector
 # (the Go tests include the corpus conformance check, the Neovim and Node
 # language-server clients and the editor grammar tests).
-test: vet fmt-check unit
+test: vet fmt-check editors unit
 
 vet:
 	$(GO) vet $(PKGS)
