@@ -1,0 +1,34 @@
+// Package shellexec runs the three forms of the skillscript shell op under
+// the operator's gates.
+//
+//	shell(command="git status")                  structural: Tokenize, then exec argv
+//	shell(argv=["jq", "-c", "${F}", "x.json"])   explicit argv: exec as given
+//	shell(command="a | b", unsafe=true)          bash -c, only when enabled
+//
+// No form goes through a shell except the unsafe one. Before anything runs,
+// [Runner.Check] applies the two operator gates: the binary allowlist
+// (default deny: an empty allowlist refuses everything, and the unsafe form
+// needs bash itself on the list) and the unsafe switch. Only after the gates
+// pass does the runner call its Resolve hook (where {{secret.NAME}} markers
+// are filled in), so a refused op never touches a secret.
+//
+// A run has an optional timeout; on expiry, or when the caller's context
+// ends, the whole process group is killed, so no grandchild outlives the op.
+// The child gets no stdin, and the SKILLSCRIPT_SECRET_* variables are
+// removed from its environment: secrets reach a process only through
+// markers placed in its arguments.
+//
+// Allowlist entries are bare names ("curl") or absolute paths
+// ("/usr/bin/curl"). A bare entry admits the bare name only, looked up on
+// PATH; an absolute entry admits that exact path, and a bare name that PATH
+// resolves to it. A path such as /tmp/x/curl is never admitted by the bare
+// entry "curl".
+//
+// The structural tokenizer splits on unquoted white space. Single quotes
+// keep everything literally; double quotes keep everything except that a
+// backslash escapes ", \, $ and `; outside quotes a backslash is an
+// ordinary character. Adjacent pieces join ('a'"b"c is one token abc), and
+// an empty quoted pair is an empty token. An unterminated quote is an
+// error, which is how the '${VAR}' quote trap fails loud instead of
+// silently splitting an argument.
+package shellexec
