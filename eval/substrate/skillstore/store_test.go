@@ -1,0 +1,134 @@
+package skillstore
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/eval/contract/conformance"
+)
+
+func newFS(t *testing.T) *FS {
+	t.Helper()
+	s, err := NewFS(filepath.Join(t.TempDir(), "skills"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func newSQLite(t *testing.T) *SQLite {
+	t.Helper()
+	s, err := OpenSQLite(filepath.Join(t.TempDir(), "skills", "skills.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestFSConformance(t *testing.T) {
+	conformance.TestSkillStore(t, func(t *testing.T) contract.SkillStore { return newFS(t) })
+}
+
+func TestSQLiteConformance(t *testing.T) {
+	conformance.TestSkillStore(t, func(t *testing.T) contract.SkillStore { return newSQLite(t) })
+}
+
+func TestFSFindsSkillByHeaderName(t *testing.T) {
+	s := newFS(t)
+	body := "# Skill: morning-brief\n# Status: Approved\n\nrun:\n    emit(text=\"x\")\n"
+	if err := os.WriteFile(filepath.Join(s.Dir(), "brief.skill.md"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(s.Dir(), "notes.md"), []byte("# Skill: nope\n"), 0o644)
+	ctx := context.Background()
+	r, err := s.Get(ctx, "morning-brief")
+	if err != nil || r == nil || r.Status != contract.StatusApproved || r.Body != body {
+		t.Fatalf("Get = %+v, %v", r, err)
+	}
+	if _, err := s.Write(ctx, "morning-brief", strings.Replace(body, `"x"`, `"y"`, 1), "me"); err != nil {
+		t.Fatal(err)
+	}
+	// The existing file is rewritten in place, not duplicated.
+	if _, err := os.Stat(filepath.Join(s.Dir(), "morning-brief.skill.md")); !os.IsNotExist(err) {
+		t.Errorf("a second file was created: %v", err)
+	}
+	b, _ := os.ReadFile(filepath.Join(s.Dir(), "brief.skill.md"))
+	if !strings.Contains(string(b), `"y"`) {
+		t.Errorf("file not rewritten: %s", b)
+	}
+	if r, _ := s.Get(ctx, "nope"); r != nil {
+		t.Error("non-.skill.md file was treated as a skill")
+	}
+}
+
+func TestSQLiteReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	s, err := OpenSQLite(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := s.Write(ctx, "keep", "# Skill: keep\n# Status: Draft\n", "ann"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s2, err := OpenSQLite(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	r, err := s2.Get(ctx, "keep")
+	if err != nil || r == nil || r.Author != "ann" {
+		t.Errorf("after reopen: %+v, %v", r, err)
+	}
+}
+
+func TestHeaders(t *testing.T) {
+	body := "Some prose\n```skillscript\n# Skill: fenced\n# Status: approved v3:abc\n#Description: not a header\n# Type: template\n\nrun:\n# Description: too late\n```\n"
+	h := Headers(body)
+	if h["Skill"] != "fenced" || h["Status"] != "approved v3:abc" || h["Type"] != "template" {
+		t.Errorf("Headers = %v", h)
+	}
+	if _, ok := h["Description"]; ok {
+		t.Errorf("Description should not be read: %v", h)
+	}
+	in, err := describe(body)
+	if err != nil || in.Status != "Approved v3:abc" {
+		t.Errorf("describe = %+v, %v", in, err)
+	}
+	if _, err := describe("# Status: shipped\n"); err == nil {
+		t.Error("invalid status accepted")
+	}
+}
+
+func TestWithStatus(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"# Skill: a\n# Status: Draft\nrun:\n", "# Skill: a\n# Status: Approved\nrun:\n"},
+		{"# Skill: a\n# Description: d\nrun:\n", "# Skill: a\n# Status: Approved\n# Description: d\nrun:\n"},
+		{"run:\n", "# Status: Approved\nrun:\n"},
+		{"# Skill: a\nrun:\n    # Status: Draft\n", "# Skill: a\n# Status: Approved\nrun:\n    # Status: Draft\n"},
+	}
+	for _, tc := range tests {
+		if got := withStatus(tc.in, "Approved"); got != tc.want {
+			t.Errorf("withStatus(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func FuzzHeaders(f *testing.F) {
+	f.Add("# Skill: a\n# Status: Draft\n")
+	f.Add("```skill\n# Skill: b\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		h := Headers(body)
+		out := withStatus(body, "Disabled")
+		in, err := describe(out)
+		if err != nil || contract.StatusWord(in.Status) != "Disabled" {
+			t.Fatalf("withStatus then describe = %+v, %v (headers %v)\n%q", in, err, h, out)
+		}
+	})
+}
