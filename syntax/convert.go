@@ -315,11 +315,15 @@ func (p *parser) convPrim(g *gPrim) ast.Cond {
 	if g.Cmp == nil {
 		return &ast.TruthyCond{Range: r, X: x}
 	}
-	name := ""
-	for _, t := range g.Cmp.Op {
-		name += t.Value
+	name := g.Cmp.Op.Value
+	opr := tokRange(g.Cmp.Op)
+	if g.Cmp.Not.Value != "" {
+		opr = tokRange(g.Cmp.Not).Join(opr)
+		if name != "in" {
+			p.errorf("invalid-conditional-syntax", opr, "\"not\" here must be followed by \"in\" (write \"X not in LIST\", or \"not X %s Y\")", name)
+		}
+		name = "not" + name
 	}
-	opr := tokensRange(g.Cmp.Op)
 	c := &ast.CompareCond{Range: r, X: x, Op: cmpOps[name], OpRg: opr, Y: p.convOperand(g.Cmp.Right)}
 	if c.Op == ast.OpAssign {
 		p.errorf("single-equals", opr, "\"=\" is not valid in a condition; use \"==\" for equality").

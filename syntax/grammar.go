@@ -149,8 +149,9 @@ type gPrim struct {
 
 type gCmpTail struct {
 	Tokens []lexer.Token
-	Op     []lexer.Token `parser:"( @(CmpOp | Eq | \"in\") | @\"not\" @\"in\" )"`
-	Right  *gOperand     `parser:"@@"`
+	Not    lexer.Token `parser:"@\"not\"?"`
+	Op     lexer.Token `parser:"@(CmpOp | Eq | \"in\")"`
+	Right  *gOperand   `parser:"@@"`
 }
 
 type gOperand struct {

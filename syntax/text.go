@@ -33,6 +33,7 @@ func (tp textParser) parse(from, to int) *ast.Text {
 		}
 		lit.WriteString(s)
 	}
+	reported := false // one unterminated-substitution error per text
 	i := from
 	for i < to {
 		c := src[i]
@@ -54,7 +55,8 @@ func (tp textParser) parse(from, to int) *ast.Text {
 				i = end
 				continue
 			}
-			if closer == '}' {
+			if closer == '}' && !reported {
+				reported = true
 				tp.p.errorf("parse-error", ast.RangeOf(i, min(i+2, to)), "unterminated substitution: \"${\" has no closing \"}\"")
 			}
 		case hasAt(src, i, to, "{{"):
@@ -69,7 +71,7 @@ func (tp textParser) parse(from, to int) *ast.Text {
 			i += 2
 			continue
 		}
-		addLit(i, string(c))
+		addLit(i, string(src[i:i+1]))
 		i++
 	}
 	flush(to)

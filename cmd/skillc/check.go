@@ -89,10 +89,18 @@ func runCheck(c *cli.Context, s *streams) error {
 	return nil
 }
 
-// checkAll checks the files in parallel, keeping their order.
+// checkAll checks the files in parallel, keeping their order. Files the
+// lint ignore globs match are skipped; the diagnostics of each
+// connectors.json in use are added once.
 func checkAll(paths []string, s *streams, env *envCache) ([]render.FileResult, error) {
-	results := make([]render.FileResult, len(paths))
-	errs := make([]error, len(paths))
+	var todo []string
+	for _, p := range paths {
+		if !env.forFile(p).ignored(p) {
+			todo = append(todo, p)
+		}
+	}
+	results := make([]render.FileResult, len(todo))
+	errs := make([]error, len(todo))
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
@@ -100,17 +108,17 @@ func checkAll(paths []string, s *streams, env *envCache) ([]render.FileResult, e
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				results[i], errs[i] = checkOne(paths[i], s, env)
+				results[i], errs[i] = checkOne(todo[i], s, env)
 			}
 		}()
 	}
-	for i := range paths {
+	for i := range todo {
 		work <- i
 	}
 	close(work)
 	wg.Wait()
 	var first error
-	kept := results[:0]
+	var kept []render.FileResult
 	for i, r := range results {
 		if errs[i] != nil {
 			if first == nil {
@@ -120,7 +128,7 @@ func checkAll(paths []string, s *streams, env *envCache) ([]render.FileResult, e
 		}
 		kept = append(kept, r)
 	}
-	return kept, first
+	return append(kept, env.connectorResults()...), first
 }
 
 func checkOne(path string, s *streams, env *envCache) (render.FileResult, error) {

@@ -2,13 +2,17 @@ package main
 
 import (
 	"os"
+	"sort"
+	"strings"
+
+	"github.com/skillscript/skillc/internal/render"
 	"path/filepath"
 	"sync"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/internal/config"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/connectors"
+	"github.com/skillscript/skillc/lint"
 	"github.com/urfave/cli/v2"
 )
 
@@ -31,9 +35,13 @@ type envCache struct {
 	warns []string
 }
 
-// analysisEnv is what checking one file needs beyond its source.
+// analysisEnv is what checking one file needs beyond its source: the
+// configuration, the lint context built from it, and the lint options.
 type analysisEnv struct {
-	cfg *config.Config
+	cfg   *config.Config
+	ctx   *lint.Context
+	opts  lint.Options
+	conns *lint.FileDiagnostics // diagnostics of the connectors.json in use
 }
 
 func newEnvCache(c *cli.Context) *envCache {
@@ -72,7 +80,15 @@ func (e *envCache) forFile(path string) *analysisEnv {
 	if e.skillsDir != "" {
 		cfg.SkillsDir = e.skillsDir
 	}
-	env := &analysisEnv{cfg: cfg}
+	env := &analysisEnv{cfg: cfg, opts: lintOptions(cfg)}
+	var conns *connectors.File
+	if cfg.ConnectorsPath != "" {
+		f, problems := connectors.Parse(cfg.Connectors, cfg.Getenv)
+		conns = f
+		fd := lint.CheckConnectors(cfg.ConnectorsPath, cfg.Connectors, problems, env.opts)
+		env.conns = &fd
+	}
+	env.ctx = lint.ContextFrom(cfg, conns, "")
 	e.byDir[dir] = env
 	return env
 }
@@ -91,9 +107,73 @@ func (e *envCache) problems() []string {
 	return out
 }
 
+// lintOptions turns the "lint" settings of the configuration into options.
+func lintOptions(cfg *config.Config) lint.Options {
+	return lint.Options{
+		Severity:                 cfg.Lint.Severity,
+		Disable:                  cfg.Lint.Disable,
+		ReportUnusedSuppressions: true,
+	}
+}
+
+// ignored reports whether the configuration's lint ignore globs skip path.
+func (a *analysisEnv) ignored(path string) bool {
+	return path != "-" && a.cfg.Lint.Ignored(path)
+}
+
 // analyze parses, checks and lints one source.
 func analyze(name string, src []byte, env *analysisEnv) ast.Diagnostics {
-	f, ds := syntax.Parse(name, src)
-	_ = check.Check(f)
+	ctx := *env.ctx
+	ctx.FilePath = name
+	_, _, ds := lint.Check(name, src, &ctx, env.opts)
 	return ds
+}
+
+// connectorResults returns the diagnostics of every connectors.json used,
+// once each, for files that have any.
+func (e *envCache) connectorResults() []render.FileResult {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	seen := map[string]bool{}
+	var out []render.FileResult
+	for _, env := range e.byDir {
+		c := env.conns
+		if c == nil || seen[c.Path] || len(c.Diagnostics) == 0 {
+			continue
+		}
+		seen[c.Path] = true
+		out = append(out, render.FileResult{File: c.Path, Src: c.Src, Diags: c.Diagnostics})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out
+}
+
+// withRunFlags returns a copy of a whose lint context also knows the
+// operator grants given on the skillc run command line (--allow-shell,
+// --unsafe-shell), so the pre-run check agrees with what the run permits.
+func (a *analysisEnv) withRunFlags(allowShell []string, unsafe bool) *analysisEnv {
+	cp := *a
+	ctx := *a.ctx
+	if len(allowShell) > 0 {
+		ctx.ShellAllowlistKnown = true
+		ctx.ShellAllowlist = append(append([]string(nil), ctx.ShellAllowlist...), splitList(allowShell)...)
+	}
+	if unsafe {
+		ctx.UnsafeShellKnown, ctx.UnsafeShell = true, true
+	}
+	cp.ctx = &ctx
+	return &cp
+}
+
+// splitList splits repeated, comma-separated flag values.
+func splitList(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }

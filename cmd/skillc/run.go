@@ -1,0 +1,183 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/syntax"
+	"github.com/urfave/cli/v2"
+)
+
+// runCommand is "skillc run FILE": lint, then evaluate the skill.
+func runCommand(s *streams) *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "check and run a skill; print its output (exit 1 when the skill fails)",
+		ArgsUsage: "FILE",
+		Flags: append([]cli.Flag{
+			&cli.StringSliceFlag{Name: "var", Usage: "input NAME=VALUE (repeatable)"},
+			&cli.StringFlag{Name: "vars-file", Usage: "inputs from a JSON/YAML mapping or NAME=VALUE lines"},
+			&cli.BoolFlag{Name: "json", Usage: "print the full result as JSON"},
+			&cli.BoolFlag{Name: "mechanical", Usage: "walk the whole graph without side effects"},
+			&cli.StringSliceFlag{Name: "allow-shell", Usage: "add binaries to the shell allowlist"},
+			&cli.StringSliceFlag{Name: "allow-fs", Usage: "add roots to the filesystem allowlist"},
+			&cli.BoolFlag{Name: "unsafe-shell", Usage: "allow shell(..., unsafe=true)"},
+			&cli.StringFlag{Name: "mock", Usage: "answer connectors, llm and stores from a YAML/JSON mock file"},
+			&cli.BoolFlag{Name: "no-check", Usage: "run without linting first"},
+		}, configFlags()...),
+		Action: func(c *cli.Context) error { return runRun(c, s) },
+	}
+}
+
+func runRun(c *cli.Context, s *streams) error {
+	if c.NArg() != 1 {
+		return cli.Exit("run takes exactly one FILE", exitUsage)
+	}
+	path := c.Args().First()
+	src := readSource(path, s.in)
+	if src.Err != nil {
+		return cli.Exit(fmt.Sprintf("%s: %v", src.Path, errNoFile(src.Err)), exitUsage)
+	}
+	inputs, err := eval.ParseInputs(c.StringSlice("var"), c.String("vars-file"))
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	env := newEnvCache(c).forFile(path).withRunFlags(c.StringSlice("allow-shell"), c.Bool("unsafe-shell"))
+	if !c.Bool("no-check") && refuseOnErrors(c, s, src.Path, src.Src, env) {
+		return cli.Exit("", exitFindings)
+	}
+	res, err := evaluate(c, s, env, src.Path, src.Src, inputs)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if err := report(c, s, src.Path, src.Src, res); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if res.Failed() {
+		return cli.Exit("", exitFindings)
+	}
+	return nil
+}
+
+// refuseOnErrors lints the skill like skillc check and prints the
+// error-tier diagnostics, reporting whether there were any.
+func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *analysisEnv) bool {
+	var errs ast.Diagnostics
+	for _, d := range analyze(name, src, env) {
+		if d.Severity == ast.Error {
+			errs = append(errs, d)
+		}
+	}
+	if len(errs) == 0 {
+		return false
+	}
+	_ = render.Human(s.err, name, src, errs, render.HumanOptions{Color: useColor(c, s)})
+	fmt.Fprintf(s.err, "skillc: not running %s: fix the errors above or pass --no-check\n", name)
+	return true
+}
+
+// evaluate wires a runner from the configuration and flags and runs.
+func evaluate(c *cli.Context, s *streams, env *analysisEnv, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+	defer stop()
+	opts := eval.HostOptions{
+		Config: env.cfg, AllowShell: c.StringSlice("allow-shell"), AllowFS: c.StringSlice("allow-fs"),
+		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: c.String("skills"),
+		Mechanical: c.Bool("mechanical"), Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
+	}
+	if !c.Bool("json") && isTerminal(s.err) {
+		opts.Progress = progressPrinter(s.err)
+	}
+	r, closeReg, err := eval.NewHostRunner(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer closeReg()
+	f, _ := syntax.Parse(name, src)
+	return r.Run(ctx, f, check.Check(f), inputs)
+}
+
+// report prints the result: JSON, or the canonical output on stdout and
+// notices and errors (with their source range) on stderr.
+func report(c *cli.Context, s *streams, name string, src []byte, res *eval.Result) error {
+	if c.Bool("json") {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(res)
+	}
+	if res.Outputs.Text != "" && !onlyNone(res.Outputs.Kinds) {
+		fmt.Fprintln(s.out, res.Outputs.Text)
+	}
+	for _, n := range res.Notices {
+		fmt.Fprintln(s.err, "skillc: note:", n)
+	}
+	for _, fb := range res.Fallbacks {
+		fmt.Fprintf(s.err, "%s: fallback: %s: %s\n", where(name, fb.Range), fb.Op, fb.Reason)
+	}
+	for _, e := range res.Errors {
+		printError(s.err, name, e, "")
+	}
+	return nil
+}
+
+func printError(w io.Writer, name string, e eval.ErrorInfo, indent string) {
+	msg := e.Message
+	if e.Target != "" {
+		msg = fmt.Sprintf("%s (target %s)", msg, e.Target)
+	}
+	fmt.Fprintf(w, "%s%s: error %s: %s\n", indent, where(name, e.Range), e.Kind, msg)
+	for _, n := range e.Nested {
+		printError(w, "  (child)", n, indent+"  ")
+	}
+}
+
+func where(name string, sp *eval.Span) string {
+	if sp == nil {
+		return name
+	}
+	return fmt.Sprintf("%s:%d:%d", name, sp.Line, sp.Column)
+}
+
+func onlyNone(kinds []string) bool {
+	for _, k := range kinds {
+		if k != "none" {
+			return false
+		}
+	}
+	return len(kinds) > 0
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// progressPrinter shows targets and ops as they run.
+func progressPrinter(w io.Writer) func(eval.Event) {
+	return func(ev eval.Event) {
+		pad := strings.Repeat("  ", ev.Depth)
+		switch ev.Kind {
+		case "target":
+			fmt.Fprintf(w, "%s▸ %s/%s\n", pad, ev.Skill, ev.Target)
+		case "op":
+			fmt.Fprintf(w, "%s  %s (line %d)\n", pad, ev.Op, ev.Line)
+		case "fallback", "else", "error":
+			fmt.Fprintf(w, "%s  %s: %s\n", pad, ev.Kind, firstLine(ev.Detail))
+		}
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

@@ -1,0 +1,177 @@
+package eval
+
+import (
+	"context"
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/eval/shellexec"
+	"github.com/skillscript/skillc/eval/value"
+)
+
+// execCall runs a runtime-intrinsic function-call op.
+func (x *run) execCall(s *ast.CallStmt, sc *scope) error {
+	op := &opCall{stmt: s, name: s.Name.Name, args: s.Args, bind: s.Bind, fb: s.Fallback}
+	if len(s.Positional) > 0 {
+		return x.contain(op, sc, fatalf(KindArgument, "%s takes keyword arguments only (key=value)", op.name))
+	}
+	switch op.name {
+	case "emit":
+		return x.runOp(op, sc, x.opEmit)
+	case "notify":
+		op.external = true
+		return x.runOp(op, sc, x.opNotify)
+	case "shell":
+		op.external = true
+		return x.runOp(op, sc, x.opShell)
+	case "file_read":
+		return x.runOp(op, sc, x.opFileRead)
+	case "file_write":
+		return x.runOp(op, sc, x.opFileWrite)
+	case "execute_skill":
+		op.external = true
+		return x.runOp(op, sc, x.opExecuteSkill)
+	case "inline":
+		return x.runOp(op, sc, x.opInline)
+	}
+	return fatalf(KindUnsupportedOp, "unknown op %s(...); for an external tool use $ connector.tool", op.name)
+}
+
+func (x *run) opEmit(_ context.Context, op *opCall) (any, error) {
+	sc := x.opScope(op)
+	a := argOf(op.args, "text")
+	if a == nil {
+		return nil, errorf(KindArgument, "emit needs text=")
+	}
+	v, err := x.evalPlain(a.Value, sc)
+	if err != nil {
+		return nil, err
+	}
+	x.emit(op, value.String(v))
+	return nil, nil
+}
+
+// emit appends text to the emission stream and the transcript.
+func (x *run) emit(op *opCall, text string) {
+	x.res.Emissions = append(x.res.Emissions, text)
+	x.emitted = true
+	line := x.line(op.stmt.Span())
+	x.trace("emit", x.targetName(), op.name, line, text)
+	x.progress(Event{Kind: "emit", Target: x.targetName(), Op: op.name, Line: line, Detail: text})
+}
+
+func (x *run) opShell(ctx context.Context, op *opCall) (any, error) {
+	sc := x.opScope(op)
+	req, err := x.shellRequest(op, sc)
+	if err != nil {
+		return nil, err
+	}
+	if x.mech {
+		return placeholder("shell would run: %s", x.secrets.display(describeShell(req))), nil
+	}
+	sh := x.shellRunner()
+	argv, err := sh.Check(req)
+	if err != nil {
+		return nil, shellRefusal(err)
+	}
+	if req.Unsafe || shellexec.IsDestructive(argv[0]) {
+		if err := x.gate(op, sc, "shell "+argv[0]); err != nil {
+			return nil, err
+		}
+	}
+	res, err := sh.Run(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return res.Stdout, nil
+}
+
+// shellRefusal marks gate refusals fatal; malformed requests stay
+// containable.
+func shellRefusal(err error) error {
+	if shellexec.IsRefusal(err) {
+		return err
+	}
+	return &RunError{Kind: KindArgument, Msg: err.Error(), Err: err}
+}
+
+// shellRunner returns the injected shell runner wired to this run's
+// secrets: markers resolve only after the gates pass, and stderr and error
+// text are redacted.
+func (x *run) shellRunner() *shellexec.Runner {
+	sh := shellexec.Runner{}
+	if x.r.Shell != nil {
+		sh = *x.r.Shell
+	}
+	sh.Resolve = func(s string) (string, error) { return x.secrets.resolve(s) }
+	sh.Redact = x.secrets.redact
+	return &sh
+}
+
+func (x *run) shellRequest(op *opCall, sc *scope) (shellexec.Request, error) {
+	var req shellexec.Request
+	args, err := x.kwargs(op.args, sc, true)
+	if err != nil {
+		return req, err
+	}
+	if v, ok := args.Get("unsafe"); ok {
+		req.Unsafe = value.Truthy(v)
+	}
+	if v, ok := args.Get("argv"); ok {
+		list, isList := v.([]any)
+		if !isList {
+			return req, errorf(KindArgument, "shell argv= must be a list, got %s", value.TypeName(v))
+		}
+		for _, e := range list {
+			req.Argv = append(req.Argv, value.String(e))
+		}
+	}
+	req.Command = str(args, "command")
+	for _, s := range append([]string{req.Command}, req.Argv...) {
+		if err := x.secrets.checkDeclared(s); err != nil {
+			return req, err
+		}
+	}
+	return req, nil
+}
+
+func describeShell(req shellexec.Request) string {
+	if len(req.Argv) > 0 {
+		return strings.Join(req.Argv, " ")
+	}
+	if req.Unsafe {
+		return "bash -c " + req.Command
+	}
+	return req.Command
+}
+
+func (x *run) opFileRead(_ context.Context, op *opCall) (any, error) {
+	args, err := x.kwargs(op.args, x.opScope(op), false)
+	if err != nil {
+		return nil, err
+	}
+	path := str(args, "path")
+	if x.mech {
+		return placeholder("file_read would read %s", path), nil
+	}
+	return x.r.FS.Read(path, str(args, "encoding"))
+}
+
+func (x *run) opFileWrite(_ context.Context, op *opCall) (any, error) {
+	sc := x.opScope(op)
+	args, err := x.kwargs(op.args, sc, false)
+	if err != nil {
+		return nil, err
+	}
+	path := str(args, "path")
+	if x.mech {
+		return placeholder("file_write would write %d bytes to %s", len(str(args, "content")), path), nil
+	}
+	if _, err := x.r.FS.Check(path); err != nil {
+		return nil, err
+	}
+	if err := x.gate(op, sc, "file_write"); err != nil {
+		return nil, err
+	}
+	return x.r.FS.Write(path, str(args, "content"))
+}

@@ -1,0 +1,238 @@
+package eval
+
+import (
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/eval/value"
+)
+
+// runTargets runs the targets in dependency order, walked back from the
+// goal. A failure that no else: recovers stops the run.
+func (x *run) runTargets() error {
+	for _, t := range x.info.Graph.Order {
+		if err := x.runTarget(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *run) runTarget(t *ast.Target) error {
+	name := t.Name.Name
+	x.cur = &targetState{name: name, emitStart: len(x.res.Emissions)}
+	x.res.TargetOrder = append(x.res.TargetOrder, name)
+	x.trace("target", name, "", x.line(t.Range), name)
+	x.progress(Event{Kind: "target", Target: name, Line: x.line(t.Range)})
+	err := x.execBlock(t.Body, x.root)
+	if err != nil {
+		if err = x.recover(t, err); err != nil {
+			return err
+		}
+	}
+	x.targetOut[name] = x.targetOutput()
+	x.cur = nil
+	return nil
+}
+
+// recover runs t's else: handler for a containable failure.
+func (x *run) recover(t *ast.Target, err error) error {
+	re := x.locate(classify(err), nil)
+	if re.Fatal || t.Else == nil {
+		return re
+	}
+	name := t.Name.Name
+	x.res.ElseExecuted = append(x.res.ElseExecuted, name)
+	x.trace("else", name, re.Op, x.line(re.Range), re.Kind+": "+re.Msg)
+	x.progress(Event{Kind: "else", Target: name, Line: x.line(t.Else.Range), Detail: re.Msg})
+	sc := newScope(scopeElse, x.root)
+	ec := value.NewObject(3)
+	ec.Set("kind", re.Kind)
+	ec.Set("message", x.secrets.redact(re.Msg))
+	ec.Set("target", name)
+	sc.vars["ERROR_CONTEXT"] = ec
+	return x.execBlock(t.Else.Body, sc)
+}
+
+// targetOutput is ${target.output}: the last "-> VAR" value bound in the
+// target, or else its emissions joined.
+func (x *run) targetOutput() any {
+	if x.cur.hasOut {
+		return x.cur.out
+	}
+	return strings.Join(x.res.Emissions[x.cur.emitStart:], "\n")
+}
+
+func (x *run) execBlock(b *ast.Block, sc *scope) error {
+	if b == nil {
+		return nil
+	}
+	for _, s := range b.Stmts {
+		if err := x.execStmt(s, sc); err != nil {
+			return x.locate(classify(err), s)
+		}
+	}
+	return nil
+}
+
+// locate fills in where a failure happened, if not known yet.
+func (x *run) locate(re *RunError, s ast.Stmt) *RunError {
+	if re.Target == "" {
+		re.Target = x.targetName()
+	}
+	if s != nil && re.Op == "" {
+		re.Op = opName(s)
+	}
+	if s != nil && !re.Range.IsValid() {
+		re.Range = s.Span()
+	}
+	return re
+}
+
+func (x *run) execStmt(s ast.Stmt, sc *scope) error {
+	if err := x.alive(nil); err != nil {
+		return err
+	}
+	switch s := s.(type) {
+	case *ast.SetStmt:
+		return x.execSet(s, sc)
+	case *ast.AppendStmt:
+		return x.execAppend(s, sc)
+	case *ast.IfStmt:
+		return x.execIf(s, sc)
+	case *ast.ForeachStmt:
+		return x.execForeach(s, sc)
+	case *ast.CallStmt:
+		return x.execCall(s, sc)
+	case *ast.DispatchStmt:
+		return x.execDispatch(s, sc)
+	case *ast.NeedsStmt:
+		return nil
+	case *ast.LegacyOpStmt:
+		return fatalf(KindUnsupportedOp, "the retired %q op cannot run; rewrite it with the current op grammar", s.Op)
+	case *ast.BadStmt:
+		return fatalf(KindInvalidSkill, "cannot run a statement that did not parse: %s", strings.TrimSpace(s.Text))
+	}
+	return fatalf(KindUnsupportedOp, "unsupported statement")
+}
+
+func (x *run) execSet(s *ast.SetStmt, sc *scope) error {
+	v, err := x.evalPlain(s.Value, sc)
+	if err != nil {
+		return err
+	}
+	if _, isRef := s.Value.(*ast.Subst); isRef {
+		v = value.Clone(v) // a copy keeps structure without aliasing
+	}
+	sc.set(s.Name.Name, v)
+	return nil
+}
+
+func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
+	v, err := x.evalPlain(s.Value, sc)
+	if err != nil {
+		return err
+	}
+	name := s.Name.Name
+	owner := sc.owner(name)
+	if owner == nil {
+		return errorf(KindUnresolved, "$append %s: %s is not initialized (use $set %s = [] or \"\" first)", name, name, name)
+	}
+	switch cur := owner.vars[name].(type) {
+	case []any:
+		owner.vars[name] = append(cur, value.Clone(v))
+	case string:
+		owner.vars[name] = cur + value.String(v)
+	default:
+		return &RunError{Kind: KindTypeMismatch, Msg: "$append " + name + ": expected a list or string, got " + value.TypeName(cur)}
+	}
+	return nil
+}
+
+func (x *run) execIf(s *ast.IfStmt, sc *scope) error {
+	for _, cl := range s.Clauses {
+		ok, err := x.cond(cl.Cond, sc)
+		if err != nil {
+			return x.locate(classify(err), s)
+		}
+		if ok {
+			return x.execBlock(cl.Body, sc)
+		}
+	}
+	if s.Else != nil {
+		return x.execBlock(s.Else.Body, sc)
+	}
+	return nil
+}
+
+func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
+	v, err := x.evalPlain(s.List, sc)
+	if err != nil {
+		return err
+	}
+	items, err := iterable(v)
+	if err != nil {
+		return err
+	}
+	iter := s.Iter.Name
+	for _, it := range items {
+		inner := newScope(scopeLoop, sc)
+		inner.vars[iter] = it
+		if err := x.execBlock(s.Body, inner); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// iterable returns the elements foreach walks (see the package doc).
+func iterable(v any) ([]any, error) {
+	switch t := v.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		return t, nil
+	case string:
+		if strings.TrimSpace(t) == "" {
+			return nil, nil
+		}
+		if list, ok := value.AsList(t); ok {
+			return list, nil
+		}
+		return []any{t}, nil
+	case *value.Object:
+		if items, ok := t.Get("items"); ok {
+			if list, ok := items.([]any); ok {
+				return list, nil
+			}
+		}
+	}
+	return nil, &value.TypeMismatchError{Op: "foreach", Want: "a list or a JSON array string", Got: value.TypeName(v), Value: value.Preview(v, 40)}
+}
+
+// opName names a statement for errors and the transcript.
+func opName(s ast.Stmt) string {
+	switch s := s.(type) {
+	case *ast.SetStmt:
+		return "$set"
+	case *ast.AppendStmt:
+		return "$append"
+	case *ast.IfStmt:
+		return "if"
+	case *ast.ForeachStmt:
+		return "foreach"
+	case *ast.CallStmt:
+		return s.Name.Name
+	case *ast.DispatchStmt:
+		if s.Connector != nil {
+			return "$ " + s.Connector.Name + "." + s.Tool.Name
+		}
+		if s.Tool != nil {
+			return "$ " + s.Tool.Name
+		}
+		return "$"
+	case *ast.LegacyOpStmt:
+		return s.Op
+	}
+	return ""
+}

@@ -1,0 +1,183 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/eval/value"
+	"github.com/skillscript/skillc/syntax"
+)
+
+// loadSkill fetches, parses and checks a stored skill. A Disabled skill is
+// refused, fatally.
+func (x *run) loadSkill(ctx context.Context, name string) (*contract.SkillRecord, *ast.File, *check.Info, error) {
+	rec, err := x.getSkill(ctx, name)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	f, diags := syntax.Parse(name+".skill.md", []byte(rec.Body))
+	if diags.HasErrors() {
+		return nil, nil, nil, errorf(KindInvalidSkill, "skill %q does not parse: %s", name, firstError(diags))
+	}
+	info := check.Check(f)
+	if info.Status == contract.StatusDisabled {
+		return nil, nil, nil, fatalf(KindDisabled, "skill %q is Disabled and cannot run", name)
+	}
+	return rec, f, info, nil
+}
+
+func firstError(ds ast.Diagnostics) string {
+	for _, d := range ds {
+		if d.Severity == ast.Error {
+			return d.Message
+		}
+	}
+	return ""
+}
+
+// opExecuteSkill runs a child skill from the store in its own frame, under
+// its author's identity, and binds its result.
+func (x *run) opExecuteSkill(ctx context.Context, op *opCall) (any, error) {
+	args, err := x.kwargs(op.args, x.opScope(op), false)
+	if err != nil {
+		return nil, err
+	}
+	name := str(args, "name")
+	if name == "" {
+		name = str(args, "skill_name")
+	}
+	if x.depth+1 > x.r.maxDepth() {
+		return nil, errorf(KindRecursion, "execute_skill %q: recursion depth limit %d exceeded", name, x.r.maxDepth())
+	}
+	rec, f, info, err := x.loadSkill(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	inputs := map[string]any{}
+	if o, ok := mustGet(args, "inputs").(*value.Object); ok {
+		for k, v := range o.All() {
+			inputs[k] = v
+		}
+	}
+	mech := x.mech || value.Truthy(mustGet(args, "mechanical"))
+	res := x.runChild(ctx, rec, f, info, inputs, mech)
+	return x.childOutcome(name, res)
+}
+
+// runChild runs a child skill to completion.
+func (x *run) runChild(ctx context.Context, rec *contract.SkillRecord, f *ast.File, info *check.Info, inputs map[string]any, mech bool) *Result {
+	child := x.r.newRun(contract.WithCallerIdentity(ctx, rec.Author), f, info, x.depth+1, rec.Author, mech)
+	defer child.cancel()
+	child.execute(inputs)
+	return child.finish()
+}
+
+// childOutcome turns a child's result into the bound value, or into an
+// op failure when the child failed (its errors nest in the failure).
+func (x *run) childOutcome(name string, res *Result) (any, error) {
+	x.res.UncertainEffects = append(x.res.UncertainEffects, res.UncertainEffects...)
+	if res.Failed() {
+		re := &RunError{Kind: KindChild, Msg: "child skill " + name + " failed", Nested: res.Errors, Fatal: res.DeadlineExceeded}
+		if len(res.Errors) > 0 {
+			re.Msg += ": " + res.Errors[0].Message
+		}
+		if res.DeadlineExceeded {
+			re.Kind = KindDeadline
+			x.res.DeadlineExceeded = true
+		}
+		return nil, re
+	}
+	return childValue(res), nil
+}
+
+// childValue is what "-> R" receives: the result's JSON form (outputs,
+// transcript, errors, ...) with the child's declared returns also at the
+// top level (${R.X}).
+func childValue(res *Result) any {
+	data, err := json.Marshal(res)
+	if err != nil {
+		return nil
+	}
+	v, err := value.FromJSON(string(data))
+	o, ok := v.(*value.Object)
+	if err != nil || !ok {
+		return nil
+	}
+	for k, val := range res.Vars() {
+		if _, taken := o.Get(k); !taken {
+			o.Set(k, val)
+		}
+	}
+	return o
+}
+
+// preloadInlines resolves every inline(skill="...") with a literal name
+// before the targets run, so the data skill's returns are bound wherever
+// the host uses them (inline is compile-time inclusion).
+func (x *run) preloadInlines() error {
+	for _, op := range x.info.Ops {
+		c, ok := op.Stmt.(*ast.CallStmt)
+		if !ok || c.Name.Name != "inline" {
+			continue
+		}
+		a := argOf(c.Args, "skill")
+		if a == nil {
+			continue
+		}
+		name, err := x.evalPlain(a.Value, x.root)
+		if err != nil {
+			continue // reported when the op runs
+		}
+		if err := x.inline(x.ctx, value.String(name)); err != nil && classify(err).Fatal {
+			return x.locate(classify(err), c)
+		}
+	}
+	return nil
+}
+
+// inline runs a # Type: data skill once and remembers its text; its
+// declared returns are bound in the host unless the host binds them.
+func (x *run) inline(ctx context.Context, name string) error {
+	if _, done := x.inlined[name]; done {
+		return nil
+	}
+	if x.depth+1 > x.r.maxDepth() {
+		return errorf(KindRecursion, "inline %q: recursion depth limit %d exceeded", name, x.r.maxDepth())
+	}
+	rec, f, info, err := x.loadSkill(ctx, name)
+	if err != nil {
+		return err
+	}
+	if info.SkillType != "data" {
+		return errorf(KindArgument, "inline(skill=%q): only # Type: data skills can be inlined; use execute_skill to run %q", name, name)
+	}
+	res := x.runChild(ctx, rec, f, info, nil, x.mech)
+	if res.Failed() {
+		return &RunError{Kind: KindChild, Msg: "data skill " + name + " failed", Nested: res.Errors}
+	}
+	for k, v := range res.Vars() {
+		if _, bound := x.root.vars[k]; !bound {
+			x.root.vars[k] = v
+		}
+	}
+	x.inlined[name] = res.Outputs.Text
+	return nil
+}
+
+// opInline emits the inlined data skill's text at the call site.
+func (x *run) opInline(ctx context.Context, op *opCall) (any, error) {
+	args, err := x.kwargs(op.args, x.opScope(op), false)
+	if err != nil {
+		return nil, err
+	}
+	name := strings.TrimSpace(str(args, "skill"))
+	if err := x.inline(ctx, name); err != nil {
+		return nil, err
+	}
+	x.emit(op, x.inlined[name])
+	return x.inlined[name], nil
+}

@@ -1,0 +1,225 @@
+package eval
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/eval/filter"
+)
+
+// run is the state of one skill execution. Children of execute_skill get
+// their own run, linked to the parent through depth and the context.
+type run struct {
+	r      *Runner
+	ctx    context.Context // carries the deadline and the caller identity
+	cancel context.CancelFunc
+	parent context.Context // the caller's context, to tell cancellation from the deadline
+	f      *ast.File
+	info   *check.Info
+	res    *Result
+	root   *scope
+
+	depth    int
+	identity string
+	mech     bool
+	start    time.Time
+	deadline time.Time // zero when the run has no deadline
+
+	opTimeout time.Duration // # Timeout:
+	targetOut map[string]any
+	cur       *targetState
+	lastBound any
+	hasBound  bool
+	emitted   bool
+	secrets   *secretBox
+	substs    map[*ast.Subst]*substInfo
+	inlined   map[string]string // data skills baked in by inline(), name → text
+	dispatch  int
+}
+
+// targetState tracks the target being run.
+type targetState struct {
+	name      string
+	emitStart int
+	out       any
+	hasOut    bool
+}
+
+// substInfo caches the path and filter chain of a substitution.
+type substInfo struct {
+	segs  []string
+	chain []filter.Call
+	ref   string // the reference as written, without ${ }
+}
+
+func (r *Runner) newRun(ctx context.Context, f *ast.File, info *check.Info, depth int, identity string, mech bool) *run {
+	x := &run{
+		r: r, parent: ctx, f: f, info: info, res: newResult(f), depth: depth,
+		identity: identity, mech: mech, start: r.clock(),
+		targetOut: map[string]any{}, substs: map[*ast.Subst]*substInfo{},
+		inlined: map[string]string{},
+	}
+	x.res.Mechanical = mech
+	x.root = newScope(scopeSkill, nil)
+	x.secrets = newSecretBox(info, r.Secrets)
+	x.ctx, x.cancel = context.WithCancel(withIdentity(ctx, identity))
+	return x
+}
+
+// scopeKind says how a scope takes bindings.
+type scopeKind int
+
+const (
+	scopeSkill scopeKind = iota // skill-level bindings
+	scopeLoop                   // one foreach iteration; bindings die with it
+	scopeElse                   // a target's else: handler; binds to its parent
+)
+
+// scope is a variable scope.
+type scope struct {
+	kind   scopeKind
+	vars   map[string]any
+	parent *scope
+}
+
+func newScope(kind scopeKind, parent *scope) *scope {
+	return &scope{kind: kind, vars: make(map[string]any, 4), parent: parent}
+}
+
+// lookup finds name in s or its parents.
+func (s *scope) lookup(name string) (any, bool) {
+	for sc := s; sc != nil; sc = sc.parent {
+		if v, ok := sc.vars[name]; ok {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// owner returns the scope holding name, or nil.
+func (s *scope) owner(name string) *scope {
+	for sc := s; sc != nil; sc = sc.parent {
+		if _, ok := sc.vars[name]; ok {
+			return sc
+		}
+	}
+	return nil
+}
+
+// set binds name where a $set or -> binding made in s lands.
+func (s *scope) set(name string, v any) {
+	sc := s
+	for sc.kind == scopeElse && sc.parent != nil {
+		sc = sc.parent
+	}
+	sc.vars[name] = v
+}
+
+// execute runs the whole skill, recording any failure in the result.
+func (x *run) execute(inputs map[string]any) {
+	if err := x.prepare(inputs); err != nil {
+		x.fail(err)
+		return
+	}
+	if err := x.runTargets(); err != nil {
+		x.fail(err)
+		return
+	}
+	if err := x.produceOutput(); err != nil {
+		x.fail(err)
+	}
+}
+
+// prepare checks the skill can run and binds its inputs.
+func (x *run) prepare(inputs map[string]any) error {
+	if err := x.checkRunnable(); err != nil {
+		return err
+	}
+	if err := x.bindInputs(inputs); err != nil {
+		return err
+	}
+	if err := x.applyTimeHeaders(); err != nil {
+		return err
+	}
+	return x.preloadInlines()
+}
+
+// fail records err as the run's failure.
+func (x *run) fail(err error) {
+	re := classify(err)
+	if re.Kind == KindDeadline {
+		x.res.DeadlineExceeded = true
+	}
+	x.res.Status = statusFailed
+	x.res.Errors = append(x.res.Errors, x.errorInfo(re))
+	x.trace("error", re.Target, re.Op, x.line(re.Range), re.Msg)
+	x.progress(Event{Kind: "error", Target: re.Target, Op: re.Op, Line: x.line(re.Range), Detail: re.Msg})
+	if x.res.Outputs.Text == "" && len(x.res.Emissions) > 0 {
+		x.res.Outputs.Text = strings.Join(x.res.Emissions, "\n")
+	}
+}
+
+// finish exports the returns, redacts secrets and returns the result.
+func (x *run) finish() *Result {
+	for _, id := range x.info.Returns {
+		if v, ok := x.root.vars[id.Name]; ok {
+			x.res.FinalVars.set(id.Name, v)
+		}
+	}
+	x.progress(Event{Kind: "done", Detail: x.res.Status})
+	x.secrets.redactResult(x.res)
+	return x.res
+}
+
+func (x *run) errorInfo(re *RunError) ErrorInfo {
+	return ErrorInfo{
+		Kind: re.Kind, Message: x.secrets.redact(re.Msg), Target: re.Target, Op: re.Op,
+		Range: x.span(re.Range), Nested: re.Nested,
+	}
+}
+
+// span converts a byte range to human coordinates, or nil.
+func (x *run) span(r ast.Range) *Span {
+	if !r.IsValid() || x.f.Lines == nil {
+		return nil
+	}
+	a, b := x.f.Lines.Position(r.From), x.f.Lines.Position(r.To)
+	return &Span{Line: a.Line, Column: a.Column, EndLine: b.Line, EndColumn: b.Column}
+}
+
+func (x *run) line(r ast.Range) int {
+	if !r.From.IsValid() || x.f.Lines == nil {
+		return 0
+	}
+	return x.f.Lines.Position(r.From).Line
+}
+
+// trace appends a transcript entry.
+func (x *run) trace(kind, target, op string, line int, text string) {
+	x.res.Transcript = append(x.res.Transcript, TraceEntry{Kind: kind, Target: target, Op: op, Line: line, Text: x.secrets.display(text)})
+}
+
+func (x *run) notice(format string) {
+	x.res.Notices = append(x.res.Notices, format)
+	x.trace("notice", "", "", 0, format)
+}
+
+// progress reports an event to the runner's Progress hook.
+func (x *run) progress(ev Event) {
+	if x.r.Progress == nil {
+		return
+	}
+	ev.Skill, ev.Depth = x.res.Skill, x.depth
+	ev.Detail = x.secrets.redact(x.secrets.display(ev.Detail))
+	x.r.Progress(ev)
+}
+
+func (x *run) targetName() string {
+	if x.cur == nil {
+		return ""
+	}
+	return x.cur.name
+}

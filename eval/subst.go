@@ -1,0 +1,315 @@
+package eval
+
+import (
+	"strings"
+	"time"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/eval/filter"
+	"github.com/skillscript/skillc/eval/value"
+)
+
+// info returns the cached path and filter chain of s.
+func (x *run) substInfo(s *ast.Subst) *substInfo {
+	if si, ok := x.substs[s]; ok {
+		return si
+	}
+	si := &substInfo{segs: make([]string, len(s.Path))}
+	var ref strings.Builder
+	if s.Root != nil {
+		ref.WriteString(s.Root.Name)
+	}
+	for i, p := range s.Path {
+		si.segs[i] = p.Name
+		ref.WriteString("." + p.Name)
+	}
+	si.ref = ref.String()
+	for _, f := range s.Filters {
+		c := filter.Call{}
+		if f.Name != nil {
+			c.Name = f.Name.Name
+		}
+		if f.Arg != nil {
+			c.Arg, c.HasArg = f.Arg.Value, true
+		}
+		si.chain = append(si.chain, c)
+	}
+	x.substs[s] = si
+	return si
+}
+
+// resolve evaluates a substitution in scope sc: the root, the path, then
+// the filter chain. missing reports a base that did not resolve (only
+// possible when the error is nil in mechanical mode, or with a fallback).
+func (x *run) resolve(s *ast.Subst, sc *scope) (any, error) {
+	if s.Bad != "" || s.Root == nil {
+		if s.Legacy {
+			return x.source(s.Range), nil // bash $(...) passes through
+		}
+		return nil, errorf(KindUnresolved, "malformed substitution %s", x.source(s.Range))
+	}
+	si := x.substInfo(s)
+	v, ok := x.lookupPath(s.Root.Name, si.segs, sc)
+	if len(si.chain) == 0 {
+		if !ok {
+			return x.unresolved(s, si)
+		}
+		return v, nil
+	}
+	out, err := filter.Apply(v, !ok, si.chain)
+	if err == nil {
+		return out, nil
+	}
+	if _, isMissing := err.(*value.UnresolvedRefError); isMissing {
+		return x.unresolved(s, si)
+	}
+	re := classify(err)
+	re.Msg = "${" + si.ref + "}: " + re.Msg
+	return nil, re
+}
+
+// unresolved reports a reference that did not resolve; mechanical runs
+// keep its source text instead.
+func (x *run) unresolved(s *ast.Subst, si *substInfo) (any, error) {
+	if x.mech {
+		return x.source(s.Range), nil
+	}
+	return nil, &RunError{Kind: KindUnresolved, Msg: "unresolved reference ${" + si.ref + "}", Range: s.Range}
+}
+
+// lookupPath resolves root and follows segs.
+func (x *run) lookupPath(root string, segs []string, sc *scope) (any, bool) {
+	v, ok := sc.lookup(root)
+	if !ok {
+		v, ok = x.ambient(root)
+	}
+	if !ok && len(segs) > 0 && segs[0] == "output" {
+		if out, done := x.targetOut[root]; done {
+			v, ok, segs = out, true, segs[1:]
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	for _, seg := range segs {
+		if v, ok = step(v, seg); !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// step follows one path segment.
+func step(v any, seg string) (any, bool) {
+	if o, ok := v.(*value.Object); ok {
+		return o.Get(seg)
+	}
+	return value.Path(v, []string{seg})
+}
+
+// ambient returns the ambient value called name.
+func (x *run) ambient(name string) (any, bool) {
+	env := &x.r.Env
+	switch name {
+	case "NOW":
+		return isoTime(x.r.clock()), true
+	case "USER":
+		return orEmpty(env.User), true
+	case "SESSION_CONTEXT":
+		return orEmpty(env.SessionContext), true
+	case "TRIGGER_TYPE":
+		return env.TriggerType, true
+	case "TRIGGER_PAYLOAD":
+		return orEmpty(env.TriggerPayload), true
+	case "EVENT":
+		return x.eventValue(), true
+	}
+	return nil, false
+}
+
+func orEmpty(v any) any {
+	if v == nil {
+		return ""
+	}
+	return value.Normalize(v)
+}
+
+// eventValue builds ${EVENT}: the trigger's fields plus the fire-time
+// offsets.
+func (x *run) eventValue() *value.Object {
+	fired := x.r.Env.FiredAt
+	if fired.IsZero() {
+		fired = x.start
+	}
+	o := value.NewObject(8)
+	if ev, ok := value.Normalize(x.r.Env.Event).(*value.Object); ok {
+		for k, v := range ev.All() {
+			o.Set(k, v)
+		}
+	}
+	unix := float64(fired.Unix())
+	o.Set("fired_at", float64(fired.UnixMilli()))
+	o.Set("fired_at_unix", unix)
+	o.Set("fired_at_plus_1h_unix", unix+3600)
+	o.Set("fired_at_plus_1d_unix", unix+86400)
+	o.Set("fired_at_plus_7d_unix", unix+604800)
+	return o
+}
+
+// isoTime formats t like JavaScript's Date#toISOString.
+func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// source returns the source text of r.
+func (x *run) source(r ast.Range) string {
+	from, to := r.From.Offset(), r.To.Offset()
+	if from < 0 || to > len(x.f.Src) || from > to {
+		return ""
+	}
+	return string(x.f.Src[from:to])
+}
+
+// renderText renders t to a string. Secret markers become sentinels;
+// callers outside sinks reject them (see checkNoSecret).
+func (x *run) renderText(t *ast.Text, sc *scope) (string, error) {
+	if t == nil {
+		return "", nil
+	}
+	if len(t.Parts) == 1 {
+		if l, ok := t.Parts[0].(*ast.Lit); ok {
+			return litValue(l), nil
+		}
+	}
+	var b strings.Builder
+	for _, p := range t.Parts {
+		if err := x.renderPart(&b, p, sc); err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
+}
+
+func (x *run) renderPart(b *strings.Builder, p ast.TextPart, sc *scope) error {
+	switch p := p.(type) {
+	case *ast.Lit:
+		b.WriteString(litValue(p))
+	case *ast.Subst:
+		v, err := x.resolve(p, sc)
+		if err != nil {
+			return err
+		}
+		b.WriteString(value.String(v))
+	case *ast.SecretRef:
+		if p.Name == "" {
+			return fatalf(KindSecret, "secret marker %s is not a literal name", x.source(p.Range))
+		}
+		b.WriteString(x.secrets.marker(p.Name))
+	}
+	return nil
+}
+
+// singleSubst returns the substitution when t is exactly one ${...}.
+func singleSubst(t *ast.Text) *ast.Subst {
+	if t == nil || len(t.Parts) != 1 {
+		return nil
+	}
+	s, _ := t.Parts[0].(*ast.Subst)
+	return s
+}
+
+// eval evaluates an expression to a value. Strings interpolate; a bare
+// ${X} (or an unquoted word that is only ${X}) keeps X's structure.
+func (x *run) eval(e ast.Expr, sc *scope) (any, error) {
+	switch e := e.(type) {
+	case nil:
+		return nil, nil
+	case *ast.StringLit:
+		return x.renderText(e.Value, sc)
+	case *ast.NumberLit:
+		return e.Value, nil
+	case *ast.BoolLit:
+		return e.Value, nil
+	case *ast.NullLit:
+		return nil, nil
+	case *ast.Subst:
+		return x.resolve(e, sc)
+	case *ast.BareWord:
+		if s := singleSubst(e.Value); s != nil {
+			return x.resolve(s, sc)
+		}
+		return x.renderText(e.Value, sc)
+	case *ast.SecretRef:
+		return x.renderText(&ast.Text{Parts: []ast.TextPart{e}}, sc)
+	case *ast.ListLit:
+		return x.evalList(e, sc)
+	case *ast.ObjectLit:
+		return x.evalObject(e, sc)
+	}
+	return nil, errorf(KindOpError, "unsupported value %s", x.source(e.Span()))
+}
+
+func (x *run) evalList(e *ast.ListLit, sc *scope) (any, error) {
+	out := make([]any, 0, len(e.Elems))
+	for _, el := range e.Elems {
+		v, err := x.eval(el, sc)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func (x *run) evalObject(e *ast.ObjectLit, sc *scope) (any, error) {
+	o := value.NewObject(len(e.Entries))
+	for _, en := range e.Entries {
+		v, err := x.eval(en.Value, sc)
+		if err != nil {
+			return nil, err
+		}
+		o.Set(en.KeyName(), v)
+	}
+	return o, nil
+}
+
+// evalPlain evaluates e outside a sink: a secret marker is refused.
+func (x *run) evalPlain(e ast.Expr, sc *scope) (any, error) {
+	v, err := x.eval(e, sc)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.checkNoSecret(v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// checkNoSecret refuses a value carrying a secret marker: secrets are
+// usable only in shell and "$ conn.tool" arguments.
+func (x *run) checkNoSecret(v any) error {
+	switch t := v.(type) {
+	case string:
+		if x.secrets.has(t) {
+			return fatalf(KindSecret, "{{secret.%s}} may only be used in shell(...) or $ connector.tool arguments", firstOr(x.secrets.names(t)))
+		}
+	case []any:
+		for _, e := range t {
+			if err := x.checkNoSecret(e); err != nil {
+				return err
+			}
+		}
+	case *value.Object:
+		for _, e := range t.All() {
+			if err := x.checkNoSecret(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func firstOr(ss []string) string {
+	if len(ss) == 0 {
+		return "?"
+	}
+	return ss[0]
+}

@@ -1,0 +1,184 @@
+package lint
+
+import (
+	"os"
+	"sort"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/connectors"
+)
+
+// ContextFrom builds a Context from the resolved configuration and the
+// parsed connectors.json (conns may be nil when no connectors file was
+// found) for checking the file at path. The shell allowlist and the
+// unsafe-shell switch count as known when a configuration or connectors
+// file was found or the environment sets them (then the runtime's
+// default-deny applies); otherwise the shell rules stay silent. It indexes
+// the configured skills directory when it exists; pass a prebuilt index
+// with WithSkills to share one across many files.
+func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *Context {
+	ctx := &Context{FilePath: path}
+	if cfg != nil {
+		deployed := cfg.ConfigPath != "" || cfg.ConnectorsPath != ""
+		ctx.ShellAllowlistKnown = deployed || cfg.Origins["shell_allowlist"] != "default"
+		ctx.ShellAllowlist = append([]string(nil), cfg.ShellAllowlist...)
+		ctx.UnsafeShellKnown = deployed || cfg.Origins["enable_unsafe_shell"] != "default"
+		ctx.UnsafeShell = cfg.EnableUnsafeShell
+		if cfg.SkillsDir != "" {
+			if st, err := os.Stat(cfg.SkillsDir); err == nil && st.IsDir() {
+				if idx, err := IndexSkills(cfg.SkillsDir); err == nil {
+					ctx.SkillsKnown, ctx.Skills = true, idx
+				}
+			}
+		}
+	}
+	if conns != nil {
+		addConnectors(ctx, conns)
+	}
+	return ctx
+}
+
+// WithSkills returns a copy of ctx using idx as the skill store.
+func (c *Context) WithSkills(idx SkillIndex) *Context {
+	cp := *c
+	cp.SkillsKnown, cp.Skills = idx != nil, idx
+	return &cp
+}
+
+// addConnectors fills the connector, substrate and model facts.
+func addConnectors(ctx *Context, f *connectors.File) {
+	ctx.ConnectorsKnown = true
+	ctx.Connectors = map[string]*Connector{}
+	for _, c := range f.Connectors {
+		ctx.Connectors[c.Name] = connectorOf(c)
+	}
+	ctx.Substrates = map[string]bool{
+		"data_store":      slotWired(f.Substrate.DataStore),
+		"skill_store":     slotWired(f.Substrate.SkillStore),
+		"local_model":     slotWired(f.Substrate.LocalModel) || len(f.Models) > 0,
+		"agent_connector": slotWired(f.Substrate.AgentConnector),
+	}
+	ctx.AgentConnectorKnown = true
+	ctx.AgentConnector = ctx.Substrates["agent_connector"]
+	ctx.ModelsKnown = len(f.Models) > 0
+	for _, m := range f.Models {
+		ctx.Models = appendUnique(ctx.Models, m.Name)
+		if m.Model != "" {
+			ctx.Models = appendUnique(ctx.Models, m.Model)
+		}
+	}
+}
+
+func slotWired(s connectors.Slot) bool {
+	return s.Set && !s.Null && s.Type != "" && s.Type != "noop"
+}
+
+func appendUnique(list []string, s string) []string {
+	if contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func connectorOf(c *connectors.Connector) *Connector {
+	out := &Connector{
+		Name: c.Name, Class: c.Class, AllowedTools: c.AllowedTools,
+		Mutating: c.Mutating, MutatingTools: c.MutatingTools,
+		ToolsKnown: len(c.Tools) > 0, Tools: map[string]*Tool{},
+	}
+	for _, t := range c.Tools {
+		out.Tools[t.Name] = &Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, Mutating: t.Mutating}
+	}
+	return out
+}
+
+// FileDiagnostics are diagnostics against a file other than a skill
+// (connectors.json), with the source they point into.
+type FileDiagnostics struct {
+	Path        string
+	Src         []byte
+	Lines       *ast.LineTable
+	Diagnostics ast.Diagnostics
+}
+
+// CheckConnectors turns the problems connectors.Parse found in a
+// connectors.json into diagnostics: an unknown class is
+// unknown-connector-class, everything else invalid-connectors-config
+// (warnings stay warnings). Options apply as for skills.
+func CheckConnectors(path string, src []byte, problems []connectors.Problem, opts Options) FileDiagnostics {
+	fd := FileDiagnostics{Path: path, Src: src, Lines: ast.NewLineTable(src)}
+	for _, pr := range problems {
+		rule := "invalid-connectors-config"
+		if pr.Kind == connectors.KindUnknownConnectorClass {
+			rule = "unknown-connector-class"
+		}
+		sev := ast.Error
+		if pr.Severity == connectors.SeverityWarning {
+			sev = ast.Warning
+		}
+		sev, on := opts.severity(rule, sev)
+		if !on {
+			continue
+		}
+		off := min(max(pr.Offset, 0), len(src))
+		end := min(off+valueLen(src, off), len(src))
+		fd.Diagnostics = append(fd.Diagnostics, &ast.Diagnostic{Severity: sev, Rule: rule, Range: ast.RangeOf(off, end), Message: pr.Message})
+	}
+	fd.Diagnostics.Sort()
+	return fd
+}
+
+// valueLen returns the length of the JSON string or word at off.
+func valueLen(src []byte, off int) int {
+	if off >= len(src) {
+		return 0
+	}
+	if src[off] == '"' {
+		for i := off + 1; i < len(src); i++ {
+			switch src[i] {
+			case '\\':
+				i++
+			case '"':
+				return i - off + 1
+			case '\n':
+				return i - off
+			}
+		}
+		return len(src) - off
+	}
+	n := 0
+	for off+n < len(src) && isIdentByte(src[off+n]) {
+		n++
+	}
+	return max(n, 1)
+}
+
+// OptionsFrom converts the "lint" settings of skillscript.config.json into
+// Options (severity overrides and disabled rules); unused suppressions are
+// reported.
+func OptionsFrom(s config.LintSettings) Options {
+	return Options{Severity: s.Severity, Disable: s.Disable, ReportUnusedSuppressions: true}
+}
+
+// Ignored reports whether the lint settings' ignore globs exclude path
+// (the caller skips such files entirely).
+func Ignored(s config.LintSettings, path string) bool { return s.Ignored(path) }
+
+// UnknownRuleIDs returns the rule ids named in the lint settings that no
+// rule has, for the CLI to report.
+func UnknownRuleIDs(s config.LintSettings) []string {
+	var out []string
+	for id := range s.Severity {
+		if Lookup(id) == nil {
+			out = append(out, id)
+		}
+	}
+	for _, id := range s.Disable {
+		if Lookup(id) == nil {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,22 @@
+// Package lint is skillc's tiered lint engine. It turns the facts computed
+// by package check (bindings, references, ops at any depth, the target
+// graph) into diagnostics with exact ranges, messages that name the thing,
+// "did you mean" suggestions and machine-applicable fixes.
+//
+// Each rule is a value ([Rule]): a stable id, a severity (error = tier 1,
+// warning = tier 2, info = tier 3), the context it needs (source only,
+// config, tool schemas, the skill store), a doc written once and reused by
+// `skillc explain`, `skillc rules`, the language server and docs/rules.md,
+// and a Run function that reports through a [Pass]. [Rules] is the one
+// explicit registry; there is no init-time registration and no package
+// state.
+//
+// [Check] parses, checks and lints a source in one call and merges the
+// parser's diagnostics; [Run] lints an already parsed file. Both apply
+// severity overrides, disabled rules and `# skillc:ignore rule-id` comments
+// (see [Options]). A [Context] describes the deployment (wired connectors
+// and their tool schemas, shell allowlist, unsafe-shell switch, local model
+// aliases, agent connector, the skill store); its zero value means "no
+// context", and rules that need an absent context stay silent, except
+// missing-skillstore-for-data-ref which fires because no store is known.
+package lint

@@ -1,0 +1,161 @@
+package lint
+
+import (
+	"sort"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/syntax"
+)
+
+// Options controls a lint run. The zero value runs every rule at its
+// default severity and honours suppression comments.
+type Options struct {
+	// Severity overrides rule severities; a zero severity turns a rule off.
+	Severity map[string]ast.Severity
+	// Disable turns rules off.
+	Disable []string
+	// ReportUnusedSuppressions reports `# skillc:ignore` comments that
+	// suppressed nothing (rule unused-suppression).
+	ReportUnusedSuppressions bool
+}
+
+// severity returns the effective severity of rule (default def); ok is
+// false when the rule is turned off.
+func (o *Options) severity(rule string, def ast.Severity) (ast.Severity, bool) {
+	if contains(o.Disable, rule) {
+		return 0, false
+	}
+	if s, ok := o.Severity[rule]; ok {
+		return s, s != 0
+	}
+	return def, true
+}
+
+// Check parses, checks and lints src: this is what `skillc check`,
+// `skillc run` and the language server call. The parser's diagnostics are
+// merged with the linter's and go through the same overrides and
+// suppressions. ctx may be nil (no context).
+func Check(name string, src []byte, ctx *Context, opts Options) (*ast.File, *check.Info, ast.Diagnostics) {
+	f, parsed := syntax.Parse(name, src)
+	info := check.Check(f)
+	ds := lint(f, info, ctx, opts, parsed)
+	return f, info, ds
+}
+
+// Run lints a parsed and checked file and returns the linter's
+// diagnostics (not the parser's), sorted by position. ctx may be nil.
+func Run(f *ast.File, info *check.Info, ctx *Context, opts Options) ast.Diagnostics {
+	return lint(f, info, ctx, opts, nil)
+}
+
+func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.Diagnostics) ast.Diagnostics {
+	if ctx == nil {
+		ctx = &Context{}
+	}
+	if info == nil {
+		info = check.Check(f)
+	}
+	ds := append(ast.Diagnostics(nil), parsed...)
+	st := newState(f, info)
+	for _, r := range Rules() {
+		if r.Run == nil {
+			continue
+		}
+		if _, on := opts.severity(r.ID, r.Severity); !on {
+			continue
+		}
+		p := &Pass{File: f, Info: info, Ctx: ctx, rule: r, st: st, diags: &ds}
+		r.Run(p)
+	}
+	ds = finish(f, st, ds, opts)
+	ds.Sort()
+	return ds
+}
+
+// finish applies severity overrides, fills enclosing targets and applies
+// suppression comments.
+func finish(f *ast.File, st *state, ds ast.Diagnostics, opts Options) ast.Diagnostics {
+	out := ds[:0]
+	for _, d := range ds {
+		sev, on := opts.severity(d.Rule, d.Severity)
+		if !on {
+			continue
+		}
+		d.Severity = sev
+		if d.Target == "" {
+			d.Target = st.targetAt(d.Range.From)
+		}
+		out = append(out, d)
+	}
+	sup := parseSuppressions(f)
+	out = sup.apply(f, out)
+	if opts.ReportUnusedSuppressions {
+		if sev, on := opts.severity(ruleUnusedSuppression, ast.Info); on {
+			out = append(out, sup.unused(sev)...)
+		}
+	}
+	return out
+}
+
+// state holds per-file facts shared by several rules, computed lazily.
+type state struct {
+	f       *ast.File
+	info    *check.Info
+	targets []*ast.Target // sorted by position
+
+	secrets     []secretUse
+	secretsDone bool
+	bindersDone bool
+	binderOf    map[string][]*check.Binding // non-append bindings by name, skill-wide
+	emitCount   int
+	refOf       map[*ast.Subst]*check.Ref
+	emitCounted bool
+}
+
+func newState(f *ast.File, info *check.Info) *state {
+	ts := append([]*ast.Target(nil), f.Targets...)
+	sort.Slice(ts, func(i, j int) bool { return ts[i].Pos() < ts[j].Pos() })
+	return &state{f: f, info: info, targets: ts}
+}
+
+// targetAt returns the name of the target whose range holds pos.
+func (s *state) targetAt(pos ast.Pos) string {
+	i := sort.Search(len(s.targets), func(i int) bool { return s.targets[i].Pos() > pos }) - 1
+	if i < 0 {
+		return ""
+	}
+	t := s.targets[i]
+	if pos >= t.End() || t.Name == nil {
+		return ""
+	}
+	return t.Name.Name
+}
+
+// bindings returns every binding of name anywhere in the skill (in any
+// scope), excluding $append mutations.
+func (s *state) bindings(name string) []*check.Binding {
+	if !s.bindersDone {
+		s.binderOf = map[string][]*check.Binding{}
+		for _, b := range s.info.Binds {
+			if b.Kind != check.BindAppend {
+				s.binderOf[b.Name] = append(s.binderOf[b.Name], b)
+			}
+		}
+		s.bindersDone = true
+	}
+	return s.binderOf[name]
+}
+
+// emits returns the number of emit(...) calls at any depth.
+func (s *state) emits() int {
+	if !s.emitCounted {
+		for _, op := range s.info.Ops {
+			if c, ok := op.Stmt.(*ast.CallStmt); ok && c.Name != nil && c.Name.Name == "emit" {
+				s.emitCount++
+			}
+		}
+		s.emitCounted = true
+	}
+	return s.emitCount
+}

@@ -1,0 +1,287 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
+)
+
+// The shipped filters.
+var shippedFilters = []string{"url", "shell", "json", "trim", "length", "contains", "fallback", "isodate", "head", "tail", "lines", "pluck"}
+
+// The runtime-intrinsic function-call ops.
+var intrinsicOps = []string{"emit", "notify", "inline", "execute_skill", "shell", "file_read", "file_write"}
+
+// The typed-contract "$ op" names (execute_skill may also be dispatched).
+var typedOps = []string{"llm", "data_read", "data_write", "skill_read", "skill_write", "json_parse", "execute_skill"}
+
+// The reserved words (case-sensitive).
+var reservedWords = []string{
+	"emit", "notify", "inline", "execute_skill", "shell", "file_read", "file_write",
+	"default", "needs", "if", "elif", "else", "foreach", "in", "not", "unsafe",
+	"while", "for", "match", "try", "catch", "return",
+}
+
+// universalArgs are consumed by the runtime on every op.
+var universalArgs = []string{"timeout", "approved"}
+
+func isTypedOp(name string) bool { return contains(typedOps, name) }
+
+// ownExprs returns the expression-bearing children of a statement itself,
+// not of nested blocks, so that walking them for every op in info.Ops
+// visits each expression once.
+func ownExprs(s ast.Stmt) []ast.Node {
+	var out []ast.Node
+	add := func(n ast.Node) {
+		if n != nil && !isNilNode(n) {
+			out = append(out, n)
+		}
+	}
+	switch s := s.(type) {
+	case *ast.SetStmt:
+		add(s.Value)
+	case *ast.AppendStmt:
+		add(s.Value)
+	case *ast.DispatchStmt:
+		for _, a := range s.Args {
+			add(a)
+		}
+		for _, v := range s.Positional {
+			add(v)
+		}
+		if s.Fallback != nil {
+			add(s.Fallback)
+		}
+	case *ast.CallStmt:
+		for _, a := range s.Args {
+			add(a)
+		}
+		for _, v := range s.Positional {
+			add(v)
+		}
+		if s.Fallback != nil {
+			add(s.Fallback)
+		}
+	case *ast.IfStmt:
+		for _, c := range s.Clauses {
+			if c.Cond != nil {
+				add(c.Cond)
+			}
+		}
+	case *ast.ForeachStmt:
+		add(s.List)
+	}
+	return out
+}
+
+func isNilNode(n ast.Node) bool {
+	switch n := n.(type) {
+	case ast.Expr:
+		return n == nil
+	}
+	return false
+}
+
+// litString returns the literal text of a value (a string without
+// substitutions, a bare word, a number or a boolean).
+func litString(e ast.Expr) (string, bool) {
+	switch v := e.(type) {
+	case *ast.StringLit:
+		return v.Value.LitValue()
+	case *ast.BareWord:
+		return v.Value.LitValue()
+	case *ast.NumberLit:
+		return v.Raw, true
+	case *ast.BoolLit:
+		if v.Value {
+			return "true", true
+		}
+		return "false", true
+	}
+	return "", false
+}
+
+// textOf returns the Text of a string or bare word, or nil.
+func textOf(e ast.Expr) *ast.Text {
+	switch v := e.(type) {
+	case *ast.StringLit:
+		return v.Value
+	case *ast.BareWord:
+		return v.Value
+	}
+	return nil
+}
+
+// argValue returns the value of the kwarg key of a call or dispatch.
+func argOf(args []*ast.Arg, key string) *ast.Arg {
+	for _, a := range args {
+		if a.Key != nil && a.Key.Name == key {
+			return a
+		}
+	}
+	return nil
+}
+
+// callName returns the name of a call statement, or "".
+func callName(s ast.Stmt) string {
+	if c, ok := s.(*ast.CallStmt); ok && c.Name != nil {
+		return c.Name.Name
+	}
+	return ""
+}
+
+// dispatchName returns "conn.tool" or "tool" for a dispatch statement.
+func dispatchName(d *ast.DispatchStmt) string {
+	tool := ""
+	if d.Tool != nil {
+		tool = d.Tool.Name
+	}
+	if d.Connector != nil {
+		return d.Connector.Name + "." + tool
+	}
+	return tool
+}
+
+// isUnsafeShell reports whether c is shell(..., unsafe=true).
+func isUnsafeShell(c *ast.CallStmt) bool {
+	if c.Name == nil || c.Name.Name != "shell" {
+		return false
+	}
+	a := c.Arg("unsafe")
+	if a == nil {
+		return false
+	}
+	v, ok := litString(a.Value)
+	return ok && strings.EqualFold(v, "true")
+}
+
+// calls returns the call statements named name at any depth.
+func calls(info *check.Info, names ...string) []*ast.CallStmt {
+	var out []*ast.CallStmt
+	for _, op := range info.Ops {
+		if c, ok := op.Stmt.(*ast.CallStmt); ok && c.Name != nil && contains(names, c.Name.Name) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// dispatches returns every $ dispatch at any depth.
+func dispatches(info *check.Info) []*ast.DispatchStmt {
+	var out []*ast.DispatchStmt
+	for _, op := range info.Ops {
+		if d, ok := op.Stmt.(*ast.DispatchStmt); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// bindingOp returns the statement that binds b with "-> NAME", or nil.
+func bindingOp(b *check.Binding) ast.Stmt {
+	if b == nil || b.Kind != check.BindOp {
+		return nil
+	}
+	s, _ := b.Node.(ast.Stmt)
+	return s
+}
+
+// refBinders returns the non-append bindings a reference resolves to.
+func refBinders(r *check.Ref) []*check.Binding {
+	var out []*check.Binding
+	for _, b := range r.Bindings {
+		if b.Kind != check.BindAppend {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// outputKinds returns the # Output: kinds of f ("agent", "text", ...).
+func outputSpecs(f *ast.File) []*ast.OutputSpec {
+	var out []*ast.OutputSpec
+	for _, h := range f.HeadersOf(ast.HeaderOutput) {
+		out = append(out, h.Outputs...)
+	}
+	return out
+}
+
+func outputKind(o *ast.OutputSpec) string {
+	if o.Kind == nil {
+		return ""
+	}
+	return strings.ToLower(o.Kind.Name)
+}
+
+// hasAgentOutput reports whether f delivers to an agent (agent: or template:).
+func hasAgentOutput(f *ast.File) (*ast.OutputSpec, bool) {
+	for _, o := range outputSpecs(f) {
+		if k := outputKind(o); k == "agent" || k == "template" {
+			return o, true
+		}
+	}
+	return nil, false
+}
+
+// hasTemplate reports whether f has a body template with any non-blank line.
+func hasTemplate(f *ast.File) bool {
+	for _, t := range f.Templates {
+		for _, l := range t.Lines {
+			if !l.Blank {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// skillRefName returns the skill named by execute_skill(name=...)/
+// inline(skill=...)/$ execute_skill name=..., with the argument.
+func skillRefArg(s ast.Stmt) (*ast.Arg, string) {
+	var args []*ast.Arg
+	var keys []string
+	switch s := s.(type) {
+	case *ast.CallStmt:
+		switch callName(s) {
+		case "execute_skill":
+			keys = []string{"name", "skill_name"}
+		case "inline":
+			keys = []string{"skill", "name"}
+		default:
+			return nil, ""
+		}
+		args = s.Args
+	case *ast.DispatchStmt:
+		if s.Connector != nil || s.Tool == nil || s.Tool.Name != "execute_skill" {
+			return nil, ""
+		}
+		args, keys = s.Args, []string{"name", "skill_name"}
+	default:
+		return nil, ""
+	}
+	for _, k := range keys {
+		if a := argOf(args, k); a != nil {
+			return a, k
+		}
+	}
+	return nil, ""
+}
+
+// skillRefLit returns the literal skill name of an execute_skill/inline op.
+func skillRefLit(s ast.Stmt) (*ast.Arg, string, bool) {
+	a, _ := skillRefArg(s)
+	if a == nil || a.Value == nil {
+		return nil, "", false
+	}
+	v, ok := litString(a.Value)
+	return a, v, ok && v != ""
+}
+
+// quoteFix returns a fix that replaces r with text.
+func replaceFix(d *ast.Diagnostic, title string, r ast.Range, text string) *ast.Diagnostic {
+	return d.WithFix(title, r, text)
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

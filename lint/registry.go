@@ -1,0 +1,93 @@
+package lint
+
+// Rules returns every rule, in a stable order: the explicit registry.
+// Each call builds fresh values; callers may not share or mutate them
+// across runs.
+func Rules() []*Rule {
+	rs := []*Rule{
+		// targets and the dependency graph
+		ruleNoTargets(),
+		ruleNoEntryTarget(),
+		ruleMissingDefaultTarget(),
+		ruleOrphanTarget(),
+		ruleCircularDependency(),
+		ruleMissingDependency(),
+		ruleDuplicateTarget(),
+		// variables and references
+		ruleUndeclaredVar(),
+		ruleUnsetTemplateVar(),
+		ruleUnknownReturnsRef(),
+		ruleReservedKeyword(),
+		ruleNumericSubscript(),
+		ruleTranscriptFootgun(),
+		ruleDeprecatedSubstitutionShape(),
+		// filters
+		ruleUnknownFilter(),
+		ruleUnquotedFilterArg(),
+		ruleUnparsedJSONFieldAccess(),
+		ruleRemoteResultNeedsParse(),
+		// op grammar and op surfaces
+		ruleMalformedOpGrammar(),
+		ruleUnknownRuntimeOp(),
+		ruleConnectorAsTool(),
+		ruleColonKwargSyntax(),
+		ruleDeprecatedQuestion(),
+		ruleUnknownLLMArg(),
+		ruleUnknownDataReadArg(),
+		ruleUnknownFileEncoding(),
+		ruleDeprecatedAddressedTo(),
+		ruleUnquotedSubstitutionInKwarg(),
+		ruleSetJSONLiteralAdvisory(),
+		ruleUnboundedNoDeadline(),
+		// accumulators and iteration
+		ruleUninitializedAppend(),
+		ruleForeachLocalAccumulator(),
+		ruleAppendToNonList(),
+		ruleAppendStructuredToString(),
+		ruleObjectIterationAdvisory(),
+		// secrets and credentials
+		ruleSecretUseOnly(),
+		ruleSecretUndeclared(),
+		ruleSecretDynamicName(),
+		ruleCredentialInArgs(),
+		// shell
+		ruleUnsafeShellOp(),
+		ruleUnsafeShellDisabled(),
+		ruleShellBinaryNotAllowed(),
+		ruleShellQuotedVarInCommand(),
+		ruleUnsafeShellAmbiguousSubst(),
+		ruleUnsafeShellUnescapedSubst(),
+		// mutation gate
+		ruleUnconfirmedMutation(),
+		// status and output
+		ruleStatusDisabled(),
+		ruleDraftWithTrigger(),
+		ruleUnusedAugmentingHeader(),
+		ruleOutputAgentTargetNoEmit(),
+		ruleOutputAgentTargetNoConnector(),
+		ruleAddressRoutedWake(),
+		ruleBodyTemplateDetected(),
+		ruleEmitWithTemplate(),
+		ruleTemplateLooksLikeTarget(),
+		// connectors, tools and models
+		ruleUnknownConnector(),
+		ruleUnwiredPrimaryConnector(),
+		ruleDisallowedTool(),
+		ruleUnknownToolOnConnector(),
+		ruleUnverifiedQualifiedTool(),
+		ruleUnknownConnectorArg(),
+		ruleMissingRequiredConnectorArg(),
+		ruleUnknownLLMModel(),
+		ruleUnknownCapability(),
+		// the skill store
+		ruleUnknownSkillReference(),
+		ruleUnknownTemplateReference(),
+		ruleDisabledSkillReference(),
+		ruleReferenceToDisabledSkill(),
+		ruleUnexportedFinalVarAccess(),
+		ruleSkillNameCollision(),
+		ruleDuplicateSkillName(),
+		ruleMissingSkillstoreForDataRef(),
+	}
+	return append(rs, parserRules()...)
+}

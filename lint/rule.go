@@ -1,0 +1,141 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
+)
+
+// Needs says what a rule needs beyond the source text.
+type Needs int
+
+// The contexts a rule may need.
+const (
+	NeedsSource      Needs = iota // the source alone
+	NeedsConfig                   // connectors.json and operator settings
+	NeedsSchemas                  // tool input schemas of wired connectors
+	NeedsStore                    // the skill store
+	NeedsStoreAbsent              // fires because no skill store is configured
+	NeedsNothing                  // reserved id that never fires
+)
+
+var needsNames = [...]string{"source", "config", "schemas", "store", "store (absent)", "—"}
+
+// String returns the context name used in docs ("config").
+func (n Needs) String() string {
+	if n >= 0 && int(n) < len(needsNames) {
+		return needsNames[n]
+	}
+	return "?"
+}
+
+// Origin says which phase reports a rule.
+type Origin int
+
+// The reporting phases.
+const (
+	ByLinter       Origin = iota // a lint rule's Run reports it
+	ByParser                     // the parser reports it while parsing
+	ByParserLinter               // both: the parser for syntax, the linter for the rest
+	ByConfig                     // reported against connectors.json by CheckConfig
+	ByEngine                     // the engine itself (unused-suppression)
+	Never                        // reserved, never reported
+)
+
+var originNames = [...]string{"linter", "parser", "parser and linter", "connectors.json check", "lint engine", "never (reserved)"}
+
+// String describes the origin ("parser").
+func (o Origin) String() string {
+	if o >= 0 && int(o) < len(originNames) {
+		return originNames[o]
+	}
+	return "?"
+}
+
+// Doc is a rule's documentation, written once and rendered by
+// FormatDoc, MarkdownDocs, `skillc explain` and the language server.
+type Doc struct {
+	Summary string // one line: what the rule catches
+	Why     string // why it matters and what to do instead
+	Bad     string // a snippet that triggers the rule
+	Good    string // the corrected snippet
+}
+
+// Rule is one lint rule.
+type Rule struct {
+	ID       string
+	Severity ast.Severity
+	Needs    Needs
+	Origin   Origin
+	Doc      Doc
+	// Run reports the rule's diagnostics; nil for rules reported by the
+	// parser, the engine or the configuration check.
+	Run func(*Pass)
+}
+
+// Pass is what a rule's Run sees: the file, the checker's facts, the
+// deployment context, and the reporting functions.
+type Pass struct {
+	File *ast.File
+	Info *check.Info
+	Ctx  *Context // never nil; the zero Context means "no context"
+
+	rule  *Rule
+	st    *state
+	diags *ast.Diagnostics
+}
+
+// Spanner is anything with a source range: every ast.Node and ast.Range.
+type Spanner interface{ Span() ast.Range }
+
+// Report adds d; an empty Rule or zero Severity is filled from the rule
+// being run.
+func (p *Pass) Report(d *ast.Diagnostic) {
+	if d.Rule == "" {
+		d.Rule = p.rule.ID
+	}
+	if d.Severity == 0 {
+		d.Severity = p.rule.Severity
+	}
+	*p.diags = append(*p.diags, d)
+}
+
+// Reportf reports a diagnostic of the running rule at n and returns it so
+// the caller can attach fixes and related locations.
+func (p *Pass) Reportf(n Spanner, format string, args ...any) *ast.Diagnostic {
+	return p.ReportRulef(p.rule.ID, n, format, args...)
+}
+
+// ReportRulef reports a diagnostic of another rule id (for analyses that
+// own several ids) at n and returns it.
+func (p *Pass) ReportRulef(rule string, n Spanner, format string, args ...any) *ast.Diagnostic {
+	d := &ast.Diagnostic{Rule: rule, Range: n.Span(), Message: fmt.Sprintf(format, args...)}
+	if rule == p.rule.ID {
+		d.Severity = p.rule.Severity
+	}
+	p.Report(d)
+	return d
+}
+
+// Text returns the source text of r.
+func (p *Pass) Text(r ast.Range) string {
+	from, to := r.From.Offset(), r.To.Offset()
+	if from < 0 || to > len(p.File.Src) || from > to {
+		return ""
+	}
+	return string(p.File.Src[from:to])
+}
+
+// Line returns the 1-based line of pos.
+func (p *Pass) Line(pos ast.Pos) int { return p.File.Lines.Position(pos).Line }
+
+// Lookup returns the rule with the given id, or nil.
+func Lookup(id string) *Rule {
+	for _, r := range Rules() {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}

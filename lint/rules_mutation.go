@@ -1,0 +1,159 @@
+package lint
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/skillscript/skillc/ast"
+)
+
+// mutatingVerbs are tool-name words that mark a mutating tool.
+var mutatingVerbs = []string{
+	"create", "update", "delete", "write", "send", "post", "put", "remove", "patch",
+	"insert", "upsert", "drop", "destroy", "publish", "upload", "merge", "close",
+	"archive", "move", "rename", "modify", "edit", "commit", "push", "deploy",
+	"cancel", "kill", "revoke", "grant", "transfer", "charge", "pay", "submit",
+	"assign", "invite", "set", "add", "reply", "comment", "purge", "truncate",
+}
+
+// destructiveBinaries are shell binaries that mutate state.
+var destructiveBinaries = []string{"rm", "mv", "dd", "mkfs", "rmdir", "shred", "truncate", "chmod", "chown", "kill", "killall", "cp", "ln", "tee", "mkdir", "touch"}
+
+// words splits a tool name on '_', '-', '.' and lower-to-upper case changes.
+func words(name string) []string {
+	var out []string
+	cur := []rune{}
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ':
+			flush()
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+		}
+		cur = append(cur, r)
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	flush()
+	return out
+}
+
+// hasMutatingVerb reports whether a tool name contains a mutating verb.
+func hasMutatingVerb(tool string) bool {
+	for _, w := range words(tool) {
+		if contains(mutatingVerbs, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// mutationKind says why op mutates state, or "" when it does not.
+func mutationKind(ctx *Context, s ast.Stmt) string {
+	switch s := s.(type) {
+	case *ast.CallStmt:
+		return callMutation(s)
+	case *ast.DispatchStmt:
+		if s.Tool == nil {
+			return ""
+		}
+		if s.Connector == nil {
+			switch s.Tool.Name {
+			case "data_write", "skill_write":
+				return "$ " + s.Tool.Name + " writes to the store"
+			case "llm", "data_read", "skill_read", "json_parse", "execute_skill":
+				return ""
+			}
+		} else if c := ctx.Connectors[s.Connector.Name]; c != nil && c.isMutating(s.Tool.Name) {
+			return "connector " + s.Connector.Name + " declares " + s.Tool.Name + " mutating"
+		}
+		if hasMutatingVerb(s.Tool.Name) {
+			return "tool " + s.Tool.Name + " has a mutating verb"
+		}
+	}
+	return ""
+}
+
+func callMutation(c *ast.CallStmt) string {
+	switch callName(c) {
+	case "file_write":
+		return "file_write writes a file"
+	case "shell":
+		if isUnsafeShell(c) {
+			return "unsafe shell can change anything"
+		}
+		if bin, _, ok := shellBinary(c); ok && contains(destructiveBinaries, pathBase(bin)) {
+			return "shell binary " + bin + " changes files"
+		}
+	}
+	return ""
+}
+
+func pathBase(s string) string {
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func ruleUnconfirmedMutation() *Rule {
+	return &Rule{
+		ID: "unconfirmed-mutation", Severity: ast.Warning, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "A mutating op (`file_write`, `$ data_write`, `$ skill_write`, a tool with a mutating verb or declared `\"mutating\": true`, unsafe or destructive `shell`) with neither `approved=\"...\"` nor `# Autonomous: true`.",
+			Why:     "Mutations need an explicit authorization signal: per call (`approved=\"reason\"`) or for the whole skill (`# Autonomous: true`).",
+			Bad:     "$ tickets.delete_issue id=\"42\"\n",
+			Good:    "$ tickets.delete_issue id=\"42\" approved=\"cleanup requested in INFRA-7\"\n",
+		},
+		Run: func(p *Pass) {
+			if p.Info.Autonomous {
+				return
+			}
+			for _, op := range p.Info.Ops {
+				why := mutationKind(p.Ctx, op.Stmt)
+				if why == "" || hasApproval(opArgs(op.Stmt)) {
+					continue
+				}
+				p.Reportf(opAnchor(op.Stmt), "%s mutates state (%s) without authorization: add approved=\"reason\" or declare # Autonomous: true", opLabel(op.Stmt), why)
+			}
+		},
+	}
+}
+
+func hasApproval(args []*ast.Arg) bool {
+	a := argOf(args, "approved")
+	if a == nil || a.Value == nil {
+		return false
+	}
+	if v, ok := litString(a.Value); ok {
+		return strings.TrimSpace(v) != ""
+	}
+	return true
+}
+
+// opAnchor is the part of an op that diagnostics about the whole op
+// underline: the op name.
+func opAnchor(s ast.Stmt) Spanner {
+	switch s := s.(type) {
+	case *ast.DispatchStmt:
+		if s.Tool != nil {
+			if s.Connector != nil {
+				return ast.Range{From: s.Connector.Pos(), To: s.Tool.End()}
+			}
+			return s.Tool
+		}
+	case *ast.CallStmt:
+		if s.Name != nil {
+			return s.Name
+		}
+	}
+	return s
+}

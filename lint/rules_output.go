@@ -1,0 +1,234 @@
+package lint
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+)
+
+func ruleUnusedAugmentingHeader() *Rule {
+	return &Rule{
+		ID: "unused-augmenting-header", Severity: ast.Warning, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "`# Event-type:` on a skill with no `agent:` or `template:` output.",
+			Why:     "The event type rides along with an agent delivery; a skill that delivers text, a file or nothing never sends it.",
+			Bad:     "# Output: text\n# Event-type: ticket-911\n",
+			Good:    "# Output: agent: oncall\n# Event-type: ticket-911\n",
+		},
+		Run: func(p *Pass) {
+			if _, ok := hasAgentOutput(p.File); ok {
+				return
+			}
+			for _, h := range p.File.HeadersOf(ast.HeaderEventType) {
+				p.Reportf(h, "# Event-type: has no effect: the skill has no \"# Output: agent:\" or \"# Output: template:\" delivery")
+			}
+		},
+	}
+}
+
+func ruleOutputAgentTargetNoEmit() *Rule {
+	return &Rule{
+		ID: "output-agent-target-no-emit", Severity: ast.Warning, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "An `agent:`/`template:` output with no `emit()` call and no body template.",
+			Why:     "Agent deliveries carry the body template or, without one, the joined emits. With neither, the agent receives an empty payload.",
+			Bad:     "# Output: agent: oncall\nt:\n    $ llm prompt=\"summarize\" -> S\n\ndefault: t\n",
+			Good:    "# Output: agent: oncall\n\n${S}\n\nt:\n    $ llm prompt=\"summarize\" -> S\n\ndefault: t\n",
+		},
+		Run: func(p *Pass) {
+			o, ok := hasAgentOutput(p.File)
+			if !ok || hasTemplate(p.File) || p.st.emits() > 0 {
+				return
+			}
+			p.Reportf(o, "\"# Output: %s\" delivers nothing: the skill has no body template and no emit(); write the output as template text or emit() it", p.Text(o.Range))
+		},
+	}
+}
+
+func ruleOutputAgentTargetNoConnector() *Rule {
+	return &Rule{
+		ID: "output-agent-target-no-connector", Severity: ast.Warning, Needs: NeedsConfig,
+		Doc: Doc{
+			Summary: "An `agent:`/`template:` output while no agent connector is wired (`substrate.agent_connector`).",
+			Why:     "Without an agent connector the runtime has nowhere to deliver; the delivery fails after the skill has done its work.",
+			Bad:     "# Output: agent: oncall   # and no agent_connector in connectors.json\n",
+			Good:    "# Output: agent: oncall   # with substrate.agent_connector wired\n",
+		},
+		Run: func(p *Pass) {
+			if !p.Ctx.AgentConnectorKnown || p.Ctx.AgentConnector {
+				return
+			}
+			for _, o := range outputSpecs(p.File) {
+				if k := outputKind(o); k == "agent" || k == "template" {
+					p.Reportf(o, "\"# Output: %s\" needs an agent connector, and none is wired: set substrate.agent_connector in connectors.json", p.Text(o.Range))
+				}
+			}
+		},
+	}
+}
+
+func ruleAddressRoutedWake() *Rule {
+	return &Rule{
+		ID: "address-routed-wake", Severity: ast.Info, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "An agent address with a session part (`notify(agent=\"a@session\")`, `# Output: agent: a@session`), which routes to a wake rather than a delivery.",
+			Why:     "Addressing a session wakes that session instead of augmenting the agent's next turn. Make sure that is intended.",
+			Bad:     "notify(agent=\"perry@night-shift\", message=\"disk full\")\n",
+			Good:    "notify(agent=\"perry\", message=\"disk full\")\n",
+		},
+		Run: func(p *Pass) {
+			for _, c := range calls(p.Info, "notify") {
+				if a := c.Arg("agent"); a != nil {
+					if v, ok := litString(a.Value); ok && strings.Contains(v, "@") {
+						p.Reportf(a.Value, "agent %q names a session: this wakes the session instead of delivering to the agent's next turn", v)
+					}
+				}
+			}
+			for _, o := range outputSpecs(p.File) {
+				if outputKind(o) != "agent" || o.Target == nil {
+					continue
+				}
+				if v, ok := o.Target.LitValue(); ok && strings.Contains(v, "@") {
+					p.Reportf(o.Target, "agent %q names a session: this output wakes the session instead of augmenting the agent's next turn", v)
+				}
+			}
+		},
+	}
+}
+
+// consumesText reports whether the skill declares an output that consumes
+// the template text.
+func consumesText(f *ast.File) bool {
+	for _, o := range outputSpecs(f) {
+		if outputKind(o) != "none" {
+			return true
+		}
+	}
+	return false
+}
+
+func ruleBodyTemplateDetected() *Rule {
+	return &Rule{
+		ID: "body-template-detected", Severity: ast.Info, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "A body template with no `${...}` and no text-consuming `# Output:`.",
+			Why:     "Any text outside targets is the skill's output template. Static text with no declared output is often a note that was meant as a `#` comment.",
+			Bad:     "# Skill: x\nTODO: fix the parser\nt:\n    emit(text=\"hi\")\n\ndefault: t\n",
+			Good:    "# Skill: x\n# TODO: fix the parser\nt:\n    emit(text=\"hi\")\n\ndefault: t\n",
+		},
+		Run: func(p *Pass) {
+			if consumesText(p.File) {
+				return
+			}
+			for _, t := range p.File.Templates {
+				if first := firstTextLine(t); first != nil && templateIsStatic(t) {
+					p.Reportf(first, "this text is the skill's output template but interpolates nothing: if it is a note, make it a # comment; otherwise declare # Output:")
+				}
+			}
+		},
+	}
+}
+
+func firstTextLine(t *ast.Template) *ast.TemplateLine {
+	for _, l := range t.Lines {
+		if !l.Blank {
+			return l
+		}
+	}
+	return nil
+}
+
+func templateIsStatic(t *ast.Template) bool {
+	for _, l := range t.Lines {
+		if !l.Text.IsLiteral() {
+			return false
+		}
+	}
+	return true
+}
+
+func ruleEmitWithTemplate() *Rule {
+	return &Rule{
+		ID: "emit-with-template", Severity: ast.Info, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "A body template plus `emit()` calls.",
+			Why:     "When a template exists it is the canonical output; emits only feed the transcript. Fine for tracing, surprising if the emits were meant as output.",
+			Bad:     "Report: ${R}\nt:\n    emit(text=\"working\")\n",
+			Good:    "Report: ${R}\nt:\n    $ llm prompt=\"...\" -> R\n",
+		},
+		Run: func(p *Pass) {
+			if !hasTemplate(p.File) {
+				return
+			}
+			for _, c := range calls(p.Info, "emit") {
+				p.Reportf(c.Name, "emit() feeds only the transcript here: the body template is the skill's output")
+			}
+		},
+	}
+}
+
+// targetLike matches a template line that looks like a target header.
+var targetLike = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*:\s*$`)
+
+func ruleTemplateLooksLikeTarget() *Rule {
+	return &Rule{
+		ID: "template-looks-like-target", Severity: ast.Warning, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "A bare `word:` line in the template region with no indented body under it.",
+			Why:     "A target needs an indented op block; without one the line is output text. Usually the body lost its indentation or the target is empty.",
+			Bad:     "fetch:\n$ llm prompt=\"hi\" -> R\n",
+			Good:    "fetch:\n    $ llm prompt=\"hi\" -> R\n",
+		},
+		Run: func(p *Pass) {
+			for _, t := range p.File.Templates {
+				for _, l := range t.Lines {
+					if l.Blank || !targetLike.MatchString(p.Text(l.Range)) {
+						continue
+					}
+					name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(p.Text(l.Range)), ":"))
+					p.Reportf(l, "%q looks like a target but has no indented body, so it is output text: indent its ops under it, or remove the line", name+":")
+				}
+			}
+		},
+	}
+}
+
+func ruleStatusDisabled() *Rule {
+	return &Rule{
+		ID: "status-disabled", Severity: ast.Error, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "`# Status: Disabled`.",
+			Why:     "A disabled skill is refused at compile and run time; checking one is an error so that it is not shipped by accident.",
+			Bad:     "# Status: Disabled\n",
+			Good:    "# Status: Approved\n",
+		},
+		Run: func(p *Pass) {
+			for _, h := range p.File.HeadersOf(ast.HeaderStatus) {
+				if h.Status != nil && h.Status.State == "Disabled" {
+					p.Reportf(h.Status, "the skill is Disabled: it will not compile or run; set # Status: Draft or Approved to use it")
+				}
+			}
+		},
+	}
+}
+
+func ruleDraftWithTrigger() *Rule {
+	return &Rule{
+		ID: "draft-with-trigger", Severity: ast.Warning, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "An explicitly Draft skill that declares `# Triggers:`.",
+			Why:     "Drafts do not fire autonomously in a governed deployment; the trigger is inert until the skill is approved.",
+			Bad:     "# Status: Draft\n# Triggers: cron: 0 8 * * *\n",
+			Good:    "# Status: Approved\n# Triggers: cron: 0 8 * * *\n",
+		},
+		Run: func(p *Pass) {
+			if p.Info.Status != "Draft" {
+				return
+			}
+			for _, h := range p.File.HeadersOf(ast.HeaderTriggers) {
+				p.Reportf(h, "the skill is a Draft, so this trigger will not fire until it is approved")
+			}
+		},
+	}
+}

@@ -1,0 +1,202 @@
+package lint
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+)
+
+// secretUse is one {{secret.NAME}} marker and whether it sits in a sink.
+type secretUse struct {
+	ref  *ast.SecretRef
+	sink bool
+	op   ast.Stmt // enclosing op, nil in headers and the template
+}
+
+// secretUses returns every secret marker of the file (computed once).
+func (s *state) secretUses() []secretUse {
+	if s.secretsDone {
+		return s.secrets
+	}
+	s.secretsDone = true
+	collect := func(n ast.Node, sink bool, op ast.Stmt) {
+		ast.Inspect(n, func(c ast.Node) bool {
+			if r, ok := c.(*ast.SecretRef); ok {
+				s.secrets = append(s.secrets, secretUse{ref: r, sink: sink, op: op})
+			}
+			return true
+		})
+	}
+	for _, h := range s.f.Headers {
+		collect(h, false, nil)
+	}
+	for _, t := range s.f.Templates {
+		collect(t, false, nil)
+	}
+	for _, op := range s.info.Ops {
+		sink := isSecretSink(op.Stmt)
+		for _, n := range ownExprs(op.Stmt) {
+			_, fb := n.(*ast.Fallback)
+			collect(n, sink && !fb, op.Stmt)
+		}
+	}
+	return s.secrets
+}
+
+// isSecretSink reports whether op may receive a secret: shell(...) or a
+// "$ conn.tool" dispatch.
+func isSecretSink(op ast.Stmt) bool {
+	switch s := op.(type) {
+	case *ast.CallStmt:
+		return callName(s) == "shell"
+	case *ast.DispatchStmt:
+		return s.Connector != nil
+	}
+	return false
+}
+
+func ruleSecretUseOnly() *Rule {
+	return &Rule{
+		ID: "secret-use-only", Severity: ast.Error, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "A `{{secret.NAME}}` marker outside a sink (`shell(...)` arguments or `$ conn.tool` arguments).",
+			Why:     "Secrets are use-only: the runtime injects them only where a command or connector consumes them, never into variables, emits, conditions, files, notifications, fallbacks or the output.",
+			Bad:     "emit(text=\"key is {{secret.API_KEY}}\")\n",
+			Good:    "$ http.post url=\"https://api.example.com\" authorization=\"Bearer {{secret.API_KEY}}\" -> R\n",
+		},
+		Run: func(p *Pass) {
+			for _, u := range p.st.secretUses() {
+				if u.sink {
+					continue
+				}
+				where := "here"
+				if u.op != nil {
+					where = "in " + opLabel(u.op)
+				}
+				p.Reportf(u.ref, "secret marker %s is not allowed %s: secrets may only be placed in shell(...) or \"$ conn.tool\" arguments", p.Text(u.ref.Range), where)
+			}
+		},
+	}
+}
+
+func ruleSecretUndeclared() *Rule {
+	return &Rule{
+		ID: "secret-undeclared", Severity: ast.Error, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "A `{{secret.NAME}}` marker with no `# Requires: secret.NAME` declaration.",
+			Why:     "The `# Requires:` lines are the approver's view of every credential a skill can reach; the runtime resolves only declared names.",
+			Bad:     "t:\n    shell(argv=[\"curl\", \"-H\", \"Authorization: Bearer {{secret.API_KEY}}\", \"https://x\"]) -> R\n",
+			Good:    "# Requires: secret.API_KEY\nt:\n    shell(argv=[\"curl\", \"-H\", \"Authorization: Bearer {{secret.API_KEY}}\", \"https://x\"]) -> R\n",
+		},
+		Run: func(p *Pass) {
+			var declared []string
+			for n := range p.Info.Secrets {
+				declared = append(declared, n)
+			}
+			for _, u := range p.st.secretUses() {
+				name := u.ref.Name
+				if name == "" || p.Info.Secrets[name] != nil {
+					continue
+				}
+				s := closest(name, declared)
+				p.Reportf(u.ref, "secret %s is not declared: add \"# Requires: secret.%s\"%s", name, name, didYouMean(s))
+			}
+		},
+	}
+}
+
+func ruleSecretDynamicName() *Rule {
+	return &Rule{
+		ID: "secret-dynamic-name", Severity: ast.Error, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "A secret marker whose name is not a plain literal identifier (`{{secret.${NAME}}}`).",
+			Why:     "Secret names are compile-time literals matched exactly against `# Requires:`; substitution never reaches inside a marker, so a computed name cannot work and would defeat review.",
+			Bad:     "shell(command=\"curl -H 'X-Key: {{secret.${WHICH}}}' https://x\")\n",
+			Good:    "shell(command=\"curl -H 'X-Key: {{secret.API_KEY}}' https://x\")\n",
+		},
+		Run: func(p *Pass) {
+			for _, u := range p.st.secretUses() {
+				if u.ref.Bad != "" {
+					p.Reportf(u.ref, "secret marker %s does not name a secret literally: write {{secret.NAME}} with a plain identifier", p.Text(u.ref.Range))
+				}
+			}
+		},
+	}
+}
+
+// credentialKeys are argument names that hold credentials.
+var credentialKey = regexp.MustCompile(`(?i)^(api[_-]?key|apikey|access[_-]?key|secret([_-]?key)?|client[_-]?secret|private[_-]?key|password|passwd|pwd|token|access[_-]?token|auth[_-]?token|bearer|authorization|auth|credentials?)$`)
+
+// credentialValue matches literal credential shapes.
+var credentialValue = regexp.MustCompile(`(?i)(\bbearer\s+[a-z0-9._~+/=-]{6,})|(\bsk-[a-z0-9_-]{3,})|(\bgh[pousr]_[a-z0-9]{3,})|(\bxox[abprs]-[a-z0-9-]{6,})|(\bAKIA[0-9A-Z]{12,})|(\beyJ[a-z0-9_-]{8,}\.[a-z0-9_-]{8,}\.[a-z0-9_-]{4,})`)
+
+func ruleCredentialInArgs() *Rule {
+	return &Rule{
+		ID: "credential-in-args", Severity: ast.Warning, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "A credential written into the skill: a literal value for a credential-named argument (`api_key=`, `password=`, `token=`), or a credential-shaped literal (`Bearer ...`, `sk-...`, `ghp_...`, a JWT).",
+			Why:     "Skill source is stored, shared, traced and shown to agents. Declare the secret (`# Requires: secret.NAME`) and place `{{secret.NAME}}` in the sink instead.",
+			Bad:     "$ stripe.charge api_key=sk-live-abc amount=100\n",
+			Good:    "# Requires: secret.STRIPE_KEY\n$ stripe.charge api_key=\"{{secret.STRIPE_KEY}}\" amount=100\n",
+		},
+		Run: func(p *Pass) {
+			for _, op := range p.Info.Ops {
+				for _, a := range opArgs(op.Stmt) {
+					credentialArg(p, a)
+				}
+				if s, ok := op.Stmt.(*ast.SetStmt); ok {
+					credentialLiteral(p, s.Value)
+				}
+			}
+			for _, h := range p.File.HeadersOf(ast.HeaderVars) {
+				for _, v := range h.Vars {
+					credentialLiteral(p, v.Default)
+				}
+			}
+		},
+	}
+}
+
+func opArgs(s ast.Stmt) []*ast.Arg {
+	switch s := s.(type) {
+	case *ast.DispatchStmt:
+		return s.Args
+	case *ast.CallStmt:
+		return s.Args
+	}
+	return nil
+}
+
+// credentialArg reports a credential-named argument with a literal value,
+// or any argument whose literal value looks like a credential.
+func credentialArg(p *Pass, a *ast.Arg) {
+	if a.Key == nil || a.Value == nil {
+		return
+	}
+	if v, ok := litString(a.Value); ok && v != "" && credentialKey.MatchString(a.Key.Name) && !looksLikePlaceholder(v) {
+		p.Reportf(a.Value, "argument %s holds a literal credential: declare \"# Requires: secret.NAME\" and write %s=\"{{secret.NAME}}\"", a.Key.Name, a.Key.Name)
+		return
+	}
+	credentialLiteral(p, a.Value)
+}
+
+// credentialLiteral reports credential-shaped literal text anywhere in e.
+func credentialLiteral(p *Pass, e ast.Expr) {
+	if e == nil {
+		return
+	}
+	ast.Inspect(e, func(n ast.Node) bool {
+		l, ok := n.(*ast.Lit)
+		if ok && credentialValue.MatchString(l.Value) {
+			p.Reportf(l, "this looks like a credential written into the skill: declare \"# Requires: secret.NAME\" and use {{secret.NAME}} in the sink")
+			return false
+		}
+		return true
+	})
+}
+
+func looksLikePlaceholder(v string) bool {
+	v = strings.ToLower(v)
+	return strings.Contains(v, "{{secret.") || v == "true" || v == "false" || v == "none" || v == "null"
+}

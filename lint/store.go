@@ -1,0 +1,118 @@
+package lint
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/syntax"
+)
+
+// SkillInfo is what the cross-skill rules know about a stored skill.
+type SkillInfo struct {
+	Name    string
+	Status  string // Draft, Approved, Disabled; "" when not declared
+	Type    string // procedural or data
+	Returns []string
+	// File is the file the skill was read from; Files lists every file
+	// in the store declaring this name (more than one is a duplicate).
+	File  string
+	Files []string
+}
+
+// SkillIndex is a view of the skill store.
+type SkillIndex interface {
+	Lookup(name string) (SkillInfo, bool)
+	Names() []string
+}
+
+// MapIndex is a SkillIndex over a map, for the CLI, the language server
+// and tests.
+type MapIndex map[string]SkillInfo
+
+// Lookup returns the skill called name.
+func (m MapIndex) Lookup(name string) (SkillInfo, bool) {
+	si, ok := m[name]
+	return si, ok
+}
+
+// Names returns the stored names, sorted.
+func (m MapIndex) Names() []string {
+	out := make([]string, 0, len(m))
+	for n := range m {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Add records si, keeping track of every file declaring the same name.
+func (m MapIndex) Add(si SkillInfo) {
+	prev, ok := m[si.Name]
+	if !ok {
+		if len(si.Files) == 0 && si.File != "" {
+			si.Files = []string{si.File}
+		}
+		m[si.Name] = si
+		return
+	}
+	prev.Files = append(prev.Files, si.File)
+	m[si.Name] = prev
+}
+
+// IndexSkills parses every *.skill.md under dir (headers only matter) and
+// returns the index. Files without a # Skill: header are indexed under
+// their file name without the extension. Unreadable files are skipped;
+// the error reports a dir that cannot be walked.
+func IndexSkills(dir string) (MapIndex, error) {
+	idx := MapIndex{}
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == dir {
+				return err
+			}
+			return nil
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".skill.md") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		idx.Add(SkillInfoOf(path, src))
+	}
+	return idx, nil
+}
+
+// SkillInfoOf summarizes a skill source for the index.
+func SkillInfoOf(path string, src []byte) SkillInfo {
+	f, _ := syntax.Parse(path, src)
+	si := SkillInfo{Name: f.SkillName(), Type: "procedural", File: path}
+	if si.Name == "" {
+		si.Name = strings.TrimSuffix(filepath.Base(path), ".skill.md")
+	}
+	if h := f.Header(ast.HeaderStatus); h != nil && h.Status != nil {
+		si.Status = h.Status.State
+	}
+	if h := f.Header(ast.HeaderType); h != nil && len(h.Names) == 1 {
+		si.Type = h.Names[0].Name
+	}
+	for _, h := range f.HeadersOf(ast.HeaderReturns) {
+		for _, n := range h.Names {
+			si.Returns = append(si.Returns, n.Name)
+		}
+	}
+	return si
+}

@@ -1,0 +1,136 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/connectors"
+)
+
+const testdataDir = "../testdata/lint"
+
+// wantMarker matches "# want: a, b" (this line), "# want-above: a" (the
+// previous line) and "# want-below: a" (the next line).
+var wantMarker = regexp.MustCompile(`#\s*want(-above|-below)?:\s*([a-z0-9][a-z0-9, -]*)`)
+
+// expectations returns the "line rule" pairs a test file's markers expect.
+func expectations(src []byte) []string {
+	var out []string
+	for i, line := range strings.Split(string(src), "\n") {
+		m := wantMarker.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		n := i + 1
+		switch m[1] {
+		case "-above":
+			n--
+		case "-below":
+			n++
+		}
+		for _, id := range strings.FieldsFunc(m[2], func(r rune) bool { return r == ',' || r == ' ' }) {
+			out = append(out, fmt.Sprintf("%d %s", n, id))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// dirContext builds the lint context of a testdata directory from its
+// sidecar skillscript.config.json / connectors.json (no sidecars: no
+// context). The process environment is not consulted.
+func dirContext(t *testing.T, dir, file string) *Context {
+	t.Helper()
+	cfgPath := filepath.Join(dir, config.ConfigFileName)
+	connPath := filepath.Join(dir, config.ConnectorsFileName)
+	opts := config.LoadOptions{Env: func(string) (string, bool) { return "", false }}
+	if fileExists(cfgPath) {
+		opts.ConfigPath = cfgPath
+	}
+	if fileExists(connPath) {
+		opts.ConnectorsPath = connPath
+	}
+	if opts.ConfigPath == "" && opts.ConnectorsPath == "" {
+		return nil
+	}
+	cfg, probs := config.Load(opts)
+	if config.HasErrors(probs) {
+		t.Fatalf("%s: config problems: %v", dir, probs)
+	}
+	var conns *connectors.File
+	if cfg.Connectors != nil {
+		var cprobs []connectors.Problem
+		conns, cprobs = connectors.Parse(cfg.Connectors, cfg.Getenv)
+		if connectors.HasErrors(cprobs) && !strings.Contains(dir, "connectors-config") && !strings.Contains(dir, "unknown-connector-class") {
+			t.Fatalf("%s: connectors problems: %v", dir, cprobs)
+		}
+	}
+	return ContextFrom(cfg, conns, file)
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// TestTestdata lints every testdata/lint/**/*.skill.md (outside skills/
+// store directories) and compares the exact set of (line, rule) pairs
+// with the file's want markers.
+func TestTestdata(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir(testdataDir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "skills" {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, ".skill.md") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no testdata")
+	}
+	for _, path := range files {
+		rel, _ := filepath.Rel(testdataDir, path)
+		t.Run(rel, func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			abs, _ := filepath.Abs(path)
+			ctx := dirContext(t, filepath.Dir(path), abs)
+			f, _, ds := Check(path, src, ctx, Options{ReportUnusedSuppressions: true})
+			var got []string
+			for _, d := range ds {
+				got = append(got, fmt.Sprintf("%d %s", f.Lines.Position(d.Range.From).Line, d.Rule))
+			}
+			sort.Strings(got)
+			want := expectations(src)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("diagnostics differ\n got: %v\nwant: %v\n%s", got, want, describe(f.Lines, ds))
+			}
+		})
+	}
+}
+
+func describe(lt *ast.LineTable, ds ast.Diagnostics) string {
+	var b strings.Builder
+	for _, d := range ds {
+		pos := lt.Position(d.Range.From)
+		fmt.Fprintf(&b, "  %d:%d %s %s: %s\n", pos.Line, pos.Column, d.Severity, d.Rule, d.Message)
+	}
+	return b.String()
+}
