@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/lint"
+	"github.com/urfave/cli/v2"
+)
+
+// ruleDocURL is where each rule's reference documentation lives.
+const ruleDocURL = "https://github.com/skillscript/skillc/blob/main/docs/rules.md#"
+
+func rulesCommand(s *streams) *cli.Command {
+	return &cli.Command{
+		Name:  "rules",
+		Usage: "list every lint rule with its severity and the context it needs",
+		Action: func(c *cli.Context) error {
+			return lint.FormatList(s.out, lint.Rules())
+		},
+	}
+}
+
+func explainCommand(s *streams) *cli.Command {
+	return &cli.Command{
+		Name:      "explain",
+		Usage:     "print the documentation of a lint rule",
+		ArgsUsage: "RULE-ID",
+		BashComplete: func(c *cli.Context) {
+			for _, r := range lint.Rules() {
+				fmt.Fprintln(s.out, r.ID)
+			}
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return cli.Exit("explain takes one rule id (see skillc rules)", exitUsage)
+			}
+			id := c.Args().First()
+			r := lint.Lookup(id)
+			if r == nil {
+				return cli.Exit(fmt.Sprintf("unknown rule %q%s", id, ruleSuggestion(id)), exitUsage)
+			}
+			return lint.FormatDoc(s.out, r)
+		},
+	}
+}
+
+// ruleSuggestion returns "; did you mean X?" for the rule ids closest to id.
+func ruleSuggestion(id string) string {
+	var close []string
+	for _, r := range lint.Rules() {
+		if strings.Contains(r.ID, id) || strings.Contains(id, r.ID) {
+			close = append(close, r.ID)
+		}
+	}
+	sort.Strings(close)
+	if len(close) == 0 || len(close) > 3 {
+		return " (see skillc rules)"
+	}
+	return "; did you mean " + strings.Join(close, " or ") + "?"
+}
+
+// ruleMetas describes every rule for SARIF output.
+func ruleMetas() []render.RuleMeta {
+	var out []render.RuleMeta
+	for _, r := range lint.Rules() {
+		out = append(out, render.RuleMeta{ID: r.ID, Severity: r.Severity, Short: r.Doc.Summary, HelpURI: ruleDocURL + r.ID})
+	}
+	return out
+}
