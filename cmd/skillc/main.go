@@ -73,7 +73,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 func commands(s *streams) []*cli.Command {
 	cmds := []*cli.Command{
 		checkCommand(s),
-		// fmtCommand(s),
+		fmtCommand(s),
 		versionCommand(s),
 	}
 	return append(cmds, extraCommands(s)...)

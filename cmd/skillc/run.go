@@ -89,11 +89,7 @@ func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *an
 func evaluate(c *cli.Context, s *streams, env *analysisEnv, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()
-	opts := eval.HostOptions{
-		Config: env.cfg, AllowShell: c.StringSlice("allow-shell"), AllowFS: c.StringSlice("allow-fs"),
-		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: c.String("skills"),
-		Mechanical: c.Bool("mechanical"), Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
-	}
+	opts := hostOptions(c, s, env)
 	if !c.Bool("json") && isTerminal(s.err) {
 		opts.Progress = progressPrinter(s.err)
 	}
@@ -104,6 +100,16 @@ func evaluate(c *cli.Context, s *streams, env *analysisEnv, name string, src []b
 	defer closeReg()
 	f, _ := syntax.Parse(name, src)
 	return r.Run(ctx, f, check.Check(f), inputs)
+}
+
+// hostOptions are the runner options of the configuration plus the
+// command-line overrides shared by skillc run and skillc test.
+func hostOptions(c *cli.Context, s *streams, env *analysisEnv) eval.HostOptions {
+	return eval.HostOptions{
+		Config: env.cfg, AllowShell: c.StringSlice("allow-shell"), AllowFS: c.StringSlice("allow-fs"),
+		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: c.String("skills"),
+		Mechanical: c.Bool("mechanical"), Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
+	}
 }
 
 // report prints the result: JSON, or the canonical output on stdout and

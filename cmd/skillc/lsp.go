@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillscript/skillc/lsp"
+)
+
+// lspCommand is `skillc lsp`: the language server on stdin/stdout. Nothing
+// but protocol frames is written to stdout; the log goes to stderr or to
+// the --log file.
+func lspCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "lsp",
+		Usage: "run the skillscript language server on stdin/stdout",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "stdio", Usage: "accepted for editor compatibility (stdio is the only transport)"},
+			&cli.DurationFlag{Name: "debounce", Usage: "delay between the last edit and its diagnostics", Value: lsp.DefaultDebounce},
+			&cli.StringFlag{Name: "log", Usage: "append the server log to this file instead of stderr"},
+		},
+		Action: func(c *cli.Context) error {
+			var logw io.Writer = os.Stderr
+			if path := c.String("log"); path != "" {
+				f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+				if err != nil {
+					return cli.Exit(fmt.Sprintf("skillc lsp: %v", err), 2)
+				}
+				defer f.Close()
+				logw = f
+			}
+			home, _ := os.UserHomeDir()
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			err := lsp.Serve(ctx, lsp.StdioConn(os.Stdin, os.Stdout), lsp.Options{
+				Debounce: c.Duration("debounce"),
+				Log:      logw,
+				Env:      os.LookupEnv,
+				Home:     home,
+			})
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("skillc lsp: %v", err), 1)
+			}
+			return nil
+		},
+	}
+}
