@@ -24,7 +24,7 @@ func (x *run) cond(c ast.Cond, sc *scope) (bool, error) {
 		if err != nil {
 			return x.condError(err)
 		}
-		return value.Truthy(v), nil
+		return value.Truthy(listView(v)), nil
 	case *ast.CompareCond:
 		ok, err := x.compare(c, sc)
 		if err != nil {
@@ -121,7 +121,7 @@ func (x *run) membership(c *ast.CompareCond, op ast.CondOp, sc *scope) (bool, er
 	if err != nil {
 		return false, err
 	}
-	in, err := value.In(a, list)
+	in, err := value.In(a, listView(list))
 	if err != nil {
 		return false, err
 	}
@@ -142,4 +142,26 @@ func (x *run) condOp(c *ast.CompareCond) ast.CondOp {
 		}
 	}
 	return c.Op
+}
+
+// listView returns the items of an envelope object ({"items": [...]}, the
+// shape $ data_read and many tools return) and any other value as it is.
+// List operations (|length, |contains, |pluck, truthiness, the right side
+// of in / not in, and foreach) see an envelope as its items, so the spec's
+// "${ITEMS|length} > 5" and "if not ${MAILBOX}:" work on a data_read
+// result as well as "${R.items|length}" does.
+func listView(v any) any {
+	if o, ok := v.(*value.Object); ok {
+		if items, ok := o.Get("items"); ok {
+			if list, ok := items.([]any); ok {
+				return list
+			}
+		}
+	}
+	return v
+}
+
+// listFilter reports whether the filter name operates on lists.
+func listFilter(name string) bool {
+	return name == "length" || name == "contains" || name == "pluck"
 }

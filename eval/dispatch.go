@@ -345,6 +345,9 @@ func (x *run) opJSONParse(_ context.Context, op *opCall) (any, error) {
 	if !isText {
 		return v, nil // already structured
 	}
+	if strings.TrimSpace(text) == "" {
+		return nil, nil // blank input is an empty result (a caller's empty list)
+	}
 	parsed, err := value.FromJSON(strings.TrimSpace(text))
 	if err != nil {
 		if x.mech {

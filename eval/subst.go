@@ -56,6 +56,9 @@ func (x *run) resolve(s *ast.Subst, sc *scope) (any, error) {
 		}
 		return v, nil
 	}
+	if ok && listFilter(si.chain[0].Name) {
+		v = listView(v)
+	}
 	out, err := filter.Apply(v, !ok, si.chain)
 	if err == nil {
 		return out, nil
@@ -91,12 +94,24 @@ func (x *run) lookupPath(root string, segs []string, sc *scope) (any, bool) {
 	if !ok {
 		return nil, false
 	}
+	if root == "USER" {
+		v, segs = userLogin(v, segs)
+	}
 	for _, seg := range segs {
 		if v, ok = step(v, seg); !ok {
 			return nil, false
 		}
 	}
 	return v, true
+}
+
+// userLogin lets ${USER.login} read a plain-string ${USER}: the configured
+// identity is the login, so .login of a string user is the string itself.
+func userLogin(v any, segs []string) (any, []string) {
+	if s, isStr := v.(string); isStr && len(segs) > 0 && segs[0] == "login" {
+		return s, segs[1:]
+	}
+	return v, segs
 }
 
 // step follows one path segment.

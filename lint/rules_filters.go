@@ -54,8 +54,8 @@ func ruleUnquotedFilterArg() *Rule {
 		Run: func(p *Pass) {
 			for _, r := range p.Info.Refs {
 				for _, f := range r.Subst.Filters {
-					if f.Arg == nil || f.Arg.Quoted || f.Name == nil {
-						continue
+					if f.Arg == nil || f.Arg.Quoted || f.Name == nil || r.Subst.Bad != "" {
+						continue // a malformed substitution is a parse-error
 					}
 					q := quoteFilterArg(p, r, f.Arg.Value)
 					p.Reportf(f.Arg, "filter argument %s of |%s is not quoted: write |%s:%s", f.Arg.Value, f.Name.Name, f.Name.Name, q).

@@ -9,12 +9,7 @@ func parserRule(id string, sev ast.Severity, doc Doc) *Rule {
 
 func parserRules() []*Rule {
 	return []*Rule{
-		parserRule("parse-error", ast.Error, Doc{
-			Summary: "A syntax error that no more specific rule owns (bad header value, unterminated string, stray else:, ...).",
-			Why:     "The line cannot be understood; skillc keeps parsing the rest so every problem is reported at once.",
-			Bad:     "# Status: Shipped\n",
-			Good:    "# Status: Approved\n",
-		}),
+		ruleParseError(),
 		parserRule("indentation", ast.Error, Doc{
 			Summary: "A tab in indentation, or a line at a depth that matches no open block.",
 			Why:     "Blocks are defined by space indentation; a block's depth is set by its first line. A line at another depth would be silently re-parented, so it is an error instead.",
@@ -110,6 +105,29 @@ func parserRules() []*Rule {
 				Bad:     "{\"gh\": {\"class\": \"HttpConnector\", \"config\": {\"url\": \"https://x\"}}}\n",
 				Good:    "{\"gh\": {\"class\": \"HttpMcpConnector\", \"config\": {\"url\": \"https://x\"}}}\n",
 			},
+		},
+	}
+}
+
+// ruleParseError documents parse-error, which the parser reports for most
+// syntax errors; the linter adds the one the parser leaves in the tree: a
+// ${...} substitution whose inside does not parse (ast.Subst.Bad), which
+// would otherwise only fail when the skill runs.
+func ruleParseError() *Rule {
+	return &Rule{
+		ID: "parse-error", Severity: ast.Error, Needs: NeedsSource, Origin: ByParserLinter,
+		Doc: Doc{
+			Summary: "A syntax error that no more specific rule owns (bad header value, unterminated string, stray else:, a malformed `${...}` substitution, ...).",
+			Why:     "The line cannot be understood; skillc keeps parsing the rest so every problem is reported at once.",
+			Bad:     "# Status: Shipped\n",
+			Good:    "# Status: Approved\n",
+		},
+		Run: func(p *Pass) {
+			for n := range ast.All(p.File) {
+				if s, ok := n.(*ast.Subst); ok && s.Bad != "" && !s.Legacy {
+					p.Reportf(s, "malformed substitution %s: write ${NAME}, ${NAME.field} or ${NAME|filter:\"arg\"}", p.Text(s.Range))
+				}
+			}
 		},
 	}
 }

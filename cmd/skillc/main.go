@@ -57,11 +57,13 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Usage:                "the skillscript toolchain: check, format, run and serve .skill.md files",
 		Version:              version,
 		EnableBashCompletion: true,
-		Reader:               stdin,
-		Writer:               stdout,
-		ErrWriter:            stderr,
-		HideVersion:          false,
-		Commands:             commands(s),
+		// --var VALUES may contain commas (JSON lists); repeat the flag instead.
+		DisableSliceFlagSeparator: true,
+		Reader:                    stdin,
+		Writer:                    stdout,
+		ErrWriter:                 stderr,
+		HideVersion:               false,
+		Commands:                  commands(s),
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return cli.Exit(fmt.Sprintf("%v (see --help)", err), exitUsage)
 		},
