@@ -33,8 +33,10 @@ func closest(name string, candidates []string) string {
 func maxDistance(name string) int {
 	switch n := len(name); {
 	case n <= 2:
+		return 0 // only a case-only difference is a plausible typo
+	case n <= 4:
 		return 1
-	case n <= 5:
+	case n <= 8:
 		return 2
 	default:
 		return 3
