@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"unicode"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/value"
 )
@@ -369,7 +369,7 @@ func (x *run) opTool(ctx context.Context, op *opCall, conn, tool string) (any, e
 	if err != nil && !x.mech {
 		return nil, err
 	}
-	if entry.IsMutating(tool) || IsMutatingTool(tool) {
+	if entry.IsMutating(tool) || check.IsMutatingTool(tool) {
 		if err := x.gate(op, sc, op.name); err != nil {
 			return nil, err
 		}
@@ -387,54 +387,4 @@ func (x *run) opTool(ctx context.Context, op *opCall, conn, tool string) (any, e
 		return nil, err
 	}
 	return value.Normalize(out), nil
-}
-
-// mutatingVerbs are the tool-name words that classify a "$ conn.tool" as
-// mutating (DECISIONS 16).
-var mutatingVerbs = map[string]bool{
-	"create": true, "update": true, "delete": true, "write": true, "send": true,
-	"post": true, "put": true, "remove": true, "patch": true, "insert": true,
-	"upsert": true, "drop": true, "destroy": true, "publish": true, "archive": true,
-	"modify": true, "edit": true, "submit": true, "merge": true, "set": true,
-	"add": true, "move": true, "rename": true, "replace": true, "close": true,
-	"assign": true, "approve": true, "reject": true, "deploy": true, "cancel": true,
-	"purge": true, "revoke": true, "grant": true, "transfer": true, "pay": true,
-}
-
-// IsMutatingTool reports whether a tool name contains a mutating verb as
-// a word (create_issue, sendMessage, issues.delete, ...).
-func IsMutatingTool(tool string) bool {
-	for _, w := range toolWords(tool) {
-		if mutatingVerbs[w] {
-			return true
-		}
-	}
-	return false
-}
-
-// toolWords splits a tool name at _ - . and lower-to-upper case changes.
-func toolWords(s string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	prevLower := false
-	for _, r := range s {
-		switch {
-		case r == '_' || r == '-' || r == '.' || r == ' ':
-			flush()
-			prevLower = false
-			continue
-		case unicode.IsUpper(r) && prevLower:
-			flush()
-		}
-		cur = append(cur, r)
-		prevLower = unicode.IsLower(r)
-	}
-	flush()
-	return words
 }

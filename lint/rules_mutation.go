@@ -2,59 +2,10 @@ package lint
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
 )
-
-// mutatingVerbs are tool-name words that mark a mutating tool.
-var mutatingVerbs = []string{
-	"create", "update", "delete", "write", "send", "post", "put", "remove", "patch",
-	"insert", "upsert", "drop", "destroy", "publish", "upload", "merge", "close",
-	"archive", "move", "rename", "modify", "edit", "commit", "push", "deploy",
-	"cancel", "kill", "revoke", "grant", "transfer", "charge", "pay", "submit",
-	"assign", "invite", "set", "add", "reply", "comment", "purge", "truncate",
-}
-
-// destructiveBinaries are shell binaries that mutate state.
-var destructiveBinaries = []string{"rm", "mv", "dd", "mkfs", "rmdir", "shred", "truncate", "chmod", "chown", "kill", "killall", "cp", "ln", "tee", "mkdir", "touch"}
-
-// words splits a tool name on '_', '-', '.' and lower-to-upper case changes.
-func words(name string) []string {
-	var out []string
-	cur := []rune{}
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	prevLower := false
-	for _, r := range name {
-		switch {
-		case r == '_' || r == '-' || r == '.' || r == ' ':
-			flush()
-			prevLower = false
-			continue
-		case unicode.IsUpper(r) && prevLower:
-			flush()
-		}
-		cur = append(cur, r)
-		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
-	}
-	flush()
-	return out
-}
-
-// hasMutatingVerb reports whether a tool name contains a mutating verb.
-func hasMutatingVerb(tool string) bool {
-	for _, w := range words(tool) {
-		if contains(mutatingVerbs, w) {
-			return true
-		}
-	}
-	return false
-}
 
 // mutationKind says why op mutates state, or "" when it does not.
 func mutationKind(ctx *Context, s ast.Stmt) string {
@@ -75,7 +26,7 @@ func mutationKind(ctx *Context, s ast.Stmt) string {
 		} else if c := ctx.Connectors[s.Connector.Name]; c != nil && c.isMutating(s.Tool.Name) {
 			return "connector " + s.Connector.Name + " declares " + s.Tool.Name + " mutating"
 		}
-		if hasMutatingVerb(s.Tool.Name) {
+		if check.IsMutatingTool(s.Tool.Name) {
 			return "tool " + s.Tool.Name + " has a mutating verb"
 		}
 	}
@@ -90,7 +41,7 @@ func callMutation(c *ast.CallStmt) string {
 		if isUnsafeShell(c) {
 			return "unsafe shell can change anything"
 		}
-		if bin, _, ok := shellBinary(c); ok && contains(destructiveBinaries, pathBase(bin)) {
+		if bin, _, ok := shellBinary(c); ok && check.IsDestructiveBinary(bin) {
 			return "shell binary " + bin + " changes files"
 		}
 	}
