@@ -22,6 +22,9 @@ func (x *run) checkRunnable() error {
 			x.notice("skill is Draft: running locally for its author; approve it before it fires in production")
 		}
 	}
+	if err := malformed(x.f); err != nil {
+		return err
+	}
 	g := &x.info.Graph
 	switch {
 	case len(x.info.Dups) > 0:

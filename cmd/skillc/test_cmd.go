@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"time"
 
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
@@ -202,7 +203,7 @@ func (ts *testSession) print(rep fileReport) {
 	out, verbose := ts.s.out, ts.c.Bool("verbose")
 	for _, p := range rep.Problems {
 		fmt.Fprintf(out, "FAIL  %s: # Tests:\n", rep.File)
-		fmt.Fprintf(out, "    %s:%d: # Tests: %s\n", rep.File, p.Line, p.Message)
+		fmt.Fprintf(out, "%s:%d: # Tests: %s\n", rep.File, p.Line, p.Message)
 	}
 	for _, cr := range rep.Cases {
 		status := "PASS"
@@ -210,12 +211,12 @@ func (ts *testSession) print(rep fileReport) {
 			status = "FAIL"
 		}
 		if verbose {
-			fmt.Fprintf(out, "%s  %s: %s (%d assertion(s), %s)\n", status, rep.File, cr.Name, cr.Assertions, cr.Duration.Round(10000))
+			fmt.Fprintf(out, "%s  %s: %s (%d assertion(s), %s)\n", status, rep.File, cr.Name, cr.Assertions, cr.Duration.Round(10*time.Microsecond))
 		} else {
 			fmt.Fprintf(out, "%s  %s: %s\n", status, rep.File, cr.Name)
 		}
 		for _, fl := range cr.Failures {
-			fmt.Fprintf(out, "    %s:%d: %s: %s\n", rep.File, cr.Line, cr.Name, fl.Message)
+			fmt.Fprintf(out, "%s:%d: %s: %s\n", rep.File, cr.Line, cr.Name, fl.Message)
 		}
 		if verbose && cr.Result != nil {
 			for _, n := range cr.Result.Notices {

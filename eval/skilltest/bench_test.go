@@ -43,4 +43,6 @@ func BenchmarkMockedSkill(b *testing.B) {
 
 // BenchmarkSQLiteSkill runs two cases that each open a scratch SQLite
 // data store.
-func BenchmarkSQLiteSkill(b *testing.B) { benchFile(b, "../../testdata/skilltest/notes.skill.md", false) }
+func BenchmarkSQLiteSkill(b *testing.B) {
+	benchFile(b, "../../testdata/skilltest/notes.skill.md", false)
+}

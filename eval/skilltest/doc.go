@@ -19,8 +19,9 @@
 //
 // A case fails, whatever it asserts, when given: names a variable the
 // skill does not declare, when the skill has compile errors and the case
-// has no compile_error assertion, and when the run fails and the case has
-// neither error_contains nor compile_error.
+// has no compile_error assertion, when the run fails and the case has
+// neither error_contains nor compile_error, and when it has no assertion
+// at all.
 //
 // # Sandbox
 //

@@ -2,6 +2,7 @@ package skilltest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -53,31 +54,45 @@ func SidecarMock(path string) string {
 }
 
 // sandbox is the per-case environment: a scratch directory holding the
-// case's data store and skill store, opened on first use.
+// case's data store and skill store. The directory and the stores are
+// created on first use, so a case that touches no store costs nothing.
 type sandbox struct {
-	dir  string
-	data *lazyData
-	sk   *lazySkills
+	parent string
+	once   sync.Once
+	dir    string
+	err    error
+	data   *lazyData
+	sk     *lazySkills
 }
 
-// newSandbox creates the scratch directory for one case.
-func newSandbox(parent, seed string) (*sandbox, error) {
-	dir, err := os.MkdirTemp(parent, "skilltest-")
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	return &sandbox{
-		dir:  dir,
-		data: &lazyData{path: filepath.Join(dir, "data.db")},
-		sk:   &lazySkills{dir: filepath.Join(dir, "skills"), seed: seed},
-	}, nil
+// newSandbox prepares the sandbox of one case; seed is the directory
+// whose skills the scratch skill store starts with.
+func newSandbox(parent, seed string) *sandbox {
+	sb := &sandbox{parent: parent}
+	sb.data = &lazyData{sb: sb}
+	sb.sk = &lazySkills{sb: sb, seed: seed}
+	return sb
+}
+
+// path creates the scratch directory (once) and returns name inside it.
+func (s *sandbox) path(name string) (string, error) {
+	s.once.Do(func() {
+		s.dir, s.err = os.MkdirTemp(s.parent, "skilltest-")
+		if s.err != nil {
+			s.err = fmt.Errorf("sandbox: %w", s.err)
+		}
+	})
+	return filepath.Join(s.dir, name), s.err
 }
 
 // close releases the stores and removes the scratch directory.
 func (s *sandbox) close() error {
+	s.once.Do(func() { s.err = errors.New("the sandbox is closed") })
 	err := s.data.close()
-	if rerr := os.RemoveAll(s.dir); err == nil {
-		err = rerr
+	if s.dir != "" {
+		if rerr := os.RemoveAll(s.dir); err == nil {
+			err = rerr
+		}
 	}
 	return err
 }
@@ -113,7 +128,7 @@ func (s *sandbox) runner(base *eval.Runner, m *MockFile) (*eval.Runner, error) {
 // lazyData is a SQLite data store in the scratch directory, created on
 // the first call so cases that never touch the store pay nothing.
 type lazyData struct {
-	path  string
+	sb    *sandbox
 	once  sync.Once
 	store *datastore.Store
 	err   error
@@ -122,12 +137,17 @@ type lazyData struct {
 var _ contract.DataStore = (*lazyData)(nil)
 
 func (d *lazyData) open() (*datastore.Store, error) {
-	d.once.Do(func() { d.store, d.err = datastore.Open(d.path, datastore.Options{}) })
+	d.once.Do(func() {
+		var path string
+		if path, d.err = d.sb.path("data.db"); d.err == nil {
+			d.store, d.err = datastore.Open(path, datastore.Options{})
+		}
+	})
 	return d.store, d.err
 }
 
 func (d *lazyData) close() error {
-	d.once.Do(func() {}) // no open after close
+	d.once.Do(func() { d.err = errors.New("the sandbox data store is closed") })
 	if d.store != nil {
 		return d.store.Close()
 	}
@@ -174,18 +194,23 @@ func (d *lazyData) Manifest(ctx context.Context) contract.DataManifest {
 // on first use with a copy of the *.skill.md files of seed, so skills
 // written or re-statused by a test never reach the real store.
 type lazySkills struct {
-	dir, seed string
-	once      sync.Once
-	store     *skillstore.FS
-	err       error
+	sb    *sandbox
+	seed  string
+	once  sync.Once
+	store *skillstore.FS
+	err   error
 }
 
 var _ contract.SkillStore = (*lazySkills)(nil)
 
 func (l *lazySkills) open() (*skillstore.FS, error) {
 	l.once.Do(func() {
-		if l.err = copySkills(l.seed, l.dir); l.err == nil {
-			l.store, l.err = skillstore.NewFS(l.dir, nil)
+		var dir string
+		if dir, l.err = l.sb.path("skills"); l.err != nil {
+			return
+		}
+		if l.err = copySkills(l.seed, dir); l.err == nil {
+			l.store, l.err = skillstore.NewFS(dir, nil)
 		}
 	})
 	return l.store, l.err

@@ -143,6 +143,10 @@ func (c *caseRun) run(newRunner func() *eval.Runner) CaseResult {
 }
 
 func (c *caseRun) execute(newRunner func() *eval.Runner) {
+	if len(c.tc.Expect) == 0 {
+		c.caseFailure("the case checks nothing: add assertions under expect:")
+		return
+	}
 	inputs := c.inputs()
 	if len(c.res.Failures) > 0 {
 		return
@@ -261,11 +265,7 @@ func (c *caseRun) runtimePhase(base *eval.Runner, inputs map[string]any) {
 
 // sandboxed runs the skill once in a fresh sandbox.
 func (c *caseRun) sandboxed(base *eval.Runner, inputs map[string]any, mechanical bool) (*eval.Result, bool) {
-	sb, err := newSandbox(c.opts.TempDir, c.opts.SkillsDir)
-	if err != nil {
-		c.caseFailure("%v", err)
-		return nil, false
-	}
+	sb := newSandbox(c.opts.TempDir, c.opts.SkillsDir)
 	defer sb.close()
 	r, err := sb.runner(base, c.opts.Mock)
 	if err != nil {

@@ -216,6 +216,8 @@ func TestCaseLevelFailures(t *testing.T) {
 			"given: CTY is not declared in # Vars: or # Requires: (declared: CITY, MODE)"},
 		{"unexpected missing input", "  - name: c\n    given: {}\n    expect:\n      compiled_output_contains: Report\n",
 			"unexpected compile error: MissingInputError: missing required input CITY"},
+		{"no assertions", "  - name: c\n    given: {CITY: Oslo}\n    expect: {}\n",
+			"the case checks nothing: add assertions under expect:"},
 		{"unexpected run failure", "  - name: c\n    given: {CITY: Oslo, MODE: crash}\n    expect:\n      emits: fetching\n",
 			"the run failed: "},
 	}
