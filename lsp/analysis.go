@@ -1,0 +1,59 @@
+package lsp
+
+import (
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/syntax"
+)
+
+// Analysis is the front end's view of one document.
+type Analysis struct {
+	File  *ast.File
+	Info  *check.Info
+	Diags ast.Diagnostics
+}
+
+// Analyzer computes the analysis of a document. name is the document's
+// path (or URI for documents that are not files).
+type Analyzer func(name string, src []byte, env *Env) Analysis
+
+// FrontEnd is the analyzer built from the parser and the checker alone: it
+// reports the parse diagnostics.
+func FrontEnd(name string, src []byte, _ *Env) Analysis {
+	f, diags := syntax.Parse(name, src)
+	return Analysis{File: f, Info: check.Check(f), Diags: diags}
+}
+
+// snapshot is the analysis of one version of one document together with
+// the environment it was computed in.
+type snapshot struct {
+	uri     string
+	version int32
+	gen     int
+	edit    int
+	src     []byte
+	lines   *ast.LineTable
+	env     *Env
+	Analysis
+}
+
+// docName is the name a document is analysed under.
+func docName(u string) string {
+	if p := filePath(u); p != "" {
+		return p
+	}
+	return u
+}
+
+// analyze runs the analyzer, turning a panic into a single diagnostic so
+// that a bug in one rule never takes the server down.
+func analyze(a Analyzer, name string, src []byte, env *Env) (res Analysis) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, diags := syntax.Parse(name, src)
+			res = Analysis{File: f, Info: check.Check(f), Diags: append(diags,
+				ast.Errorf("internal-error", ast.RangeOf(0, 0), "analysis failed: %v", r))}
+		}
+	}()
+	return a(name, src, env)
+}

@@ -1,0 +1,410 @@
+package lsp
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/eval/filter"
+)
+
+// Completion contexts recognised from the text before the cursor.
+var (
+	reHeaderKey   = regexp.MustCompile(`^#\s*([A-Za-z-]*)$`)
+	reHeaderValue = regexp.MustCompile(`^#\s*([A-Za-z-]+):\s*(.*)$`)
+	reNeeds       = regexp.MustCompile(`^\s*(needs|default):\s*(.*)$`)
+	reTargetHead  = regexp.MustCompile(`^[A-Za-z_][\w-]*:\s+(.*)$`)
+	reDispatch    = regexp.MustCompile(`^\s*\$\s+([A-Za-z_]\w*)?$`)
+	reTool        = regexp.MustCompile(`^\s*\$\s+([A-Za-z_]\w*)\.(\w*)$`)
+	reDispatchArg = regexp.MustCompile(`^\s*\$\s+([A-Za-z_]\w*)(?:\.(\w+))?\s.*?(\w*)$`)
+	reCallArg     = regexp.MustCompile(`([A-Za-z_]\w*)\(([^()]*)$`)
+	reSkillValue  = regexp.MustCompile(`(execute_skill|inline)\(.*\b(name|skill_name|skill)\s*=\s*"([\w.-]*)$`)
+	reBodyStart   = regexp.MustCompile(`^\s+([\w$]*)$`)
+	reWordEnd     = regexp.MustCompile(`[\w-]*$`)
+)
+
+// completion answers textDocument/completion.
+func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (any, error) {
+	snap, err := s.snapshot(string(p.TextDocument.URI))
+	if err != nil {
+		return nil, err
+	}
+	off := byteOffset(snap.lines, p.Position)
+	items := snap.complete(off)
+	if items == nil {
+		items = []protocol.CompletionItem{}
+	}
+	return &protocol.CompletionList{Items: items}, nil
+}
+
+// complete computes the completion items at off.
+func (snap *snapshot) complete(off int) []protocol.CompletionItem {
+	line := snap.lines.Position(ast.PosOf(off)).Line
+	prefix := string(snap.src[snap.lines.LineStart(line):off])
+	if items, ok := snap.completeInSubst(prefix, off); ok {
+		return items
+	}
+	if i := strings.LastIndex(prefix, "{{secret."); i >= 0 && !strings.Contains(prefix[i:], "}}") {
+		return snap.secretItems()
+	}
+	if m := reHeaderValue.FindStringSubmatch(prefix); m != nil {
+		return headerValueItems(m[1], m[2])
+	}
+	if reHeaderKey.MatchString(prefix) {
+		return headerKeyItems()
+	}
+	if m := reNeeds.FindStringSubmatch(prefix); m != nil {
+		return snap.targetItems(strings.Contains(m[2], ","))
+	}
+	if m := reTargetHead.FindStringSubmatch(prefix); m != nil && !strings.HasPrefix(prefix, "default:") {
+		return snap.targetItems(true)
+	}
+	if m := reTool.FindStringSubmatch(prefix); m != nil {
+		return snap.toolItems(m[1])
+	}
+	if reDispatch.MatchString(prefix) {
+		return snap.dispatchItems()
+	}
+	if m := reSkillValue.FindStringSubmatch(prefix); m != nil {
+		return snap.skillItems()
+	}
+	if !insideString(prefix) {
+		if m := reCallArg.FindStringSubmatch(prefix); m != nil {
+			return snap.callArgItems(m[1], m[2])
+		}
+		if m := reDispatchArg.FindStringSubmatch(prefix); m != nil && !strings.HasSuffix(strings.TrimRight(prefix, " "), "->") {
+			return snap.dispatchArgItems(m[1], m[2], prefix)
+		}
+	}
+	if reBodyStart.MatchString(prefix) {
+		return opItems()
+	}
+	if prefix == "" || reWordEnd.FindString(prefix) == prefix {
+		return append(headerKeyItems(), protocol.CompletionItem{Label: "default:", Kind: protocol.CompletionItemKindKeyword,
+			InsertText: protocol.NewOptional("default: ")})
+	}
+	return nil
+}
+
+// insideString reports whether prefix ends inside a double-quoted string.
+func insideString(prefix string) bool {
+	in := false
+	for i := 0; i < len(prefix); i++ {
+		switch prefix[i] {
+		case '\\':
+			i++
+		case '"':
+			in = !in
+		}
+	}
+	return in
+}
+
+// completeInSubst handles the inside of an unclosed ${...}.
+func (snap *snapshot) completeInSubst(prefix string, off int) ([]protocol.CompletionItem, bool) {
+	i := strings.LastIndex(prefix, "${")
+	if i < 0 || strings.Contains(prefix[i:], "}") {
+		return nil, false
+	}
+	inside := prefix[i+2:]
+	if j := strings.LastIndex(inside, "|"); j >= 0 {
+		return filterItems(), true
+	}
+	if strings.Contains(inside, ".") {
+		return []protocol.CompletionItem{}, true
+	}
+	return snap.varItems(off), true
+}
+
+// varItems lists the variables visible at off, the ambient references and
+// the targets (for ${target.output}).
+func (snap *snapshot) varItems(off int) []protocol.CompletionItem {
+	scope := snap.scopeAt(off)
+	var items []protocol.CompletionItem
+	for _, name := range sortedNames(scope.Names()) {
+		bs := scope.Lookup(name)
+		detail := ""
+		if len(bs) > 0 {
+			detail = bs[0].Kind.String()
+		}
+		items = append(items, protocol.CompletionItem{Label: name, Kind: protocol.CompletionItemKindVariable,
+			Detail: protocol.NewOptional(detail)})
+	}
+	ambient := append([]string(nil), check.Ambient...)
+	if scope.InElse() {
+		ambient = append(ambient, "ERROR_CONTEXT")
+	}
+	for _, a := range ambient {
+		items = append(items, protocol.CompletionItem{Label: a, Kind: protocol.CompletionItemKindConstant,
+			Detail: protocol.NewOptional("ambient"), Documentation: protocol.String(ambientDoc(a))})
+	}
+	for _, name := range snap.targetNames() {
+		items = append(items, protocol.CompletionItem{Label: name + ".output", Kind: protocol.CompletionItemKindReference,
+			Detail: protocol.NewOptional("target output")})
+	}
+	return items
+}
+
+// scopeAt returns the innermost scope at off.
+func (snap *snapshot) scopeAt(off int) *check.Scope {
+	path := pathAt(snap.File, off)
+	for i := len(path) - 1; i >= 0; i-- {
+		if st, ok := path[i].(ast.Stmt); ok {
+			if op := snap.Info.OpOf[st]; op != nil && op.Scope != nil {
+				if fe, ok := st.(*ast.ForeachStmt); ok {
+					if sc := snap.loopScope(fe); sc != nil {
+						return sc
+					}
+				}
+				return op.Scope
+			}
+		}
+	}
+	return snap.Info.Root
+}
+
+// loopScope returns the scope of a foreach body.
+func (snap *snapshot) loopScope(fe *ast.ForeachStmt) *check.Scope {
+	for _, b := range snap.Info.Binds {
+		if b.Node == fe && b.Kind == check.BindIter {
+			return b.Scope
+		}
+	}
+	return nil
+}
+
+// sortedNames sorts a copy of names.
+func sortedNames(names []string) []string {
+	out := append([]string(nil), names...)
+	sort.Strings(out)
+	return out
+}
+
+// filterItems lists the shipped filters.
+func filterItems() []protocol.CompletionItem {
+	var items []protocol.CompletionItem
+	for _, d := range filter.Docs() {
+		it := protocol.CompletionItem{Label: d.Name, Kind: protocol.CompletionItemKindFunction,
+			Detail: protocol.NewOptional(d.Summary), Documentation: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: filterHover(d.Name)}}
+		if d.TakesArg {
+			it.InsertText = protocol.NewOptional(d.Name + `:"${1}"`)
+			it.InsertTextFormat = protocol.InsertTextFormatSnippet
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// secretItems lists the secrets declared in # Requires:.
+func (snap *snapshot) secretItems() []protocol.CompletionItem {
+	var items []protocol.CompletionItem
+	for _, name := range sortedKeys(snap.Info.Secrets) {
+		items = append(items, protocol.CompletionItem{Label: name, Kind: protocol.CompletionItemKindConstant,
+			Detail: protocol.NewOptional("secret from # Requires:")})
+	}
+	return items
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// headerKeyItems lists the header keys.
+func headerKeyItems() []protocol.CompletionItem {
+	var items []protocol.CompletionItem
+	for _, h := range headers() {
+		if h.Kind == ast.HeaderDeliveryContext || h.Kind == ast.HeaderOnError {
+			continue
+		}
+		key := h.Kind.String()
+		items = append(items, protocol.CompletionItem{Label: "# " + key + ":", Kind: protocol.CompletionItemKindProperty,
+			FilterText: protocol.NewOptional("# " + key), InsertText: protocol.NewOptional("# " + key + ": "),
+			Detail: protocol.NewOptional(h.Summary)})
+	}
+	return items
+}
+
+// headerValueItems lists the enumerated values of a header.
+func headerValueItems(key, value string) []protocol.CompletionItem {
+	kind, _ := ast.LookupHeader(key)
+	h, ok := lookupHeader(kind)
+	if !ok {
+		return []protocol.CompletionItem{}
+	}
+	if kind == ast.HeaderRequires && strings.Contains(value, ":") || kind == ast.HeaderOutput && strings.Contains(value, ":") {
+		return []protocol.CompletionItem{}
+	}
+	var items []protocol.CompletionItem
+	for _, v := range h.Values {
+		items = append(items, protocol.CompletionItem{Label: v, Kind: protocol.CompletionItemKindEnumMember,
+			Detail: protocol.NewOptional("# " + h.Kind.String() + ":")})
+	}
+	return items
+}
+
+// targetNames lists the target names in source order.
+func (snap *snapshot) targetNames() []string {
+	var out []string
+	for _, t := range snap.File.Targets {
+		if t.Name != nil && snap.Info.Targets[t.Name.Name] == t {
+			out = append(out, t.Name.Name)
+		}
+	}
+	return out
+}
+
+// targetItems lists the targets.
+func (snap *snapshot) targetItems(_ bool) []protocol.CompletionItem {
+	var items []protocol.CompletionItem
+	for _, name := range snap.targetNames() {
+		items = append(items, protocol.CompletionItem{Label: name, Kind: protocol.CompletionItemKindFunction,
+			Detail: protocol.NewOptional("target")})
+	}
+	return items
+}
+
+// dispatchItems lists the connectors and typed-contract ops after "$ ".
+func (snap *snapshot) dispatchItems() []protocol.CompletionItem {
+	var items []protocol.CompletionItem
+	for _, c := range snap.env.Connectors.Connectors {
+		items = append(items, protocol.CompletionItem{Label: c.Name, Kind: protocol.CompletionItemKindModule,
+			Detail: protocol.NewOptional("connector (" + c.Class + ")")})
+	}
+	for _, o := range ops() {
+		if o.Class != contractOp {
+			continue
+		}
+		items = append(items, protocol.CompletionItem{Label: o.Name, Kind: protocol.CompletionItemKindFunction,
+			Detail: protocol.NewOptional(o.signature()), InsertText: protocol.NewOptional(o.snippet()),
+			InsertTextFormat: protocol.InsertTextFormatSnippet,
+			Documentation:    &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: o.markdown()}})
+	}
+	return items
+}
+
+// toolItems lists the tools of a connector.
+func (snap *snapshot) toolItems(conn string) []protocol.CompletionItem {
+	tools, _ := snap.env.Tools(conn)
+	var items []protocol.CompletionItem
+	for _, t := range tools {
+		items = append(items, protocol.CompletionItem{Label: t.Name, Kind: protocol.CompletionItemKindMethod,
+			Detail: protocol.NewOptional(firstLine(t.Description)),
+			Documentation: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown,
+				Value: toolMarkdown(conn, t.Name, t.Description, t.InputSchema, t.Mutating)}})
+	}
+	return items
+}
+
+// skillItems lists the workspace's skills.
+func (snap *snapshot) skillItems() []protocol.CompletionItem {
+	var items []protocol.CompletionItem
+	for _, name := range sortedKeys(snap.env.Skills) {
+		items = append(items, protocol.CompletionItem{Label: name, Kind: protocol.CompletionItemKindFile,
+			Detail: protocol.NewOptional(snap.env.Skills[name])})
+	}
+	return items
+}
+
+// callArgItems lists the kwargs of a function-call op not yet given.
+func (snap *snapshot) callArgItems(op, args string) []protocol.CompletionItem {
+	o, ok := lookupOp(op)
+	if !ok || o.Class != callOp {
+		return []protocol.CompletionItem{}
+	}
+	return paramItems(o.Params, usedKeys(args))
+}
+
+// dispatchArgItems lists the kwargs of a typed-contract op or of a tool
+// from its input schema.
+func (snap *snapshot) dispatchArgItems(first, tool, prefix string) []protocol.CompletionItem {
+	used := usedKeys(prefix)
+	if tool == "" {
+		if o, ok := lookupOp(first); ok && o.Class == contractOp {
+			return paramItems(o.Params, used)
+		}
+		return []protocol.CompletionItem{}
+	}
+	tools, _ := snap.env.Tools(first)
+	var params []param
+	for _, t := range tools {
+		if t.Name != tool {
+			continue
+		}
+		for _, p := range schemaProps(t.InputSchema) {
+			params = append(params, param{Name: p.Name, Doc: p.Doc, Required: p.Required, Example: `"${1}"`})
+		}
+	}
+	return paramItems(append(params, universalParams()...), used)
+}
+
+// reKey finds kwarg keys already written.
+var reKey = regexp.MustCompile(`([A-Za-z_]\w*)\s*=`)
+
+// usedKeys returns the kwarg keys present in s.
+func usedKeys(s string) map[string]bool {
+	used := map[string]bool{}
+	for _, m := range reKey.FindAllStringSubmatch(s, -1) {
+		used[m[1]] = true
+	}
+	return used
+}
+
+// paramItems turns params into completion items, skipping used ones.
+func paramItems(params []param, used map[string]bool) []protocol.CompletionItem {
+	items := []protocol.CompletionItem{}
+	for i, p := range params {
+		if used[p.Name] {
+			continue
+		}
+		detail := "optional"
+		if p.Required {
+			detail = "required"
+		}
+		items = append(items, protocol.CompletionItem{Label: p.Name, Kind: protocol.CompletionItemKindField,
+			Detail: protocol.NewOptional(detail), Documentation: protocol.String(p.Doc),
+			InsertText: protocol.NewOptional(p.Name + "=" + renumber(p.Example, 1)), InsertTextFormat: protocol.InsertTextFormatSnippet,
+			SortText: protocol.NewOptional(sortKey(p.Required, i))})
+	}
+	return items
+}
+
+// sortKey orders required parameters first, then declaration order.
+func sortKey(required bool, i int) string {
+	k := "b"
+	if required {
+		k = "a"
+	}
+	return k + string(rune('a'+i%26))
+}
+
+// opItems lists the ops and statement keywords for the start of a body line.
+func opItems() []protocol.CompletionItem {
+	var items []protocol.CompletionItem
+	for _, o := range ops() {
+		label, insert := o.Name, o.snippet()
+		if o.Class == contractOp {
+			label, insert = "$ "+o.Name, "\\$ "+o.snippet()
+		}
+		items = append(items, protocol.CompletionItem{Label: label, Kind: protocol.CompletionItemKindFunction,
+			Detail: protocol.NewOptional(o.signature()), InsertText: protocol.NewOptional(insert),
+			InsertTextFormat: protocol.InsertTextFormatSnippet, FilterText: protocol.NewOptional(o.Name),
+			Documentation: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: o.markdown()}})
+	}
+	for _, k := range keywords() {
+		items = append(items, protocol.CompletionItem{Label: k.Label, Kind: protocol.CompletionItemKindKeyword,
+			InsertText: protocol.NewOptional(k.Snippet), InsertTextFormat: protocol.InsertTextFormatSnippet,
+			Documentation: protocol.String(k.Doc)})
+	}
+	return items
+}

@@ -1,0 +1,33 @@
+// Package lsp is the skillscript language server behind `skillc lsp`.
+//
+// The server speaks the Language Server Protocol over any byte stream (stdio
+// in the CLI, net.Pipe in tests) using the go.lsp.dev v1 trio. It adds no
+// language logic of its own: every answer is derived from the front end
+// (syntax.Parse, check.Check), the linter when it is available, the filter
+// documentation of eval/filter, and the workspace configuration
+// (internal/config, internal/connectors).
+//
+// Connection model. The connection is built by hand rather than with
+// protocol.NewServer: notifications (didOpen, didChange, ...) are handled
+// inline on the read loop so that they are applied strictly in wire order,
+// and only requests are released with jsonrpc2.Async to run concurrently.
+// Document versions that are not newer than the one held are ignored.
+// A panic in a request handler becomes an InternalError reply for that
+// request; a panic in a notification handler is logged and dropped. A frame
+// whose body is not a JSON-RPC message is answered with a ParseError and the
+// connection keeps serving. Nothing but protocol frames is written to the
+// output stream; logs go to Options.Log (stderr in the CLI).
+//
+// Positions. The front end works in byte offsets; the conversion to the
+// UTF-16 code units of LSP positions happens only at this edge (see
+// position.go). Lines are split at '\n'; a '\r' before it belongs to the
+// line terminator.
+//
+// Diagnostics. Every diagnostic carries its rule id as `code` and a
+// `codeDescription` link of the form RuleDocURL + "#" + id, by default
+// https://skillc.dev/rules#<id> (anchors of docs/rules.md on the web site).
+// Diagnostics are published on open and save at once and on change after a
+// short debounce (Options.Debounce), each tagged with the document version
+// they were computed for; a result for a version that is no longer current
+// is dropped. Closing a document publishes an empty list.
+package lsp

@@ -1,0 +1,117 @@
+package lsp
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// requireTool finds a program for a real-editor test: it is skipped when
+// the program is missing, unless CI is set, where that is a failure.
+func requireTool(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is required when CI is set: %v", name, err)
+		}
+		t.Skipf("%s not installed", name)
+	}
+	return p
+}
+
+// serverBinary builds the server once per test binary: the real
+// `skillc lsp` when the CLI wires it, else the test-only lspmain.
+type builtServer struct {
+	once      sync.Once
+	bin, args string
+	err       error
+}
+
+func (b *builtServer) get(t *testing.T) (string, string) {
+	t.Helper()
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", "skillc-lsp-bin")
+		if err != nil {
+			b.err = err
+			return
+		}
+		skillc := filepath.Join(dir, "skillc")
+		build := exec.Command("go", "build", "-o", skillc, "../cmd/skillc")
+		if out, err := build.CombinedOutput(); err == nil {
+			help := exec.Command(skillc, "lsp", "--help")
+			if help.Run() == nil {
+				b.bin, b.args = skillc, "lsp"
+				return
+			}
+		} else {
+			t.Logf("cmd/skillc does not build (%v): %s", err, out)
+		}
+		lspmain := filepath.Join(dir, "lspmain")
+		if out, err := exec.Command("go", "build", "-o", lspmain, "./internal/lspmain").CombinedOutput(); err != nil {
+			b.err = err
+			t.Logf("%s", out)
+			return
+		}
+		b.bin = lspmain
+	})
+	if b.err != nil {
+		t.Fatalf("building the server: %v", b.err)
+	}
+	return b.bin, b.args
+}
+
+// editorServer is shared by the editor tests of this package.
+func editorServer(t *testing.T) (string, string) {
+	return sharedServer.get(t)
+}
+
+func TestNeovimSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	nvim := requireTool(t, "nvim")
+	bin, args := editorServer(t)
+	ws := workspaceCopy(t)
+	script, _ := filepath.Abs(filepath.Join("..", "editors", "nvim", "test", "lsp_session.lua"))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-u", "NONE", "-c", "luafile "+script)
+	cmd.Env = append(os.Environ(), "SKILLC_LSP_BIN="+bin, "SKILLC_LSP_ARGS="+args, "SKILLC_LSP_WORKSPACE="+ws,
+		"HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir())
+	cmd.Dir = ws
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok: neovim session passed") {
+		t.Fatalf("neovim session failed: %v\n%s", err, out)
+	}
+}
+
+func TestNodeClientSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	node := requireTool(t, "node")
+	dir, _ := filepath.Abs(filepath.Join("..", "editors", "vscode", "test", "client"))
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-languageserver-protocol")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("run npm ci in %s: %v", dir, err)
+		}
+		t.Skip("node client dependencies not installed (npm ci)")
+	}
+	bin, args := editorServer(t)
+	ws := workspaceCopy(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "lsp_client.test.js")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SKILLC_LSP_BIN="+bin, "SKILLC_LSP_ARGS="+args, "SKILLC_LSP_WORKSPACE="+ws)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok: node client session passed") {
+		t.Fatalf("node client session failed: %v\n%s", err, out)
+	}
+}

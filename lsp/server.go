@@ -1,0 +1,353 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// DefaultDebounce is the delay between the last change of a document and
+// the diagnostics computed for it.
+const DefaultDebounce = 120 * time.Millisecond
+
+// DefaultRuleDocURL is the base of the codeDescription links of diagnostics.
+const DefaultRuleDocURL = "https://skillc.dev/rules"
+
+// Version is reported in the initialize result.
+const Version = "0.1.0"
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	// Debounce delays diagnostics after a change; 0 means DefaultDebounce
+	// and a negative value publishes at once.
+	Debounce time.Duration
+	// Log receives the server log (never the protocol stream); nil discards.
+	Log io.Writer
+	// Env looks up environment variables for configuration discovery
+	// (os.LookupEnv in the CLI); nil means an empty environment.
+	Env func(string) (string, bool)
+	// Home is the user's home directory for configuration discovery.
+	Home string
+	// Analyzer computes diagnostics and facts; nil means DefaultAnalyzer.
+	Analyzer Analyzer
+	// RuleDoc returns the documentation of a rule id for hover; nil means
+	// DefaultRuleDoc.
+	RuleDoc func(id string) (string, bool)
+	// RuleDocURL is the base of rule links; "" means DefaultRuleDocURL.
+	RuleDocURL string
+	// ToolCacheDir overrides the directory of discovered MCP tool lists
+	// (default SKILLSCRIPT_HOME/cache/tools).
+	ToolCacheDir string
+	// Format formats documents; nil means DefaultFormatter.
+	Format Formatter
+}
+
+func (o *Options) debounce() time.Duration {
+	switch {
+	case o.Debounce == 0:
+		return DefaultDebounce
+	case o.Debounce < 0:
+		return 0
+	}
+	return o.Debounce
+}
+
+// Server is one language server session. Create it with NewServer and run
+// it with Serve; a Server serves one connection.
+type Server struct {
+	opts Options
+	ws   *workspace
+	reqs map[string]requestFunc
+
+	conn jsonrpc2.Conn
+	ctx  context.Context // connection lifetime
+
+	mu          sync.Mutex
+	docs        map[string]*document
+	inflight    map[jsonrpc2.ID]context.CancelFunc
+	initialized bool
+	shutdown    bool
+
+	pubMu sync.Mutex // orders publishDiagnostics notifications
+	exit  chan struct{}
+}
+
+// NewServer returns a server with the given options.
+func NewServer(opts Options) *Server {
+	if opts.Analyzer == nil {
+		opts.Analyzer = DefaultAnalyzer
+	}
+	if opts.RuleDoc == nil {
+		opts.RuleDoc = DefaultRuleDoc
+	}
+	if opts.RuleDocURL == "" {
+		opts.RuleDocURL = DefaultRuleDocURL
+	}
+	s := &Server{opts: opts, docs: map[string]*document{}, inflight: map[jsonrpc2.ID]context.CancelFunc{}, exit: make(chan struct{})}
+	s.ws = newWorkspace(&s.opts)
+	s.reqs = requestHandlers()
+	return s
+}
+
+// Serve runs a server with opts on rwc until the client exits, the stream
+// ends or ctx is cancelled.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
+	return NewServer(opts).Serve(ctx, rwc)
+}
+
+// Serve serves the connection rwc.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+	stream, err := newGuardedStream(rwc, s.logf)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.ctx = ctx
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lspCodec{}))
+	s.conn.Go(ctx, s.handle)
+	exited := false
+	select {
+	case <-s.conn.Done():
+	case <-s.exit:
+		exited = true
+	case <-ctx.Done():
+	}
+	s.stopTimers()
+	cancel()
+	// Closing the transport unblocks the read loop; a stdin that cannot be
+	// interrupted is left behind rather than waited for.
+	_ = rwc.Close()
+	select {
+	case <-s.conn.Done():
+	case <-time.After(time.Second):
+	}
+	if exited {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !s.shutdown {
+			return errors.New("exit notification before shutdown")
+		}
+		return nil
+	}
+	return s.conn.Err()
+}
+
+// logf writes one line to the log.
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Log != nil {
+		fmt.Fprintf(s.opts.Log, "skillc lsp: "+format+"\n", args...)
+	}
+}
+
+// handle dispatches one incoming message. Notifications run inline, in
+// wire order; requests are released to run concurrently.
+func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	if !req.IsCall() {
+		s.notification(ctx, req.Method(), req.Params())
+		return nil, nil
+	}
+	method := req.Method()
+	switch method {
+	case "initialize":
+		return s.guard(ctx, method, req.Params(), s.initialize)
+	case "shutdown":
+		s.mu.Lock()
+		s.shutdown = true
+		s.mu.Unlock()
+		return nil, nil
+	}
+	if err := s.checkState(); err != nil {
+		return nil, err
+	}
+	h, ok := s.reqs[method]
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
+	}
+	jsonrpc2.Async(ctx)
+	// The request context is pooled by jsonrpc2; derive cancellation from
+	// the connection context instead (see cancelRequest).
+	rctx, cancel := context.WithCancel(jsonrpc2.DetachContext(ctx))
+	defer cancel()
+	id := req.ID()
+	s.track(id, cancel)
+	defer s.untrack(id)
+	return s.guard(rctx, method, req.Params(), func(ctx context.Context, p jsonrpc2.RawMessage) (any, error) {
+		return h(ctx, s, p)
+	})
+}
+
+// track records the cancel function of an in-flight request.
+func (s *Server) track(id jsonrpc2.ID, cancel context.CancelFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inflight[id] = cancel
+}
+
+// untrack forgets an in-flight request.
+func (s *Server) untrack(id jsonrpc2.ID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.inflight, id)
+}
+
+// cancelRequest cancels the in-flight request named by $/cancelRequest.
+func (s *Server) cancelRequest(p *protocol.CancelParams) {
+	var id jsonrpc2.ID
+	switch v := p.ID.(type) {
+	case protocol.Integer:
+		id = jsonrpc2.NewNumberID(int64(v))
+	case protocol.String:
+		id = jsonrpc2.NewStringID(string(v))
+	default:
+		return
+	}
+	s.mu.Lock()
+	cancel := s.inflight[id]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// checkState rejects requests before initialize and after shutdown.
+func (s *Server) checkState() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case !s.initialized:
+		return jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "server not initialized")
+	case s.shutdown:
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shutting down")
+	}
+	return nil
+}
+
+// guard runs a request handler, turning a panic into an InternalError reply
+// and an observed cancellation into RequestCancelled.
+func (s *Server) guard(ctx context.Context, method string, params jsonrpc2.RawMessage, h func(context.Context, jsonrpc2.RawMessage) (any, error)) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logf("panic in %s: %v\n%s", method, r, debug.Stack())
+			res, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", method, r)
+		}
+	}()
+	res, err = h(ctx, params)
+	if ctx.Err() != nil {
+		return nil, jsonrpc2.NewError(codeRequestCancelled, "request cancelled")
+	}
+	return res, err
+}
+
+// notification handles one notification inline; it never fails the
+// connection.
+func (s *Server) notification(ctx context.Context, method string, params jsonrpc2.RawMessage) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logf("panic in %s: %v\n%s", method, r, debug.Stack())
+		}
+	}()
+	if method == "exit" {
+		s.signalExit()
+		return
+	}
+	s.mu.Lock()
+	ready := s.initialized
+	s.mu.Unlock()
+	if !ready {
+		return // notifications before initialize are dropped (LSP 3.17)
+	}
+	var err error
+	switch method {
+	case "initialized", "$/setTrace":
+	case "$/cancelRequest":
+		err = decodeAnd(params, s.cancelRequest)
+	case "textDocument/didOpen":
+		err = decodeAnd(params, s.didOpen)
+	case "textDocument/didChange":
+		err = decodeAnd(params, s.didChange)
+	case "textDocument/didSave":
+		err = decodeAnd(params, s.didSave)
+	case "textDocument/didClose":
+		err = decodeAnd(params, s.didClose)
+	case "workspace/didChangeWatchedFiles":
+		err = decodeAnd(params, s.didChangeWatchedFiles)
+	case "workspace/didChangeConfiguration", "workspace/didChangeWorkspaceFolders":
+		s.ws.invalidate()
+		s.republishAll()
+	default:
+		s.logf("ignoring notification %s", method)
+	}
+	if err != nil {
+		s.logf("%s: %v", method, err)
+	}
+}
+
+// signalExit ends Serve.
+func (s *Server) signalExit() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.exit:
+	default:
+		close(s.exit)
+	}
+}
+
+// decodeAnd decodes params into a P and calls f.
+func decodeAnd[P any](params jsonrpc2.RawMessage, f func(*P)) error {
+	var p P
+	if err := protocol.Unmarshal(params, &p); err != nil {
+		return fmt.Errorf("invalid params: %w", err)
+	}
+	f(&p)
+	return nil
+}
+
+// requestFunc answers one request.
+type requestFunc func(ctx context.Context, s *Server, params jsonrpc2.RawMessage) (any, error)
+
+// handlerOf adapts a typed handler to a requestFunc.
+func handlerOf[P any](f func(s *Server, ctx context.Context, p *P) (any, error)) requestFunc {
+	return func(ctx context.Context, s *Server, raw jsonrpc2.RawMessage) (any, error) {
+		var p P
+		if len(raw) > 0 {
+			if err := protocol.Unmarshal(raw, &p); err != nil {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+			}
+		}
+		return f(s, ctx, &p)
+	}
+}
+
+// requestHandlers is the request dispatch table.
+func requestHandlers() map[string]requestFunc {
+	return map[string]requestFunc{
+		"textDocument/hover":               handlerOf((*Server).hover),
+		"textDocument/completion":          handlerOf((*Server).completion),
+		"textDocument/definition":          handlerOf((*Server).definition),
+		"textDocument/references":          handlerOf((*Server).references),
+		"textDocument/prepareRename":       handlerOf((*Server).prepareRename),
+		"textDocument/rename":              handlerOf((*Server).rename),
+		"textDocument/documentSymbol":      handlerOf((*Server).documentSymbol),
+		"textDocument/foldingRange":        handlerOf((*Server).foldingRange),
+		"textDocument/semanticTokens/full": handlerOf((*Server).semanticTokens),
+		"textDocument/formatting":          handlerOf((*Server).formatting),
+		"textDocument/codeAction":          handlerOf((*Server).codeAction),
+		"textDocument/signatureHelp":       handlerOf((*Server).signatureHelp),
+		"workspace/executeCommand":         handlerOf((*Server).executeCommand),
+	}
+}
+
+// executeCommand answers workspace/executeCommand; the server offers no
+// commands.
+func (s *Server) executeCommand(_ context.Context, p *protocol.ExecuteCommandParams) (any, error) {
+	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
+}
