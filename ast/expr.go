@@ -1,5 +1,7 @@
 package ast
 
+import "strings"
+
 // StringKind says how a string literal was quoted.
 type StringKind int
 
@@ -181,15 +183,15 @@ func (t *Text) Plain() string {
 	if t == nil {
 		return ""
 	}
-	s := ""
+	var b strings.Builder
 	for _, p := range t.Parts {
 		if l, ok := p.(*Lit); ok {
-			s += l.Value
+			b.WriteString(l.Value)
 		} else {
-			s += "\x00"
+			b.WriteByte(0)
 		}
 	}
-	return s
+	return b.String()
 }
 
 // Substs returns the substitutions of t in order.
@@ -224,11 +226,11 @@ func (t *Text) LitValue() (string, bool) {
 	if !t.IsLiteral() {
 		return "", false
 	}
-	s := ""
+	var b strings.Builder
 	if t != nil {
 		for _, p := range t.Parts {
-			s += p.(*Lit).Value
+			b.WriteString(p.(*Lit).Value)
 		}
 	}
-	return s, true
+	return b.String(), true
 }

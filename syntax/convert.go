@@ -139,7 +139,7 @@ func (p *parser) convArg(g *gArg) *ast.Arg {
 		a.Key = &ast.Ident{Range: ast.RangeOf(off, off+i), Name: g.ColonWord.Value[:i]}
 		a.Eq = ast.RangeOf(off+i, off+i+1)
 		a.Colon = true
-		a.Value = p.bareWord(off+i+1, off+len(g.ColonWord.Value))
+		a.Value = p.scalarAt(off+i+1, off+len(g.ColonWord.Value))
 	}
 	if a.Value == nil {
 		p.errorf("malformed-op-grammar", r, "argument %s has no value; write %s=\"...\"", a.Key.Name, a.Key.Name)
@@ -191,9 +191,28 @@ func (p *parser) convFallback(g *gFallback) *ast.Fallback {
 	case g.Value != nil:
 		f.Value = p.convValue(g.Value)
 	case g.Word.Value != "":
-		f.Value = p.bareWord(off+colon+1, off+len(key.Value))
+		f.Value = p.scalarAt(off+colon+1, off+len(key.Value))
 	}
 	return f
+}
+
+// scalarAt converts src[from:to], the value glued to a "key:" prefix
+// ("fallback:5"), exactly as it would be converted with a space after the
+// colon: a single scalar token becomes its literal, anything else a bare word.
+func (p *parser) scalarAt(from, to int) ast.Expr {
+	toks, comments := lexStmt(p.src, from, to)
+	if len(comments) == 0 && len(toks) == 2 && toks[1].Type == lexer.EOF && isScalarTok(toks[0].Type) {
+		return p.convScalar(toks[0])
+	}
+	return p.bareWord(from, to)
+}
+
+func isScalarTok(t lexer.TokenType) bool {
+	switch t {
+	case tString, tSString, tTriple, tNumber, tIdent, tDotted, tWord, tSubst, tLegacy, tSecret, tColonWord:
+		return true
+	}
+	return false
 }
 
 func (p *parser) bareWord(from, to int) *ast.BareWord {

@@ -39,7 +39,7 @@ type gDispatch struct {
 	Tokens  []lexer.Token
 	Dollar  lexer.Token `parser:"@Dollar"`
 	Target  lexer.Token `parser:"@(Dotted | Ident)?"`
-	Items   []*gItem    `parser:"@@*"`
+	Items   []*gItem    `parser:"(@@ \",\"?)*"`
 	Trailer []*gTrailer `parser:"@@*"`
 }
 

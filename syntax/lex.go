@@ -3,6 +3,7 @@ package syntax
 import (
 	"io"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -295,34 +296,39 @@ func (l *stmtLexer) quoted(q byte) {
 	l.emit(tBadString, start)
 }
 
+// maxSubstLen bounds the length of one ${...} or $(...) substitution and of
+// one {{...}} marker. A scan for the closing delimiter never looks further,
+// which keeps lines full of unclosed openers linear instead of quadratic.
+const maxSubstLen = 1024
+
 // substEnd returns the offset just past the closing delimiter of the
 // substitution starting at p ("${" or "$("), honouring quoted filter
-// arguments (plain or backslash-escaped). ok is false when it does not close
-// on the same line.
+// arguments (plain or backslash-escaped) and, for "$(", nested parentheses.
+// ok is false when it does not close on the same line within maxSubstLen
+// bytes.
 func substEnd(src []byte, p, end int, closer byte) (int, bool) {
+	end = min(end, p+maxSubstLen)
 	i := p + 2
 	inQuote := false
-	for i < end {
+	depth := 0
+	for ; i < end; i++ {
 		c := src[i]
 		switch {
 		case c == '\n':
 			return 0, false
 		case c == '\\' && i+1 < end && src[i+1] == '"':
 			inQuote = !inQuote
-			i += 2
-			continue
+			i++
 		case c == '"':
 			inQuote = !inQuote
-		case !inQuote && c == closer:
+		case inQuote:
+		case closer == ')' && c == '(':
+			depth++ // nested parens in bash $( ... ( ... ) ... )
+		case c == closer && depth > 0:
+			depth--
+		case c == closer:
 			return i + 1, true
-		case !inQuote && closer == ')' && c == '(':
-			// nested parens in bash $( ... ( ... ) ... )
-			if e, ok := substEnd(src, i-1, end, ')'); ok {
-				i = e
-				continue
-			}
 		}
-		i++
 	}
 	return 0, false
 }
@@ -389,7 +395,10 @@ func (l *stmtLexer) unitLen() int {
 	return 0
 }
 
+// indexFrom returns the offset of s in src[from:end] on the same line and
+// within maxSubstLen bytes, or -1.
 func indexFrom(src []byte, from, end int, s string) int {
+	end = min(end, from+maxSubstLen)
 	for i := from; i+len(s) <= end; i++ {
 		if src[i] == '\n' {
 			return -1
@@ -403,6 +412,9 @@ func indexFrom(src []byte, from, end int, s string) int {
 
 func classifyRun(s string, units int, lits bool) lexer.TokenType {
 	if units > 0 {
+		if i := strings.IndexByte(s, ':'); i > 0 && i < len(s)-1 && reIdent.MatchString(s[:i]) {
+			return tColonWord // key:${X}
+		}
 		if units == 1 && !lits {
 			switch {
 			case s[:2] == "${":

@@ -303,7 +303,7 @@ func (p *parser) target(i int) int {
 	end := stripTrailingComment(p.src, colon+1, le)
 	t.Needs = p.depList(colon+1, end)
 	p.trailingComment(end, le)
-	body, next := p.block(i+1, 0)
+	body, next := p.body(i+1, 0, end)
 	t.Body = body
 	t.Range = ast.RangeOf(ls, max(end, body.To.Offset()))
 	p.file.Targets = append(p.file.Targets, t)
@@ -345,8 +345,9 @@ func (p *parser) depList(from, to int) []*ast.Ident {
 // targetElse attaches a column-0 else: to the target just parsed.
 func (p *parser) targetElse(i int) int {
 	ls, le := p.lineStart(i), p.lineEnd(i)
-	p.trailingComment(ls+bytes.IndexByte(p.src[ls:le], ':')+1, le)
-	body, next := p.block(i+1, 0)
+	colon := ls + bytes.IndexByte(p.src[ls:le], ':') + 1
+	p.trailingComment(colon, le)
+	body, next := p.body(i+1, 0, colon)
 	t := p.lastTarget
 	switch {
 	case t == nil:
@@ -446,6 +447,16 @@ func (p *parser) block(i, parent int) (*ast.Block, int) {
 		blk.Indent = 0
 	}
 	return blk, i
+}
+
+// body parses a block like [parser.block]; an empty block gets the empty
+// range at headerEnd, the end of the line that opened it.
+func (p *parser) body(i, parent, headerEnd int) (*ast.Block, int) {
+	blk, next := p.block(i, parent)
+	if len(blk.Stmts) == 0 {
+		blk.Range = ast.RangeOf(headerEnd, headerEnd)
+	}
+	return blk, next
 }
 
 // logical finds the end of the logical statement starting at offset from
@@ -563,9 +574,12 @@ func (p *parser) statement(i, lead, width int, blk *ast.Block) int {
 	}
 	blk.Stmts = append(blk.Stmts, p.simpleStmts(lead, end)...)
 	if strings.HasSuffix(text, ":") && p.nextIsDeeper(next, width) {
-		// an unknown block opener: consume its body so it is not misread
+		// an unknown block opener: keep its body as one bad statement
 		body, n := p.block(next, width)
-		_ = body
+		if len(body.Stmts) > 0 {
+			p.errorf("indentation", body.Range, "unexpected indented block: only if, elif, else: and foreach open a block inside a target")
+			blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: body.Range, Text: string(p.src[body.From.Offset():body.To.Offset()])})
+		}
 		return n
 	}
 	return next
@@ -626,7 +640,7 @@ func (p *parser) ifClause(lead, end, width int, blk *ast.Block, next int) int {
 	kw := string(p.src[lead:kwEnd])
 	cl := &ast.CondClause{Keyword: ast.RangeOf(lead, kwEnd)}
 	cl.Cond = p.parseCond(kwEnd, end-1)
-	body, n := p.block(next, width)
+	body, n := p.body(next, width, end)
 	cl.Body = body
 	cl.Range = ast.Range{From: ast.PosOf(lead), To: maxPos(ast.PosOf(end), body.To)}
 	p.requireBody(body, cl.Keyword, kw)
@@ -662,7 +676,7 @@ func lastIf(blk *ast.Block) *ast.IfStmt {
 
 // condElse parses a conditional "else:" inside a body.
 func (p *parser) condElse(lead, end, width int, blk *ast.Block, next int) int {
-	body, n := p.block(next, width)
+	body, n := p.body(next, width, end)
 	eb := &ast.ElseBlock{Range: ast.Range{From: ast.PosOf(lead), To: maxPos(ast.PosOf(end), body.To)}, Body: body}
 	p.requireBody(body, ast.RangeOf(lead, lead+4), "else")
 	if st := lastIf(blk); st != nil {
@@ -680,7 +694,7 @@ var reForeachFull = regexp.MustCompile(`^foreach[ \t]+([^ \t]+)[ \t]+in[ \t]+(.+
 // foreach parses "foreach X in ${LIST}:" and its body.
 func (p *parser) foreach(lead, end, width int, blk *ast.Block, next int) int {
 	text := string(p.src[lead:end])
-	body, n := p.block(next, width)
+	body, n := p.body(next, width, end)
 	r := ast.Range{From: ast.PosOf(lead), To: maxPos(ast.PosOf(end), body.To)}
 	m := reForeachFull.FindStringSubmatchIndex(text)
 	if m == nil {
@@ -712,6 +726,12 @@ func (p *parser) simpleStmts(from, to int) []ast.Stmt {
 	}
 	if len(toks) > 0 && toks[0].Type == tDollarWord {
 		return []ast.Stmt{p.badDollarWord(toks[0], from, to)}
+	}
+	for _, t := range toks {
+		if t.Type == tBadString {
+			p.badString(t.Pos.Offset, t.Pos.Offset+len(t.Value))
+			return []ast.Stmt{&ast.BadStmt{Range: ast.RangeOf(from, to), Text: string(p.src[from:to])}}
+		}
 	}
 	pl, err := lineParser.ParseFromLexer(mustUpgrade(toks))
 	if err != nil {
@@ -819,6 +839,10 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 		to--
 	}
 	toks, _ := lexStmt(p.src, from, to)
+	if nestingOf(toks) > maxNesting {
+		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition nests \"not\" and parentheses more than %d deep", maxNesting)
+		return nil
+	}
 	for _, t := range toks {
 		if t.Type == tWord && (t.Value == "&&" || t.Value == "||") {
 			word := map[string]string{"&&": "and", "||": "or"}[t.Value]
@@ -837,4 +861,16 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 		return nil
 	}
 	return p.convCond(c)
+}
+
+// nestingOf counts the "not" and "(" tokens of a condition: an upper bound
+// of its nesting depth.
+func nestingOf(toks []lexer.Token) int {
+	n := 0
+	for _, t := range toks {
+		if t.Value == "not" || t.Value == "(" {
+			n++
+		}
+	}
+	return n
 }

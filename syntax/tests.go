@@ -94,6 +94,7 @@ func (p *parser) parseTests(tb *ast.TestsBlock, lineBase, from int) {
 			p.errorf("invalid-tests", tc.Range, "duplicate test case name %q", tc.Name)
 		}
 		names[tc.Name] = true
+		clampCase(tc, tb.Range)
 		tb.Cases = append(tb.Cases, tc)
 	}
 }
@@ -118,13 +119,29 @@ func (p *parser) minIndent(lineBase int) int {
 	return w
 }
 
+// yamlEnd returns the end of the last source line that n or any node
+// inside it occupies.
+func (p *parser) yamlEnd(n *yaml.Node, lineBase int) ast.Pos {
+	last := n.Line
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		last = max(last, n.Line)
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+	return ast.PosOf(p.lineEnd(lineBase + last - 1))
+}
+
 func (p *parser) testCase(item *yaml.Node, lineBase int) *ast.TestCase {
 	r := p.yamlRange(item, lineBase)
 	if item.Kind != yaml.MappingNode {
 		p.errorf("invalid-tests", r, "a test case is a mapping with name, given and expect")
 		return nil
 	}
-	tc := &ast.TestCase{Range: r, Given: map[string]any{}}
+	tc := &ast.TestCase{Range: ast.Range{From: r.From, To: p.yamlEnd(item, lineBase)}, Given: map[string]any{}}
+	hasExpect := false
 	for k := 0; k+1 < len(item.Content); k += 2 {
 		key, val := item.Content[k], item.Content[k+1]
 		switch key.Value {
@@ -135,6 +152,7 @@ func (p *parser) testCase(item *yaml.Node, lineBase int) *ast.TestCase {
 				p.errorf("invalid-tests", p.yamlRange(val, lineBase), "given: must map variable names to values")
 			}
 		case "expect":
+			hasExpect = true
 			tc.Expect = p.testExpect(val, lineBase)
 		default:
 			p.errorf("invalid-tests", p.yamlRange(key, lineBase), "unknown test case key %q (want name, given, expect)", key.Value)
@@ -143,7 +161,7 @@ func (p *parser) testCase(item *yaml.Node, lineBase int) *ast.TestCase {
 	if tc.Name == "" {
 		p.errorf("invalid-tests", r, "test case needs a name")
 	}
-	if len(tc.Expect) == 0 {
+	if !hasExpect {
 		p.errorf("invalid-tests", r, "test case %q has no expect: assertions", tc.Name)
 	}
 	return tc
@@ -179,4 +197,19 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// clampCase keeps the ranges of a test case inside its block's range (an
+// inline "# Tests: [...]" value maps YAML columns only approximately).
+func clampCase(tc *ast.TestCase, r ast.Range) {
+	tc.Range = clampRange(tc.Range, r)
+	for _, e := range tc.Expect {
+		e.Range = clampRange(e.Range, tc.Range)
+	}
+}
+
+func clampRange(x, r ast.Range) ast.Range {
+	x.From = min(max(x.From, r.From), r.To)
+	x.To = min(max(x.To, x.From), r.To)
+	return x
 }
