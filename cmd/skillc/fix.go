@@ -21,17 +21,18 @@ func fixEdits(ds ast.Diagnostics) []ast.TextEdit {
 	return edits
 }
 
+// maxFixPasses bounds the fix-and-recheck loop (fixes whose ranges overlap
+// are applied in later passes).
+const maxFixPasses = 10
+
 // applyFixes rewrites each file with its fixes applied, or prints a
-// unified diff of them when showDiff is set. Standard input is never
+// unified diff of them when showDiff is set. Fixes are applied in passes,
+// re-checking in between, until no fix is left. Standard input is never
 // rewritten: its fixed text goes to stdout.
 func applyFixes(results []render.FileResult, showDiff bool, s *streams, recheck func(name string, src []byte) ast.Diagnostics) error {
 	for i, r := range results {
-		edits := fixEdits(r.Diags)
-		if len(edits) == 0 {
-			continue
-		}
-		fixed, n := ast.ApplyEdits(r.Src, edits)
-		if n == 0 {
+		fixed, diags, applied := fixLoop(r.File, r.Src, r.Diags, recheck)
+		if applied == 0 {
 			continue
 		}
 		switch {
@@ -43,12 +44,30 @@ func applyFixes(results []render.FileResult, showDiff bool, s *streams, recheck 
 			if err := writeFileKeepMode(r.File, fixed); err != nil {
 				return cli.Exit(fmt.Sprintf("%s: %v", r.File, err), exitUsage)
 			}
-			fmt.Fprintf(s.err, "%s: applied %d fix(es)\n", r.File, n)
-			results[i].Src = fixed
-			results[i].Diags = recheck(r.File, fixed)
+			fmt.Fprintf(s.err, "%s: applied %d fix(es)\n", r.File, applied)
+			results[i].Src, results[i].Diags = fixed, diags
 		}
 	}
 	return nil
+}
+
+// fixLoop applies the fixes of diags to src, re-checking after each pass,
+// and returns the final source, its diagnostics and how many edits it made.
+func fixLoop(name string, src []byte, diags ast.Diagnostics, recheck func(string, []byte) ast.Diagnostics) ([]byte, ast.Diagnostics, int) {
+	total := 0
+	for pass := 0; pass < maxFixPasses; pass++ {
+		edits := fixEdits(diags)
+		if len(edits) == 0 {
+			break
+		}
+		fixed, n := ast.ApplyEdits(src, edits)
+		if n == 0 {
+			break
+		}
+		src, total = fixed, total+n
+		diags = recheck(name, src)
+	}
+	return src, diags, total
 }
 
 func writeFileKeepMode(path string, data []byte) error {
