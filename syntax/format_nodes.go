@@ -18,8 +18,12 @@ func (fm *formatter) header(h *ast.Header) {
 		fm.write(" " + v)
 	}
 	ln := fm.line(h.Pos())
-	fm.last = ln
-	fm.endLine()
+	if h.Tests == nil {
+		fm.finish(max(h.ValueRng.To.Offset(), h.Key.To.Offset()))
+	} else {
+		fm.last = ln
+		fm.endLine()
+	}
 	if h.Tests != nil && fm.line(h.Tests.Pos()) > ln {
 		fm.out.Write(fm.src[fm.p.lineStart(ln+1):h.Tests.To.Offset()])
 		fm.out.WriteString(fm.crTail(h.Tests.To.Offset()))

@@ -36,6 +36,11 @@ func (p *parser) hashLine(i int) int {
 	}
 	vs := skipBlanks(p.src, ls+m[1], le)
 	ve := le
+	if kind != ast.HeaderDescription && kind != ast.HeaderTests {
+		// DECISIONS 4: a trailing " # ..." outside quotes is a comment.
+		ve = stripTrailingComment(p.src, vs, le)
+		p.trailingComment(ve, le)
+	}
 	for ve > vs && (p.src[ve-1] == ' ' || p.src[ve-1] == '\t' || p.src[ve-1] == '\r') {
 		ve--
 	}

@@ -771,8 +771,51 @@ func (p *parser) badStmt(from, to int, err error, rule string) *ast.BadStmt {
 	at = min(max(at, from), to)
 	endAt := tokenEndAt(p.src, at, to)
 	text := string(p.src[from:to])
-	p.errorf(rule, ast.RangeOf(at, endAt), "cannot parse %q: %s", abbreviate(text), friendly(msg))
+	p.errorf(rule, ast.RangeOf(at, endAt), "cannot parse %q: %s", abbreviate(text), explainParseError(text, friendly(msg), rule))
 	return &ast.BadStmt{Range: ast.RangeOf(from, to), Text: text}
+}
+
+// reExpected matches participle's "(expected <grammar>)" tail.
+var reExpected = regexp.MustCompile(`\s*\(expected (.*)\)$`)
+
+// explainParseError replaces participle's grammar-internal "expected ..."
+// wording with the shape the statement should have.
+func explainParseError(text, msg, rule string) string {
+	m := reExpected.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	head := strings.TrimSpace(msg[:len(msg)-len(m[0])])
+	if !strings.ContainsAny(m[1], "*?|G") {
+		return msg // a plain expectation like ")" reads fine
+	}
+	if strings.HasPrefix(m[1], `")"`) {
+		return head + ": missing \")\" or a comma between arguments"
+	}
+	return head + "; " + expectedShape(text, rule)
+}
+
+// expectedShape describes the statement form that text looks like it was
+// meant to be.
+func expectedShape(text, rule string) string {
+	t := strings.TrimSpace(text)
+	switch {
+	case rule == "invalid-conditional-syntax":
+		return `a condition compares ${...} references and quoted or numeric literals with == != < > <= >= in "not in", joined by and / or / not`
+	case strings.HasPrefix(t, "$set"):
+		return "write $set NAME = value (one value; quote text that contains spaces)"
+	case strings.HasPrefix(t, "$append"):
+		return "write $append NAME value"
+	case strings.HasPrefix(t, "$"):
+		return "write $ connector.tool key=value ... -> VAR (fallback: value)"
+	}
+	if e := scanIdent([]byte(t), 0, len(t)); e > 0 {
+		rest := strings.TrimSpace(t[e:])
+		if !strings.HasPrefix(rest, "(") {
+			return fmt.Sprintf("an op is a call like %s(key=value, ...), a $ dispatch, $set or $append", t[:e])
+		}
+	}
+	return "write op(key=value, ...) -> VAR (fallback: value)"
 }
 
 func tokenEndAt(src []byte, at, to int) int {

@@ -193,9 +193,9 @@ func (p *parser) parseFilter(i, end int) (*ast.Filter, int, bool) {
 // '|' or the end.
 func scanFilterArg(src []byte, i, end int) (next int, val string, quoted, ok bool) {
 	switch {
-	case i < end && src[i] == '"':
+	case i < end && (src[i] == '"' || src[i] == '\''):
 		k := i + 1
-		for k < end && src[k] != '"' {
+		for k < end && src[k] != src[i] {
 			k++
 		}
 		if k >= end {
