@@ -1,6 +1,10 @@
 package lint
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/skillscript/skillc/internal/textdist"
+)
 
 // closest returns the one candidate close to name ("did you mean"), or ""
 // when there is none or when several are equally close. A candidate that
@@ -53,25 +57,8 @@ func distance(a, b string, limit int) int {
 	if abs(len(a)-len(b)) > limit {
 		return limit + 2
 	}
-	a, b = strings.ToLower(a), strings.ToLower(b)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
 	// a case-only difference is a closer match than any real edit
-	return prev[len(b)] + 1
+	return textdist.Levenshtein(strings.ToLower(a), strings.ToLower(b)) + 1
 }
 
 func abs(x int) int {

@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"fmt"
+	"github.com/skillscript/skillc/internal/textdist"
 	"strconv"
 	"strings"
 
@@ -60,7 +61,7 @@ func (p *parser) unknownHeader(ls, le int, key string, ks, ke int) {
 	p.comment(ls, le, false)
 	best, dist := "", 3
 	for _, k := range ast.HeaderKinds() {
-		if d := editDistance(strings.ToLower(key), strings.ToLower(k.String())); d < dist {
+		if d := textdist.Levenshtein(strings.ToLower(key), strings.ToLower(k.String())); d < dist {
 			best, dist = k.String(), d
 		}
 	}
@@ -68,27 +69,6 @@ func (p *parser) unknownHeader(ls, le int, key string, ks, ke int) {
 		p.report(ast.Infof("unknown-header", ast.RangeOf(ks, ke), "%q is not a header, so this line is a comment; did you mean %q?", key, best)).
 			WithFix("rename to "+best, ast.RangeOf(ks, ke), best)
 	}
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func (p *parser) headerValue(h *ast.Header, vs, ve int) {

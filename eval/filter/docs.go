@@ -1,6 +1,10 @@
 package filter
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/skillscript/skillc/internal/textdist"
+)
 
 // Doc describes one filter for hover, completion and generated reference
 // documentation.
@@ -81,30 +85,9 @@ func Lookup(name string) (Doc, bool) {
 func Suggest(name string) string {
 	best, bestDist := "", 3
 	for _, n := range Names() {
-		if d := editDistance(name, n); d < bestDist {
+		if d := textdist.Levenshtein(name, n); d < bestDist {
 			best, bestDist = n, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
