@@ -1,17 +1,16 @@
 package lsp
 
 import (
+	"github.com/skillscript/skillc/internal/discovery"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 
 	"go.lsp.dev/uri"
 
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/eval/substrate/mcp"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/connectors"
 	"github.com/skillscript/skillc/lint"
@@ -52,24 +51,7 @@ func (e *Env) Tools(conn string) (tools []contract.Tool, ok bool) {
 		}
 		return tools, true
 	}
-	return cachedTools(e.ToolCacheDir, conn)
-}
-
-// cachedTools reads the newest cache entry of conn in dir.
-func cachedTools(dir, conn string) ([]contract.Tool, bool) {
-	if dir == "" {
-		return nil, false
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, conn+"-*.tools.json"))
-	sort.Strings(files)
-	cache := mcp.ToolCache{Dir: dir}
-	for i := len(files) - 1; i >= 0; i-- {
-		key := strings.TrimSuffix(filepath.Base(files[i]), ".tools.json")
-		if tools, _, ok := cache.Load(key); ok {
-			return tools, true
-		}
-	}
-	return nil, false
+	return discovery.CachedTools(e.ToolCacheDir, conn)
 }
 
 // workspace holds the state shared by all documents: the folders, the
@@ -159,36 +141,18 @@ func (w *workspace) loadEnv(dir string) *Env {
 		}
 	}
 	cacheDir := w.opts.ToolCacheDir
-	if cacheDir == "" && cfg.Home != "" {
-		cacheDir = filepath.Join(cfg.Home, "cache", "tools")
+	if cacheDir == "" {
+		cacheDir = discovery.CacheDir(cfg.Home)
 	}
 	env := &Env{Config: cfg, Connectors: conns, Skills: skillPaths(w.skills), ToolCacheDir: cacheDir}
 	ctx := lint.ContextFrom(cfg, parsed, "")
 	if len(w.roots) > 0 {
 		ctx = ctx.WithSkills(w.skills)
 	}
-	addCachedTools(ctx, env)
+	discovery.AddCachedTools(ctx, env.ToolCacheDir)
 	env.Lint = ctx
 	env.LintOptions = lint.Options{Severity: cfg.Lint.Severity, Disable: cfg.Lint.Disable}
 	return env
-}
-
-// addCachedTools gives the lint context the discovered tool lists of
-// connectors that declare no static tools.
-func addCachedTools(ctx *lint.Context, env *Env) {
-	for name, c := range ctx.Connectors {
-		if c.ToolsKnown {
-			continue
-		}
-		tools, ok := cachedTools(env.ToolCacheDir, name)
-		if !ok {
-			continue
-		}
-		c.ToolsKnown, c.Tools = true, map[string]*lint.Tool{}
-		for _, t := range tools {
-			c.Tools[t.Name] = &lint.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, Mutating: t.Mutating}
-		}
-	}
 }
 
 // scanSkills indexes the *.skill.md files under roots (the workspace's

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/skillscript/skillc/internal/discovery"
 	"os"
 	"sort"
 	"strings"
@@ -89,6 +90,7 @@ func (e *envCache) forFile(path string) *analysisEnv {
 		env.conns = &fd
 	}
 	env.ctx = lint.ContextFrom(cfg, conns, "")
+	discovery.AddCachedTools(env.ctx, discovery.CacheDir(cfg.Home))
 	e.byDir[dir] = env
 	return env
 }
