@@ -25,7 +25,12 @@ func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *Conte
 		ctx.ShellAllowlist = append([]string(nil), cfg.ShellAllowlist...)
 		ctx.UnsafeShellKnown = deployed || cfg.Origins["enable_unsafe_shell"] != "default"
 		ctx.UnsafeShell = cfg.EnableUnsafeShell
-		if cfg.SkillsDir != "" {
+		// The implicit default store ($SKILLSCRIPT_HOME/skills) counts only
+		// inside a deployment (a config or connectors file was found) or
+		// when set explicitly, so lint results never depend on whether an
+		// earlier run happened to create that directory.
+		explicitStore := deployed || (cfg.Origins["skills_dir"] != "" && cfg.Origins["skills_dir"] != "default")
+		if cfg.SkillsDir != "" && explicitStore {
 			if st, err := os.Stat(cfg.SkillsDir); err == nil && st.IsDir() {
 				if idx, err := IndexSkills(cfg.SkillsDir); err == nil {
 					ctx.SkillsKnown, ctx.Skills = true, idx

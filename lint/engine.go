@@ -111,6 +111,7 @@ type state struct {
 	emitCount   int
 	refOf       map[*ast.Subst]*check.Ref
 	emitCounted bool
+	inlined     map[string]bool // names bound by inlined data skills (see inlineBound)
 }
 
 func newState(f *ast.File, info *check.Info) *state {

@@ -18,7 +18,7 @@ func ruleUndeclaredVar() *Rule {
 		},
 		Run: func(p *Pass) {
 			for _, r := range p.Info.Refs {
-				if r.Context == check.InTemplate || !unresolved(r) || inUnsafeShellLegacy(p, r) {
+				if r.Context == check.InTemplate || !unresolved(r) || inUnsafeShellLegacy(p, r) || inlineBound(p, r) {
 					continue
 				}
 				reportUnresolved(p, r, "undeclared variable")
@@ -89,7 +89,7 @@ func ruleUnsetTemplateVar() *Rule {
 		},
 		Run: func(p *Pass) {
 			for _, r := range p.Info.Refs {
-				if r.Context == check.InTemplate && unresolved(r) {
+				if r.Context == check.InTemplate && unresolved(r) && !inlineBound(p, r) {
 					reportUnresolved(p, r, "template variable")
 				}
 			}
@@ -280,4 +280,37 @@ func ruleDeprecatedSubstitutionShape() *Rule {
 			}
 		},
 	}
+}
+
+// inlineBound reports whether r's root is a # Returns: name of a # Type:
+// data skill that the file inlines (inline(skill="x") binds the data
+// skill's returns before the targets run). It needs the skill store; the
+// set is computed once per file.
+func inlineBound(p *Pass, r *check.Ref) bool {
+	if !p.Ctx.SkillsKnown || p.Ctx.Skills == nil {
+		return false
+	}
+	if p.st.inlined == nil {
+		p.st.inlined = map[string]bool{}
+		for _, op := range p.Info.Ops {
+			c, ok := op.Stmt.(*ast.CallStmt)
+			if !ok || c.Name == nil || c.Name.Name != "inline" {
+				continue
+			}
+			a := c.Arg("skill")
+			if a == nil {
+				continue
+			}
+			name, ok := litString(a.Value)
+			if !ok {
+				continue
+			}
+			if si, found := p.Ctx.Skills.Lookup(name); found && si.Type == "data" {
+				for _, ret := range si.Returns {
+					p.st.inlined[ret] = true
+				}
+			}
+		}
+	}
+	return p.st.inlined[r.Name()]
 }

@@ -80,6 +80,10 @@ func (e *envCache) forFile(path string) *analysisEnv {
 	}
 	if e.skillsDir != "" {
 		cfg.SkillsDir = e.skillsDir
+		if cfg.Origins == nil {
+			cfg.Origins = map[string]string{}
+		}
+		cfg.Origins["skills_dir"] = "flag --skills"
 	}
 	env := &analysisEnv{cfg: cfg, opts: lintOptions(cfg)}
 	var conns *connectors.File
