@@ -167,6 +167,16 @@ func (a *analysisEnv) withRunFlags(allowShell []string, unsafe bool) *analysisEn
 	if unsafe {
 		ctx.UnsafeShellKnown, ctx.UnsafeShell = true, true
 	}
+	if !ctx.SkillsKnown && a.cfg.SkillsDir != "" {
+		// skillc run always has a skill store (the embedded default), so the
+		// pre-run check looks references up there instead of reporting
+		// that no store is configured.
+		idx, err := lint.IndexSkills(a.cfg.SkillsDir)
+		if err != nil {
+			idx = lint.MapIndex{}
+		}
+		ctx.SkillsKnown, ctx.Skills = true, idx
+	}
 	cp.ctx = &ctx
 	return &cp
 }
