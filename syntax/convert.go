@@ -191,6 +191,9 @@ func (p *parser) convFallback(g *gFallback) *ast.Fallback {
 	case g.Value != nil:
 		f.Value = p.convValue(g.Value)
 	case g.Word.Value != "":
+		if strings.HasPrefix(key.Value[colon+1:], ":") {
+			p.errorf("malformed-op-grammar", f.Range, "malformed fallback %q: write (fallback: value)", key.Value)
+		}
 		f.Value = p.scalarAt(off+colon+1, off+len(key.Value))
 	}
 	return f

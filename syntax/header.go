@@ -213,6 +213,10 @@ func (p *parser) varDecl(h *ast.Header, a, b int) {
 	nameEnd := a + len(strings.TrimRight(nameText, " \t"))
 	d := &ast.VarDecl{Range: ast.RangeOf(a, b), Name: &ast.Ident{Range: ast.RangeOf(a, nameEnd), Name: string(p.src[a:nameEnd])}}
 	h.Vars = append(h.Vars, d)
+	if strings.ContainsAny(d.Name.Name, " \t") && !allIdents(strings.Fields(d.Name.Name)) {
+		p.errorf("parse-error", d.Name.Range, "%q is not a valid variable name", d.Name.Name)
+		return
+	}
 	if strings.ContainsAny(d.Name.Name, " \t") {
 		if eq >= 0 {
 			p.warnf("vars-space-separated", d.Name.Range, "declarations in # Vars: are separated by commas: %q looks like several", text)
@@ -246,7 +250,7 @@ func (p *parser) defaultValue(from, to int) ast.Expr {
 		return &ast.StringLit{Range: ast.RangeOf(from, to), Kind: ast.DoubleQuoted, Value: &ast.Text{Range: ast.RangeOf(from, to)}}
 	}
 	toks, _ := lexStmt(p.src, from, to)
-	v, err := valueParser.ParseFromLexer(mustUpgrade(toks))
+	v, err := parseValue(toks)
 	if err != nil {
 		if toks[0].Type == tBadString || toks[0].Type == tString && len(toks) > 2 {
 			p.badStmt(from, to, err, "parse-error")
@@ -325,7 +329,7 @@ func (p *parser) reqVar(r *ast.Requirement, a, b int) {
 	}
 	toks, _ := lexStmt(p.src, ke, b)
 	dollar := lexer.Token{Type: tDollar, Value: "$", Pos: lexer.Position{Offset: ke}}
-	line, err := lineParser.ParseFromLexer(mustUpgrade(append([]lexer.Token{dollar}, toks...)))
+	line, err := parseLine(append([]lexer.Token{dollar}, toks...))
 	if err != nil || len(line.Stmts) != 1 || line.Stmts[0].Dispatch == nil || len(line.Stmts[0].Dispatch.Items) > 0 {
 		p.errorf("parse-error", ast.RangeOf(ke, b), "expected \"-> NAME\" and an optional (fallback: value) after the key")
 		return
@@ -516,4 +520,14 @@ func (p *parser) duration(h *ast.Header, vs, ve int) {
 		return
 	}
 	p.errorf("parse-error", h.ValueRng, "# %s: takes a positive whole number of seconds or ${VAR}, not %q", h.Kind, text)
+}
+
+// allIdents reports whether every word is a plain identifier.
+func allIdents(words []string) bool {
+	for _, w := range words {
+		if !reIdent.MatchString(w) {
+			return false
+		}
+	}
+	return true
 }

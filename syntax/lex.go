@@ -98,11 +98,8 @@ func (l *sliceLexer) Next() (lexer.Token, error) {
 }
 
 var (
-	reNumber = regexp.MustCompile(`^[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
 	reIdent  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 	reDotted = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$`)
-	reColonK = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*:$`)
-	reColonW = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*:.+$`)
 )
 
 // maxNesting bounds bracket nesting inside one statement.
@@ -114,13 +111,16 @@ type lexComment struct{ from, to int }
 // lexStmt tokenizes src[from:to]. Token offsets are absolute offsets into
 // src. Comments (" # ..." outside strings) are skipped and returned.
 func lexStmt(src []byte, from, to int) ([]lexer.Token, []lexComment) {
-	l := &stmtLexer{src: src, p: from, end: to}
+	l := &stmtLexer{src: src, p: from, end: to, text: string(src[from:to]), base: from}
+	l.toks = make([]lexer.Token, 0, (to-from)/4+2)
 	l.run()
 	return l.toks, l.comments
 }
 
 type stmtLexer struct {
 	src      []byte
+	text     string // src[base:end] as a string: token values are slices of it
+	base     int
 	p, end   int
 	toks     []lexer.Token
 	comments []lexComment
@@ -130,7 +130,7 @@ type stmtLexer struct {
 func (l *stmtLexer) emit(t lexer.TokenType, from int) {
 	l.toks = append(l.toks, lexer.Token{
 		Type:  t,
-		Value: string(l.src[from:l.p]),
+		Value: l.text[from-l.base : min(l.p, l.end)-l.base],
 		Pos:   lexer.Position{Offset: from},
 	})
 }
@@ -412,7 +412,7 @@ func indexFrom(src []byte, from, end int, s string) int {
 
 func classifyRun(s string, units int, lits bool) lexer.TokenType {
 	if units > 0 {
-		if i := strings.IndexByte(s, ':'); i > 0 && i < len(s)-1 && reIdent.MatchString(s[:i]) {
+		if i := strings.IndexByte(s, ':'); i > 0 && i < len(s)-1 && isIdent(s[:i]) {
 			return tColonWord // key:${X}
 		}
 		if units == 1 && !lits {
@@ -427,17 +427,72 @@ func classifyRun(s string, units int, lits bool) lexer.TokenType {
 		}
 		return tWord
 	}
-	switch {
-	case reNumber.MatchString(s):
+	if isNumber(s) {
 		return tNumber
-	case reIdent.MatchString(s):
+	}
+	n := identLen(s)
+	switch {
+	case n == 0:
+		return tWord
+	case n == len(s):
 		return tIdent
-	case reDotted.MatchString(s):
+	case s[n] == '.' && isIdent(s[n+1:]):
 		return tDotted
-	case reColonK.MatchString(s):
+	case s[n] == ':' && n+1 == len(s):
 		return tColonKey
-	case reColonW.MatchString(s):
+	case s[n] == ':' && strings.IndexByte(s[n+1:], '\n') < 0:
 		return tColonWord
 	}
 	return tWord
+}
+
+// identLen returns the length of the identifier [A-Za-z_][A-Za-z0-9_-]* that
+// s starts with, or 0.
+func identLen(s string) int {
+	if s == "" || !isWordStart(s[0]) {
+		return 0
+	}
+	n := 1
+	for n < len(s) && (isWordByte(s[n]) || s[n] == '-') {
+		n++
+	}
+	return n
+}
+
+// isIdent reports whether s is an identifier: [A-Za-z_][A-Za-z0-9_-]*.
+func isIdent(s string) bool { return s != "" && identLen(s) == len(s) }
+
+// isNumber reports whether s is a number literal:
+// [-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?.
+func isNumber(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	digits := func() bool {
+		start := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if !digits() {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if !digits() {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	return i == len(s)
 }

@@ -96,6 +96,17 @@ func (p *parser) leadLen(i int) int {
 var reFenceOpen = regexp.MustCompile("^\\s*```+\\s*(skillscript|skill)\\s*$")
 var reFenceClose = regexp.MustCompile("^\\s*```+\\s*$")
 
+// hasFenceMark reports whether l contains "```", which every fence line
+// does; checking it first keeps the fence regexps off ordinary lines.
+func hasFenceMark(l []byte) bool {
+	for i := 0; i+3 <= len(l); i++ {
+		if l[i] == '`' && l[i+1] == '`' && l[i+2] == '`' {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *parser) parseFile() {
 	p.first, p.last = 1, p.lines.LineCount()
 	if p.last > 1 && len(p.lineTextTrim(p.last)) == 0 && p.lineStart(p.last) == len(p.src) {
@@ -136,7 +147,7 @@ func (p *parser) checkEncoding() bool {
 // findFence narrows the region to the first ```skillscript fence, if any.
 func (p *parser) findFence() {
 	for i := p.first; i <= p.last; i++ {
-		if !reFenceOpen.Match(p.line(i)) {
+		if l := p.line(i); !hasFenceMark(l) || !reFenceOpen.Match(l) {
 			continue
 		}
 		end := p.last
@@ -537,12 +548,43 @@ func (p *parser) continues(j, width int) bool {
 	return w > width || t[0] == ')' || t[0] == ']' || t[0] == '}'
 }
 
-var (
-	reIfKw      = regexp.MustCompile(`^(if|elif)\b`)
-	reForeach   = regexp.MustCompile(`^foreach\b`)
-	reElseStmt  = regexp.MustCompile(`^else[ \t]*:$`)
-	reNeedsStmt = regexp.MustCompile(`^needs[ \t]*:`)
-)
+// hasKeyword reports whether text starts with the word kw: kw followed by
+// the end of text or a byte that is not a letter, digit or underscore.
+func hasKeyword(text, kw string) bool {
+	return strings.HasPrefix(text, kw) && (len(text) == len(kw) || !isWordByte(text[len(kw)]))
+}
+
+// isIfKw reports whether text starts with the keyword if or elif.
+func isIfKw(text string) bool { return hasKeyword(text, "if") || hasKeyword(text, "elif") }
+
+// hasKeywordColon reports whether text starts with kw, blanks and ":", and
+// returns the offset just past the colon.
+func hasKeywordColon(text, kw string) (int, bool) {
+	if !strings.HasPrefix(text, kw) {
+		return 0, false
+	}
+	i := len(kw)
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if i < len(text) && text[i] == ':' {
+		return i + 1, true
+	}
+	return 0, false
+}
+
+// isElseStmt reports whether text is exactly "else:" (blanks allowed before
+// the colon).
+func isElseStmt(text string) bool {
+	n, ok := hasKeywordColon(text, "else")
+	return ok && n == len(text)
+}
+
+// isNeedsStmt reports whether text starts with "needs:".
+func isNeedsStmt(text string) bool {
+	_, ok := hasKeywordColon(text, "needs")
+	return ok
+}
 
 // statement parses the statement starting at offset lead on line i (indent
 // width) into blk and returns the next line.
@@ -552,20 +594,20 @@ func (p *parser) statement(i, lead, width int, blk *ast.Block) int {
 	text := string(p.src[lead:end])
 	next := last + 1
 	switch {
-	case reIfKw.MatchString(text) && strings.HasSuffix(text, ":"):
+	case isIfKw(text) && strings.HasSuffix(text, ":"):
 		return p.ifClause(lead, end, width, blk, next)
-	case reElseStmt.MatchString(text):
+	case isElseStmt(text):
 		return p.condElse(lead, end, width, blk, next)
-	case reForeach.MatchString(text):
+	case hasKeyword(text, "foreach"):
 		return p.foreach(lead, end, width, blk, next)
-	case reNeedsStmt.MatchString(text):
+	case isNeedsStmt(text):
 		colon := lead + strings.IndexByte(text, ':')
 		blk.Stmts = append(blk.Stmts, &ast.NeedsStmt{Range: ast.RangeOf(lead, end), Names: p.depList(colon+1, end)})
 		return next
 	case isLegacyOp(text):
 		blk.Stmts = append(blk.Stmts, p.legacyOp(lead, end))
 		return next
-	case reIfKw.MatchString(text):
+	case isIfKw(text):
 		p.errorf("invalid-conditional-syntax", ast.RangeOf(lead, end), "%s needs a ':' at the end of its line", strings.Fields(text)[0]).
 			WithFix("add ':'", ast.RangeOf(end, end), ":")
 		body, n := p.block(next, width)
@@ -733,7 +775,7 @@ func (p *parser) simpleStmts(from, to int) []ast.Stmt {
 			return []ast.Stmt{&ast.BadStmt{Range: ast.RangeOf(from, to), Text: string(p.src[from:to])}}
 		}
 	}
-	pl, err := lineParser.ParseFromLexer(mustUpgrade(toks))
+	pl, err := parseLine(toks)
 	if err != nil {
 		return []ast.Stmt{p.badStmt(from, to, err, "malformed-op-grammar")}
 	}
@@ -742,6 +784,31 @@ func (p *parser) simpleStmts(from, to int) []ast.Stmt {
 		out = append(out, p.convStmt(s))
 	}
 	return out
+}
+
+// parseLine parses the tokens of one statement line: well-formed lines
+// through the fast matcher, anything else through participle.
+func parseLine(toks []lexer.Token) (*gLine, error) {
+	if g, ok := fastLine(toks); ok {
+		return g, nil
+	}
+	return lineParser.ParseFromLexer(mustUpgrade(toks))
+}
+
+// parseValue parses tokens holding one value, like [parseLine].
+func parseValue(toks []lexer.Token) (*gValue, error) {
+	if g, ok := fastValue(toks); ok {
+		return g, nil
+	}
+	return valueParser.ParseFromLexer(mustUpgrade(toks))
+}
+
+// parseCondToks parses the tokens of a condition, like [parseLine].
+func parseCondToks(toks []lexer.Token) (*gCond, error) {
+	if g, ok := fastCond(toks); ok {
+		return g, nil
+	}
+	return condParser.ParseFromLexer(mustUpgrade(toks))
 }
 
 func mustUpgrade(toks []lexer.Token) *lexer.PeekingLexer {
@@ -868,7 +935,7 @@ func tokensRange(toks []lexer.Token) ast.Range {
 // parseValueRange parses src[from:to] as one value.
 func (p *parser) parseValueRange(from, to int, rule string) ast.Expr {
 	toks, _ := lexStmt(p.src, from, to)
-	v, err := valueParser.ParseFromLexer(mustUpgrade(toks))
+	v, err := parseValue(toks)
 	if err != nil {
 		p.badStmt(from, to, err, rule)
 		return &ast.BareWord{Range: ast.RangeOf(from, to), Raw: string(p.src[from:to]), Value: textParser{p: p}.parse(from, to)}
@@ -898,7 +965,7 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "missing condition")
 		return nil
 	}
-	c, err := condParser.ParseFromLexer(mustUpgrade(toks))
+	c, err := parseCondToks(toks)
 	if err != nil {
 		p.badStmt(from, to, err, "invalid-conditional-syntax")
 		return nil

@@ -80,6 +80,10 @@ func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *an
 	if len(errs) == 0 {
 		return false
 	}
+	if c.Bool("json") {
+		// keep stdout a JSON object: the diagnostics, in skillc check's format
+		_ = render.JSON(s.out, []render.FileResult{{File: name, Src: src, Diags: errs}})
+	}
 	_ = render.Human(s.err, name, src, errs, render.HumanOptions{Color: useColor(c, s)})
 	fmt.Fprintf(s.err, "skillc: not running %s: fix the errors above or pass --no-check\n", name)
 	return true
@@ -106,7 +110,7 @@ func evaluate(c *cli.Context, s *streams, env *analysisEnv, name string, src []b
 // command-line overrides shared by skillc run and skillc test.
 func hostOptions(c *cli.Context, s *streams, env *analysisEnv) eval.HostOptions {
 	return eval.HostOptions{
-		Config: env.cfg, AllowShell: c.StringSlice("allow-shell"), AllowFS: c.StringSlice("allow-fs"),
+		Config: env.cfg, AllowShell: splitList(c.StringSlice("allow-shell")), AllowFS: splitList(c.StringSlice("allow-fs")),
 		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: c.String("skills"),
 		Mechanical: c.Bool("mechanical"), Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
 	}

@@ -87,6 +87,10 @@ func loadConfig(t *testing.T, env map[string]string) *config.Config {
 		t.Fatal(err)
 	}
 	cfg.SkillsDir = abs
+	if cfg.Origins == nil {
+		cfg.Origins = map[string]string{}
+	}
+	cfg.Origins["skills_dir"] = "test: testdata/spec/skills" // an explicit store (decision F6)
 	return cfg
 }
 

@@ -1,0 +1,199 @@
+package syntax
+
+import (
+	"bytes"
+	"regexp"
+	"testing"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/google/go-cmp/cmp"
+)
+
+// checkFast compares the fast matcher with participle on toks (a token
+// slice ending in EOF) as a line, a condition and a value. The fast matcher
+// may decline anything, but whatever it accepts participle must accept with
+// the identical grammar tree. It returns how many of the three it accepted.
+func checkFast(t *testing.T, what string, toks []lexer.Token) int {
+	t.Helper()
+	n := 0
+	if g, ok := fastLine(toks); ok {
+		n++
+		want, err := lineParser.ParseFromLexer(mustUpgrade(toks))
+		compareFast(t, what, "line", want, g, err)
+	}
+	if g, ok := fastCond(toks); ok {
+		n++
+		want, err := condParser.ParseFromLexer(mustUpgrade(toks))
+		compareFast(t, what, "condition", want, g, err)
+	}
+	if g, ok := fastValue(toks); ok {
+		n++
+		want, err := valueParser.ParseFromLexer(mustUpgrade(toks))
+		compareFast(t, what, "value", want, g, err)
+	}
+	return n
+}
+
+func compareFast[G any](t *testing.T, what, kind string, want, got *G, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: the fast matcher accepts it as a %s, participle rejects it: %v", what, kind, err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("%s: the fast matcher's %s tree differs from participle's (-participle +fast):\n%s", what, kind, diff)
+	}
+}
+
+// checkFastSource runs checkFast on every line of src, on every token
+// suffix of it, and on the line without a trailing ":" (the condition of an
+// if line). It returns the number of accepted inputs.
+func checkFastSource(t *testing.T, name string, src []byte) int {
+	t.Helper()
+	n := 0
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		what := name + ": " + string(line)
+		toks, _ := lexStmt(line, 0, len(line))
+		for k := range min(len(toks), 24) {
+			n += checkFast(t, what, toks[k:])
+		}
+		if c := bytes.TrimSuffix(line, []byte(":")); len(c) < len(line) {
+			toks, _ := lexStmt(c, 0, len(c))
+			for k := range min(len(toks), 3) {
+				n += checkFast(t, what, toks[k:])
+			}
+		}
+	}
+	return n
+}
+
+// TestFastMatcher checks the fast matcher against participle on every line
+// of the testdata and the shared corpus, and on lines it must decline.
+func TestFastMatcher(t *testing.T) {
+	files := testdataFiles(t)
+	files = append(files, corpusFilesOrNone(t)...)
+	accepted := 0
+	for _, p := range files {
+		accepted += checkFastSource(t, p, readFile(t, p))
+	}
+	t.Logf("%d files, %d inputs accepted by the fast matcher", len(files), accepted)
+	if accepted == 0 {
+		t.Fatal("the fast matcher accepted nothing")
+	}
+	for _, src := range []string{
+		`emit(text="a") -> X (fallback: "b")`,
+		`$ search.query q="${Q}" limit=5 -> R (fallback: [])`,
+		`$set N = {a: 1, "b": [1, 2, {c: ${X}}]}`,
+		`$append L ${X}`,
+		`emit(foo, bar=1, key:value, k: 2)`,
+		`${A} == 1 and not (${B} not in ${C} or ${D})`,
+		`not ${X}`,
+	} {
+		toks, _ := lexStmt([]byte(src), 0, len(src))
+		if checkFast(t, src, toks) == 0 {
+			t.Errorf("%s: the fast matcher should accept this well-formed input", src)
+		}
+	}
+	for _, src := range []string{
+		`emit(text="a"`,
+		`emit text="a"`,
+		`$ a.b (x)`,
+		`${X} not ${Y}`,
+		`not == ${X}`,
+		`{a 1}`,
+		`[1, 2`,
+		`$set X = 1 =`,
+	} {
+		toks, _ := lexStmt([]byte(src), 0, len(src))
+		if checkFast(t, src, toks) != 0 {
+			t.Errorf("%s: the fast matcher should leave this to participle", src)
+		}
+	}
+}
+
+// corpusFilesOrNone returns the shared corpus files, or none when the
+// corpus is missing (outside CI).
+func corpusFilesOrNone(t *testing.T) []string {
+	var files []string
+	t.Run("corpus", func(t *testing.T) { files = corpusFiles(t, "") })
+	return files
+}
+
+// FuzzFastMatcher checks that whatever the fast matcher accepts, participle
+// parses to the identical grammar tree.
+func FuzzFastMatcher(f *testing.F) {
+	addSeeds(f)
+	f.Add([]byte(`$ a.b x=1, [2, {c: "d"}] -> R (fallback: 0)`))
+	f.Add([]byte(`not ${A} in ${B} or (${C} >= 2 and ${D})`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		checkFastSource(t, "fuzz", src)
+	})
+}
+
+// The regular expressions the hand-written classifiers replaced; the
+// classifiers must agree with them on every input.
+const (
+	numberPattern   = `^[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`
+	dottedPattern   = `^[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$`
+	colonKeyPattern = `^[A-Za-z_][A-Za-z0-9_-]*:$`
+	colonWdPattern  = `^[A-Za-z_][A-Za-z0-9_-]*:.+$`
+	ifKwPattern     = `^(if|elif)\b`
+	foreachPattern  = `^foreach\b`
+	elsePattern     = `^else[ \t]*:$`
+	needsPattern    = `^needs[ \t]*:`
+)
+
+// checkClassifiers compares the classifiers with the regexps on s.
+func checkClassifiers(t *testing.T, s string) {
+	t.Helper()
+	want := tWord
+	switch {
+	case regexp.MustCompile(numberPattern).MatchString(s):
+		want = tNumber
+	case reIdent.MatchString(s):
+		want = tIdent
+	case regexp.MustCompile(dottedPattern).MatchString(s):
+		want = tDotted
+	case regexp.MustCompile(colonKeyPattern).MatchString(s):
+		want = tColonKey
+	case regexp.MustCompile(colonWdPattern).MatchString(s):
+		want = tColonWord
+	}
+	if got := classifyRun(s, 0, true); got != want {
+		t.Errorf("classifyRun(%q) = %d, the regexps say %d", s, got, want)
+	}
+	if got, want := isIdent(s), reIdent.MatchString(s); got != want {
+		t.Errorf("isIdent(%q) = %v, want %v", s, got, want)
+	}
+	for _, c := range []struct {
+		pattern string
+		got     bool
+	}{
+		{ifKwPattern, isIfKw(s)},
+		{foreachPattern, hasKeyword(s, "foreach")},
+		{elsePattern, isElseStmt(s)},
+		{needsPattern, isNeedsStmt(s)},
+	} {
+		if want := regexp.MustCompile(c.pattern).MatchString(s); c.got != want {
+			t.Errorf("%q against %s: got %v, want %v", s, c.pattern, c.got, want)
+		}
+	}
+}
+
+func TestClassifiers(t *testing.T) {
+	for _, s := range []string{
+		"", "0", "-1", "+2.5", "1.", ".5", "1e5", "1E-3", "1e", "1.5e+", "--1", "12a",
+		"a", "_x", "a-b", "1a", "a.b", "a.b.c", "a.", ".a", "a:", "a:b", "a::", ":a", "a:\n", "a:\r",
+		"if", "if:", "if x", "ifx", "if-x", "elif(", "elifx", "if\u00e9", "foreach", "foreach x", "foreachx",
+		"else:", "else :", "else\t:", "else: ", "else", "needs:", "needs :a", "needs", "needsx:",
+	} {
+		checkClassifiers(t, s)
+	}
+}
+
+func FuzzClassifiers(f *testing.F) {
+	for _, s := range []string{"1.5e-3", "a-b.c_d", "key:${X}", "if x", "else :", "needs: a"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkClassifiers)
+}
