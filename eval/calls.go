@@ -7,6 +7,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval/shellexec"
 	"github.com/skillscript/skillc/eval/value"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // execCall runs a runtime-intrinsic function-call op.
@@ -15,26 +16,34 @@ func (x *run) execCall(s *ast.CallStmt, sc *scope) error {
 	if len(s.Positional) > 0 {
 		return x.contain(op, sc, fatalf(KindArgument, "%s takes keyword arguments only (key=value)", op.name))
 	}
-	switch op.name {
-	case "emit":
-		return x.runOp(op, sc, x.opEmit)
-	case "notify":
-		op.external = true
-		return x.runOp(op, sc, x.opNotify)
-	case "shell":
-		op.external = true
-		return x.runOp(op, sc, x.opShell)
-	case "file_read":
-		return x.runOp(op, sc, x.opFileRead)
-	case "file_write":
-		return x.runOp(op, sc, x.opFileWrite)
-	case "execute_skill":
-		op.external = true
-		return x.runOp(op, sc, x.opExecuteSkill)
-	case "inline":
-		return x.runOp(op, sc, x.opInline)
+	fn := x.intrinsic(op.name)
+	if fn == nil || !lang.IsIntrinsic(op.name) {
+		return fatalf(KindUnsupportedOp, "unknown op %s(...); for an external tool use $ connector.tool", op.name)
 	}
-	return fatalf(KindUnsupportedOp, "unknown op %s(...); for an external tool use $ connector.tool", op.name)
+	op.external = lang.IsExternal(op.name)
+	return x.runOp(op, sc, fn)
+}
+
+// intrinsic returns the implementation of the runtime-intrinsic op called
+// name (the catalog in internal/lang lists them), or nil.
+func (x *run) intrinsic(name string) opFunc {
+	switch name {
+	case "emit":
+		return x.opEmit
+	case "notify":
+		return x.opNotify
+	case "shell":
+		return x.opShell
+	case "file_read":
+		return x.opFileRead
+	case "file_write":
+		return x.opFileWrite
+	case "execute_skill":
+		return x.opExecuteSkill
+	case "inline":
+		return x.opInline
+	}
+	return nil
 }
 
 func (x *run) opEmit(_ context.Context, op *opCall) (any, error) {

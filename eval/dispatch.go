@@ -9,17 +9,12 @@ import (
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/value"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
-// TypedOps are the bare "$ tool" ops with a typed runtime contract; any
-// other bare tool routes to the "primary" connector.
-var typedOps = map[string]bool{
-	"llm": true, "data_read": true, "data_write": true,
-	"skill_read": true, "skill_write": true, "json_parse": true,
-}
-
-// IsTypedOp reports whether a bare "$ name" is a typed-contract op.
-func IsTypedOp(name string) bool { return typedOps[name] }
+// IsTypedOp reports whether a bare "$ name" is a typed-contract op (see
+// internal/lang); any other bare tool routes to the "primary" connector.
+func IsTypedOp(name string) bool { return lang.IsTypedContract(name) }
 
 // execDispatch runs a "$" op.
 func (x *run) execDispatch(s *ast.DispatchStmt, sc *scope) error {
@@ -28,14 +23,16 @@ func (x *run) execDispatch(s *ast.DispatchStmt, sc *scope) error {
 		return x.contain(op, sc, fatalf(KindInvalidSkill, "$ op without a tool name"))
 	}
 	tool := s.Tool.Name
+	if s.Connector == nil && lang.IsTypedContract(tool) {
+		op.external = lang.IsExternal(tool)
+	}
 	if s.Connector == nil && tool == "json_parse" {
-		op.external = false
 		return x.runOp(op, sc, x.opJSONParse)
 	}
 	if len(s.Positional) > 0 {
 		return x.contain(op, sc, errorf(KindArgument, "%s takes keyword arguments only (key=value)", op.name))
 	}
-	if s.Connector == nil && typedOps[tool] {
+	if s.Connector == nil && lang.IsTypedContract(tool) {
 		return x.runOp(op, sc, x.typedOp(tool))
 	}
 	conn := contract.PrimaryConnector

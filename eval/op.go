@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval/value"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // opCall is one op with its optional "-> VAR" binding and (fallback:).
@@ -181,7 +182,7 @@ func argOf(args []*ast.Arg, key string) *ast.Arg {
 }
 
 // consumed reports kwargs the runtime takes itself and never forwards.
-func consumed(key string) bool { return key == "approved" || key == "timeout" }
+func consumed(key string) bool { return lang.IsUniversal(key) }
 
 // kwargs evaluates every forwarded kwarg of op. Secret markers are kept
 // as sentinels when sink is set and refused otherwise.

@@ -6,28 +6,21 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
-// The shipped filters.
-var shippedFilters = []string{"url", "shell", "json", "trim", "length", "contains", "fallback", "isodate", "head", "tail", "lines", "pluck"}
+// shippedFilters are the names of the shipped filters (internal/lang).
+var shippedFilters = lang.Filters()
 
-// The runtime-intrinsic function-call ops.
-var intrinsicOps = []string{"emit", "notify", "inline", "execute_skill", "shell", "file_read", "file_write"}
+// isTypedOp reports whether a bare "$ name" is a language op (a
+// typed-contract op or $ execute_skill) rather than an external tool.
+func isTypedOp(name string) bool { return lang.IsBareDispatch(name) }
 
-// The typed-contract "$ op" names (execute_skill may also be dispatched).
-var typedOps = []string{"llm", "data_read", "data_write", "skill_read", "skill_write", "json_parse", "execute_skill"}
+// opKwargs returns the keyword arguments the catalog lists for op.
+func opKwargs(op string) []string { return lang.Kwargs(op) }
 
-// The reserved words (case-sensitive).
-var reservedWords = []string{
-	"emit", "notify", "inline", "execute_skill", "shell", "file_read", "file_write",
-	"default", "needs", "if", "elif", "else", "foreach", "in", "not", "unsafe",
-	"while", "for", "match", "try", "catch", "return",
-}
-
-// universalArgs are consumed by the runtime on every op.
-var universalArgs = []string{"timeout", "approved"}
-
-func isTypedOp(name string) bool { return contains(typedOps, name) }
+// codeList renders names as one code span: `a b c`.
+func codeList(names []string) string { return "`" + strings.Join(names, " ") + "`" }
 
 // ownExprs returns the expression-bearing children of a statement itself,
 // not of nested blocks, so that walking them for every op in info.Ops
@@ -241,27 +234,19 @@ func hasTemplate(f *ast.File) bool {
 // inline(skill=...)/$ execute_skill name=..., with the argument.
 func skillRefArg(s ast.Stmt) (*ast.Arg, string) {
 	var args []*ast.Arg
-	var keys []string
+	var op string
 	switch s := s.(type) {
 	case *ast.CallStmt:
-		switch callName(s) {
-		case "execute_skill":
-			keys = []string{"name", "skill_name"}
-		case "inline":
-			keys = []string{"skill", "name"}
-		default:
-			return nil, ""
-		}
-		args = s.Args
+		args, op = s.Args, callName(s)
 	case *ast.DispatchStmt:
-		if s.Connector != nil || s.Tool == nil || s.Tool.Name != "execute_skill" {
+		if s.Connector != nil || s.Tool == nil || !lang.IsBareDispatch(s.Tool.Name) {
 			return nil, ""
 		}
-		args, keys = s.Args, []string{"name", "skill_name"}
+		args, op = s.Args, s.Tool.Name
 	default:
 		return nil, ""
 	}
-	for _, k := range keys {
+	for _, k := range lang.SkillArgs(op) {
 		if a := argOf(args, k); a != nil {
 			return a, k
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // qualified returns the "$ conn.tool" dispatches with their wired
@@ -58,7 +59,7 @@ func ruleUnwiredPrimaryConnector() *Rule {
 	return &Rule{
 		ID: "unwired-primary-connector", Severity: ast.Error, Needs: NeedsConfig,
 		Doc: Doc{
-			Summary: "A bare `$ tool` that is neither a typed-contract op (`llm data_read data_write skill_read skill_write json_parse execute_skill`) nor a wired connector. Info instead of error when every use of that name carries a `(fallback:)`.",
+			Summary: "A bare `$ tool` that is neither a typed-contract op (" + codeList(lang.BareDispatches()) + ") nor a wired connector. Info instead of error when every use of that name carries a `(fallback:)`.",
 			Why:     "The bare form is reserved for typed-contract ops; other tools are named with their connector (`$ conn.tool`). With no connector behind the name the call always fails.",
 			Bad:     "$ search_issues query=\"is:open\" -> R\n",
 			Good:    "$ github.search_issues query=\"is:open\" -> R\n",
@@ -217,7 +218,7 @@ func ruleUnknownConnectorArg() *Rule {
 				}
 				names := s.propertyNames()
 				for _, a := range d.Args {
-					if a.Key == nil || contains(universalArgs, a.Key.Name) || s.Properties[a.Key.Name] != nil {
+					if a.Key == nil || lang.IsUniversal(a.Key.Name) || s.Properties[a.Key.Name] != nil {
 						continue
 					}
 					sug := closest(a.Key.Name, names)

@@ -11,7 +11,7 @@ func ruleUnknownFilter() *Rule {
 	return &Rule{
 		ID: "unknown-filter", Severity: ast.Error, Needs: NeedsSource,
 		Doc: Doc{
-			Summary: "A `|filter` that is not one of the shipped filters (`url shell json trim length contains fallback isodate head tail lines pluck`). Filter names are case-sensitive.",
+			Summary: "A `|filter` that is not one of the shipped filters (" + codeList(shippedFilters) + "). Filter names are case-sensitive.",
 			Why:     "An unknown filter fails the substitution at run time. Misspellings get a did-you-mean fix; computations that no filter covers belong in a tool.",
 			Bad:     "emit(text=\"${X|URL}\")\n",
 			Good:    "emit(text=\"${X|url}\")\n",

@@ -5,6 +5,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // mutationKind says why op mutates state, or "" when it does not.
@@ -17,11 +18,8 @@ func mutationKind(ctx *Context, s ast.Stmt) string {
 			return ""
 		}
 		if s.Connector == nil {
-			switch s.Tool.Name {
-			case "data_write", "skill_write":
-				return "$ " + s.Tool.Name + " writes to the store"
-			case "llm", "data_read", "skill_read", "json_parse", "execute_skill":
-				return ""
+			if isTypedOp(s.Tool.Name) {
+				return languageOpMutation(s.Tool.Name)
 			}
 		} else if c := ctx.Connectors[s.Connector.Name]; c != nil && c.isMutating(s.Tool.Name) {
 			return "connector " + s.Connector.Name + " declares " + s.Tool.Name + " mutating"
@@ -29,6 +27,14 @@ func mutationKind(ctx *Context, s ast.Stmt) string {
 		if check.IsMutatingTool(s.Tool.Name) {
 			return "tool " + s.Tool.Name + " has a mutating verb"
 		}
+	}
+	return ""
+}
+
+// languageOpMutation says why the bare "$ name" language op mutates, or "".
+func languageOpMutation(name string) string {
+	if lang.Mutates(name) == lang.Always {
+		return "$ " + name + " writes to the store"
 	}
 	return ""
 }

@@ -5,29 +5,31 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 func ruleUnknownRuntimeOp() *Rule {
 	return &Rule{
 		ID: "unknown-runtime-op", Severity: ast.Error, Needs: NeedsSource,
 		Doc: Doc{
-			Summary: "A function-call op whose verb is not a runtime intrinsic (`emit notify inline execute_skill shell file_read file_write`).",
+			Summary: "A function-call op whose verb is not a runtime intrinsic (" + codeList(lang.Intrinsics()) + ").",
 			Why:     "The function-call form is a closed list the runtime knows directly. A misspelt verb gets a fix; an external tool is called with `$ connector.tool k=v -> R`.",
 			Bad:     "emitt(text=\"hi\")\n",
 			Good:    "emit(text=\"hi\")\n",
 		},
 		Run: func(p *Pass) {
+			intrinsics := lang.Intrinsics()
 			for _, op := range p.Info.Ops {
 				c, ok := op.Stmt.(*ast.CallStmt)
-				if !ok || c.Name == nil || contains(intrinsicOps, c.Name.Name) {
+				if !ok || c.Name == nil || lang.IsIntrinsic(c.Name.Name) {
 					continue
 				}
 				name := c.Name.Name
-				if s := closest(name, intrinsicOps); s != "" {
+				if s := closest(name, intrinsics); s != "" {
 					p.Reportf(c.Name, "unknown op %s — did you mean %s?", name, s).WithFix("rename to "+s, c.Name.Range, s)
 					continue
 				}
-				p.Reportf(c.Name, "unknown op %s: the function-call ops are %s; if this is an external tool, call it with \"$ connector.%s k=v -> R\"", name, strings.Join(intrinsicOps, ", "), name)
+				p.Reportf(c.Name, "unknown op %s: the function-call ops are %s; if this is an external tool, call it with \"$ connector.%s k=v -> R\"", name, strings.Join(intrinsics, ", "), name)
 			}
 		},
 	}
@@ -70,9 +72,9 @@ func nameOf(id *ast.Ident) string {
 
 func malformedDispatch(p *Pass, s *ast.DispatchStmt) {
 	pos := s.Positional
-	if s.Tool != nil && s.Connector == nil && s.Tool.Name == "json_parse" {
+	if s.Tool != nil && s.Connector == nil && takesPositional(s.Tool.Name) {
 		if len(pos) > 1 {
-			p.Reportf(pos[1], "$ json_parse takes one positional value (the JSON text)")
+			p.Reportf(pos[1], "$ %s takes one positional value (the JSON text)", s.Tool.Name)
 		}
 		return
 	}
@@ -82,6 +84,12 @@ func malformedDispatch(p *Pass, s *ast.DispatchStmt) {
 	for _, v := range pos {
 		p.Reportf(v, "$ %s takes keyword arguments only: write key=value", dispatchName(s))
 	}
+}
+
+// takesPositional reports whether the bare "$ name" takes one positional
+// value ($ json_parse).
+func takesPositional(name string) bool {
+	return lang.IsTypedContract(name) && lang.Positional(name) != ""
 }
 
 // isConnectorAsTool reports the "$ conn tool ..." shape: a bare first
@@ -192,8 +200,8 @@ func argSurfaceRule(id, op string, allowed []string, doc Doc) *Rule {
 }
 
 func ruleUnknownLLMArg() *Rule {
-	return argSurfaceRule("unknown-llm-arg", "llm", []string{"prompt", "maxTokens", "model", "timeout", "approved"}, Doc{
-		Summary: "A `$ llm` kwarg outside `prompt`, `maxTokens`, `model`, `timeout`, `approved`.",
+	return argSurfaceRule("unknown-llm-arg", "llm", opKwargs("llm"), Doc{
+		Summary: "A `$ llm` kwarg outside `" + strings.Join(opKwargs("llm"), "`, `") + "`.",
 		Why:     "The local-model bridge only consumes these; provider options such as `temperature` or `max_tokens` are dropped silently.",
 		Bad:     "$ llm prompt=\"hi\" max_tokens=100 -> R\n",
 		Good:    "$ llm prompt=\"hi\" maxTokens=100 -> R\n",
@@ -201,8 +209,8 @@ func ruleUnknownLLMArg() *Rule {
 }
 
 func ruleUnknownDataReadArg() *Rule {
-	return argSurfaceRule("unknown-data-read-arg", "data_read", []string{"mode", "query", "limit", "connector", "domain_tags", "filters", "min_confidence", "timeout", "approved"}, Doc{
-		Summary: "A `$ data_read` kwarg outside `mode`, `query`, `limit`, `connector`, `domain_tags`, `filters`, `min_confidence` (plus `timeout`/`approved`).",
+	return argSurfaceRule("unknown-data-read-arg", "data_read", opKwargs("data_read"), Doc{
+		Summary: "A `$ data_read` kwarg outside `" + strings.Join(ownKwargs("data_read"), "`, `") + "` (plus `timeout`/`approved`).",
 		Why:     "The data-store bridge ignores anything else, so a misspelt filter reads everything instead of failing.",
 		Bad:     "$ data_read mode=fts query=\"x\" limt=5 -> R\n",
 		Good:    "$ data_read mode=fts query=\"x\" limit=5 -> R\n",
@@ -219,17 +227,18 @@ func ruleUnknownFileEncoding() *Rule {
 			Good:    "file_read(path=\"/tmp/a.pdf\", encoding=\"base64\") -> B\n",
 		},
 		Run: func(p *Pass) {
+			encodings := fileEncodings()
 			for _, c := range calls(p.Info, "file_read") {
 				a := c.Arg("encoding")
 				if a == nil || a.Value == nil {
 					continue
 				}
 				v, ok := litString(a.Value)
-				if !ok || v == "utf8" || v == "base64" {
+				if !ok || contains(encodings, v) {
 					continue
 				}
 				d := p.Reportf(a.Value, "file_read encoding %q is not supported: use \"utf8\" (the default) or \"base64\"", v)
-				if s := closest(v, []string{"utf8", "base64"}); s != "" || strings.EqualFold(v, "utf-8") {
+				if s := closest(v, encodings); s != "" || strings.EqualFold(v, "utf-8") {
 					if s == "" {
 						s = "utf8"
 					}
@@ -239,6 +248,20 @@ func ruleUnknownFileEncoding() *Rule {
 		},
 	}
 }
+
+// ownKwargs returns the kwargs of op other than the universal ones.
+func ownKwargs(op string) []string {
+	var out []string
+	for _, k := range opKwargs(op) {
+		if !lang.IsUniversal(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// fileEncodings returns the encodings file_read accepts.
+func fileEncodings() []string { return lang.ParamValues("file_read", "encoding") }
 
 func ruleDeprecatedAddressedTo() *Rule {
 	return &Rule{
@@ -307,12 +330,12 @@ func ruleUnboundedNoDeadline() *Rule {
 				var at Spanner
 				switch s := op.Stmt.(type) {
 				case *ast.DispatchStmt:
-					if s.Tool != nil && s.Connector == nil && s.Tool.Name == "json_parse" {
+					if s.Tool != nil && s.Connector == nil && lang.IsTypedContract(s.Tool.Name) && !lang.IsExternal(s.Tool.Name) {
 						continue
 					}
 					args, at = s.Args, s.Dollar
 				case *ast.CallStmt:
-					if !contains([]string{"shell", "execute_skill", "notify", "file_write"}, callName(s)) {
+					if !needsBound(callName(s)) {
 						continue
 					}
 					args, at = s.Args, s.Name
@@ -325,6 +348,12 @@ func ruleUnboundedNoDeadline() *Rule {
 			}
 		},
 	}
+}
+
+// needsBound reports whether the intrinsic op called name should carry a
+// timeout: it leaves the process or it always mutates.
+func needsBound(name string) bool {
+	return lang.IsIntrinsic(name) && (lang.IsExternal(name) || lang.Mutates(name) == lang.Always)
 }
 
 // opLabel names an op for messages ("$ llm", "shell(...)").

@@ -5,6 +5,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 func ruleUndeclaredVar() *Rule {
@@ -141,7 +142,7 @@ func ruleReservedKeyword() *Rule {
 		},
 		Run: func(p *Pass) {
 			flag := func(id *ast.Ident, what string) {
-				if id != nil && contains(reservedWords, id.Name) {
+				if id != nil && lang.Reserved(id.Name) {
 					p.Reportf(id, "%s %q is a reserved word: choose another name", what, id.Name)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/filter"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // Completion contexts recognised from the text before the cursor.
@@ -141,7 +142,7 @@ func (snap *snapshot) varItems(off int) []protocol.CompletionItem {
 	}
 	for _, a := range ambient {
 		items = append(items, protocol.CompletionItem{Label: a, Kind: protocol.CompletionItemKindConstant,
-			Detail: protocol.NewOptional("ambient"), Documentation: protocol.String(ambientDoc(a))})
+			Detail: protocol.NewOptional("ambient"), Documentation: protocol.String(lang.AmbientDoc(a))})
 	}
 	for _, name := range snap.targetNames() {
 		items = append(items, protocol.CompletionItem{Label: name + ".output", Kind: protocol.CompletionItemKindReference,
@@ -223,8 +224,8 @@ func sortedKeys[V any](m map[string]V) []string {
 // headerKeyItems lists the header keys.
 func headerKeyItems() []protocol.CompletionItem {
 	var items []protocol.CompletionItem
-	for _, h := range headers() {
-		if h.Kind == ast.HeaderDeliveryContext || h.Kind == ast.HeaderOnError {
+	for _, h := range lang.Headers() {
+		if h.Retired {
 			continue
 		}
 		key := h.Kind.String()
@@ -238,7 +239,7 @@ func headerKeyItems() []protocol.CompletionItem {
 // headerValueItems lists the enumerated values of a header.
 func headerValueItems(key, value string) []protocol.CompletionItem {
 	kind, _ := ast.LookupHeader(key)
-	h, ok := lookupHeader(kind)
+	h, ok := lang.Header(kind)
 	if !ok {
 		return []protocol.CompletionItem{}
 	}
@@ -281,14 +282,14 @@ func (snap *snapshot) dispatchItems() []protocol.CompletionItem {
 		items = append(items, protocol.CompletionItem{Label: c.Name, Kind: protocol.CompletionItemKindModule,
 			Detail: protocol.NewOptional("connector (" + c.Class + ")")})
 	}
-	for _, o := range ops() {
-		if o.Class != contractOp {
+	for _, o := range lang.Ops() {
+		if o.Class != lang.TypedContract {
 			continue
 		}
 		items = append(items, protocol.CompletionItem{Label: o.Name, Kind: protocol.CompletionItemKindFunction,
-			Detail: protocol.NewOptional(o.signature()), InsertText: protocol.NewOptional(o.snippet()),
+			Detail: protocol.NewOptional(signature(o)), InsertText: protocol.NewOptional(snippet(o)),
 			InsertTextFormat: protocol.InsertTextFormatSnippet,
-			Documentation:    &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: o.markdown()}})
+			Documentation:    &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: opMarkdown(o)}})
 	}
 	return items
 }
@@ -318,8 +319,8 @@ func (snap *snapshot) skillItems() []protocol.CompletionItem {
 
 // callArgItems lists the kwargs of a function-call op not yet given.
 func (snap *snapshot) callArgItems(op, args string) []protocol.CompletionItem {
-	o, ok := lookupOp(op)
-	if !ok || o.Class != callOp {
+	o, ok := lang.Op(op)
+	if !ok || o.Class != lang.Intrinsic {
 		return []protocol.CompletionItem{}
 	}
 	return paramItems(o.Params, usedKeys(args))
@@ -330,22 +331,22 @@ func (snap *snapshot) callArgItems(op, args string) []protocol.CompletionItem {
 func (snap *snapshot) dispatchArgItems(first, tool, prefix string) []protocol.CompletionItem {
 	used := usedKeys(prefix)
 	if tool == "" {
-		if o, ok := lookupOp(first); ok && o.Class == contractOp {
+		if o, ok := lang.Op(first); ok && o.Class == lang.TypedContract {
 			return paramItems(o.Params, used)
 		}
 		return []protocol.CompletionItem{}
 	}
 	tools, _ := snap.env.Tools(first)
-	var params []param
+	var params []lang.Param
 	for _, t := range tools {
 		if t.Name != tool {
 			continue
 		}
 		for _, p := range schemaProps(t.InputSchema) {
-			params = append(params, param{Name: p.Name, Doc: p.Doc, Required: p.Required, Example: `"${1}"`})
+			params = append(params, lang.Param{Name: p.Name, Doc: p.Doc, Required: p.Required, Example: `"${1}"`})
 		}
 	}
-	return paramItems(append(params, universalParams()...), used)
+	return paramItems(append(params, lang.Universal()...), used)
 }
 
 // reKey finds kwarg keys already written.
@@ -361,7 +362,7 @@ func usedKeys(s string) map[string]bool {
 }
 
 // paramItems turns params into completion items, skipping used ones.
-func paramItems(params []param, used map[string]bool) []protocol.CompletionItem {
+func paramItems(params []lang.Param, used map[string]bool) []protocol.CompletionItem {
 	items := []protocol.CompletionItem{}
 	for i, p := range params {
 		if used[p.Name] {
@@ -391,17 +392,17 @@ func sortKey(required bool, i int) string {
 // opItems lists the ops and statement keywords for the start of a body line.
 func opItems() []protocol.CompletionItem {
 	var items []protocol.CompletionItem
-	for _, o := range ops() {
-		label, insert := o.Name, o.snippet()
-		if o.Class == contractOp {
-			label, insert = "$ "+o.Name, "\\$ "+o.snippet()
+	for _, o := range lang.Ops() {
+		label, insert := o.Name, snippet(o)
+		if o.Class == lang.TypedContract {
+			label, insert = "$ "+o.Name, "\\$ "+snippet(o)
 		}
 		items = append(items, protocol.CompletionItem{Label: label, Kind: protocol.CompletionItemKindFunction,
-			Detail: protocol.NewOptional(o.signature()), InsertText: protocol.NewOptional(insert),
+			Detail: protocol.NewOptional(signature(o)), InsertText: protocol.NewOptional(insert),
 			InsertTextFormat: protocol.InsertTextFormatSnippet, FilterText: protocol.NewOptional(o.Name),
-			Documentation: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: o.markdown()}})
+			Documentation: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: opMarkdown(o)}})
 	}
-	for _, k := range keywords() {
+	for _, k := range lang.Statements() {
 		items = append(items, protocol.CompletionItem{Label: k.Label, Kind: protocol.CompletionItemKindKeyword,
 			InsertText: protocol.NewOptional(k.Snippet), InsertTextFormat: protocol.InsertTextFormatSnippet,
 			Documentation: protocol.String(k.Doc)})

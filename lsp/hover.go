@@ -12,6 +12,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/filter"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // hover answers textDocument/hover.
@@ -46,8 +47,8 @@ func (snap *snapshot) hoverText(sym symbol) string {
 	case symTarget:
 		return snap.targetHover(sym)
 	case symOp:
-		if o, ok := lookupOp(sym.name); ok {
-			return o.markdown()
+		if o, ok := lang.Op(sym.name); ok {
+			return opMarkdown(o)
 		}
 		return fmt.Sprintf("`%s(...)` is not a runtime op; external tools are called as `$ connector.tool`.", sym.name)
 	case symTool:
@@ -60,8 +61,8 @@ func (snap *snapshot) hoverText(sym symbol) string {
 		return filterHover(sym.name)
 	case symHeader:
 		if sym.header != nil {
-			if h, ok := lookupHeader(sym.header.Kind); ok {
-				return h.markdown()
+			if h, ok := lang.Header(sym.header.Kind); ok {
+				return headerMarkdown(h)
 			}
 		}
 	case symSecret:
@@ -79,7 +80,7 @@ func (snap *snapshot) varHover(sym symbol) string {
 	if len(sym.binds) == 0 {
 		switch {
 		case sym.name == "ERROR_CONTEXT" || check.IsAmbient(sym.name):
-			fmt.Fprintf(&b, " (ambient)\n\n%s", ambientDoc(sym.name))
+			fmt.Fprintf(&b, " (ambient)\n\n%s", lang.AmbientDoc(sym.name))
 		default:
 			b.WriteString("\n\nNot declared or bound in this skill.")
 		}
@@ -207,8 +208,8 @@ func targetList(ts []*ast.Target) string {
 func (snap *snapshot) toolHover(sym symbol) string {
 	d, _ := sym.op.(*ast.DispatchStmt)
 	if d == nil || d.Connector == nil {
-		if o, ok := lookupOp(sym.name); ok {
-			return o.markdown()
+		if o, ok := lang.Op(sym.name); ok {
+			return opMarkdown(o)
 		}
 		return fmt.Sprintf("`$ %s` is not a typed-contract op; qualify it as `$ connector.%s`.", sym.name, sym.name)
 	}
@@ -277,12 +278,12 @@ func (snap *snapshot) connectorHover(name string) string {
 func (snap *snapshot) kwargHover(sym symbol) string {
 	switch op := sym.op.(type) {
 	case *ast.CallStmt:
-		if o, ok := lookupOp(op.Name.Name); ok {
+		if o, ok := lang.Op(op.Name.Name); ok {
 			return paramMarkdown(o, sym.name)
 		}
 	case *ast.DispatchStmt:
 		if op.Connector == nil && op.Tool != nil {
-			if o, ok := lookupOp(op.Tool.Name); ok {
+			if o, ok := lang.Op(op.Tool.Name); ok {
 				return paramMarkdown(o, sym.name)
 			}
 		}
@@ -294,10 +295,10 @@ func (snap *snapshot) kwargHover(sym symbol) string {
 }
 
 // paramMarkdown documents one kwarg of an op.
-func paramMarkdown(o opSpec, name string) string {
-	p, ok := o.param(name)
+func paramMarkdown(o lang.OpSpec, name string) string {
+	p, ok := o.Param(name)
 	if !ok {
-		for _, u := range universalParams() {
+		for _, u := range lang.Universal() {
 			if u.Name == name {
 				p, ok = u, true
 			}

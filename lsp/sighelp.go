@@ -6,6 +6,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // signatureHelp answers textDocument/signatureHelp inside the parentheses
@@ -20,7 +21,7 @@ func (s *Server) signatureHelp(_ context.Context, p *protocol.SignatureHelpParam
 	if !ok {
 		return nil, nil
 	}
-	sig := protocol.SignatureInformation{Label: o.signature(),
+	sig := protocol.SignatureInformation{Label: signature(o),
 		Documentation: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: o.Summary}}
 	for _, prm := range o.Params {
 		sig.Parameters = append(sig.Parameters, protocol.ParameterInformation{
@@ -35,7 +36,7 @@ func (s *Server) signatureHelp(_ context.Context, p *protocol.SignatureHelpParam
 }
 
 // callAt returns the op whose argument list contains off.
-func (snap *snapshot) callAt(off int) (opSpec, []*ast.Arg, bool) {
+func (snap *snapshot) callAt(off int) (lang.OpSpec, []*ast.Arg, bool) {
 	path := pathAt(snap.File, off)
 	p := ast.PosOf(off)
 	for i := len(path) - 1; i >= 0; i-- {
@@ -44,23 +45,23 @@ func (snap *snapshot) callAt(off int) (opSpec, []*ast.Arg, bool) {
 			if n.Name == nil || p <= n.Lparen || (n.Rparen.IsValid() && p > n.Rparen) {
 				continue
 			}
-			if o, ok := lookupOp(n.Name.Name); ok {
+			if o, ok := lang.Op(n.Name.Name); ok {
 				return o, n.Args, true
 			}
 		case *ast.DispatchStmt:
 			if n.Connector == nil && n.Tool != nil && p > n.Tool.To {
-				if o, ok := lookupOp(n.Tool.Name); ok && len(o.Params) > 0 {
+				if o, ok := lang.Op(n.Tool.Name); ok && len(o.Params) > 0 {
 					return o, n.Args, true
 				}
 			}
 		}
 	}
-	return opSpec{}, nil, false
+	return lang.OpSpec{}, nil, false
 }
 
 // activeParam returns the index of the parameter being written at off: the
 // kwarg whose range holds the cursor, else the first required one missing.
-func activeParam(o opSpec, args []*ast.Arg, off int) int {
+func activeParam(o lang.OpSpec, args []*ast.Arg, off int) int {
 	p := ast.PosOf(off)
 	for _, a := range args {
 		if a.Key != nil && a.From <= p && p <= a.To {
@@ -82,7 +83,7 @@ func activeParam(o opSpec, args []*ast.Arg, off int) int {
 }
 
 // paramIndex returns the index of a parameter, or -1.
-func paramIndex(o opSpec, name string) int {
+func paramIndex(o lang.OpSpec, name string) int {
 	for i, prm := range o.Params {
 		if prm.Name == name {
 			return i

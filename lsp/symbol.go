@@ -1,8 +1,11 @@
 package lsp
 
 import (
+	"slices"
+
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // symKind classifies what the cursor is on.
@@ -157,9 +160,7 @@ func (snap *snapshot) skillValueSymbol(path []ast.Node) (symbol, bool) {
 	if arg == nil || call == nil || arg.Key == nil || arg.Value == nil {
 		return symbol{}, false
 	}
-	op := call.Name.Name
-	key := arg.Key.Name
-	if !((op == "execute_skill" && (key == "name" || key == "skill_name")) || (op == "inline" && key == "skill")) {
+	if call.Name == nil || !isSkillArg(call.Name.Name, arg.Key.Name) {
 		return symbol{}, false
 	}
 	name, rng, ok := literalValue(arg.Value)
@@ -167,6 +168,13 @@ func (snap *snapshot) skillValueSymbol(path []ast.Node) (symbol, bool) {
 		return symbol{}, false
 	}
 	return symbol{kind: symSkill, name: name, rng: rng, op: call, arg: arg}, true
+}
+
+// isSkillArg reports whether key is the kwarg of the intrinsic op that names
+// the skill it runs or inlines (execute_skill name=/skill_name=, inline skill=).
+func isSkillArg(op, key string) bool {
+	o, ok := lang.Op(op)
+	return ok && o.Class == lang.Intrinsic && slices.Contains(o.SkillArgs(), key)
 }
 
 // literalValue returns the literal text of a string or bare word and the
