@@ -29,6 +29,12 @@ func (x *run) execDispatch(s *ast.DispatchStmt, sc *scope) error {
 	if s.Connector == nil && tool == "json_parse" {
 		return x.runOp(op, sc, x.opJSONParse)
 	}
+	if s.Connector == nil && tool == "execute_skill" {
+		// "$ execute_skill name=... inputs={...} -> R" is the same
+		// composition op as execute_skill(...) (decision K4).
+		op.external = false
+		return x.runOp(op, sc, x.opExecuteSkill)
+	}
 	if len(s.Positional) > 0 {
 		return x.contain(op, sc, errorf(KindArgument, "%s takes keyword arguments only (key=value)", op.name))
 	}
