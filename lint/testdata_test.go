@@ -2,9 +2,9 @@ package lint
 
 import (
 	"fmt"
+	"github.com/skillscript/skillc/internal/wantmark"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -15,33 +15,6 @@ import (
 )
 
 const testdataDir = "../testdata/lint"
-
-// wantMarker matches "# want: a, b" (this line), "# want-above: a" (the
-// previous line) and "# want-below: a" (the next line).
-var wantMarker = regexp.MustCompile(`#\s*want(-above|-below)?:\s*([a-z0-9][a-z0-9, -]*)`)
-
-// expectations returns the "line rule" pairs a test file's markers expect.
-func expectations(src []byte) []string {
-	var out []string
-	for i, line := range strings.Split(string(src), "\n") {
-		m := wantMarker.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		n := i + 1
-		switch m[1] {
-		case "-above":
-			n--
-		case "-below":
-			n++
-		}
-		for _, id := range strings.FieldsFunc(m[2], func(r rune) bool { return r == ',' || r == ' ' }) {
-			out = append(out, fmt.Sprintf("%d %s", n, id))
-		}
-	}
-	sort.Strings(out)
-	return out
-}
 
 // dirContext builds the lint context of a testdata directory from its
 // sidecar skillscript.config.json / connectors.json (no sidecars: no
@@ -118,7 +91,7 @@ func TestTestdata(t *testing.T) {
 				got = append(got, fmt.Sprintf("%d %s", f.Lines.Position(d.Range.From).Line, d.Rule))
 			}
 			sort.Strings(got)
-			want := expectations(src)
+			want := wantmark.Expectations(src)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("diagnostics differ\n got: %v\nwant: %v\n%s", got, want, describe(f.Lines, ds))
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/skillscript/skillc/internal/wantmark"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,35 +27,9 @@ const specDir = "../../testdata/spec"
 // no timeouts); testdata/lint/unbounded-no-deadline pins it.
 var ignoredRules = map[string]bool{"unbounded-no-deadline": true}
 
-// wantMarker matches "# want: a, b" (this line), "# want-above: a" (the
-// previous line) and "# want-below: a" (the next line).
-var wantMarker = regexp.MustCompile(`#\s*want(-above|-below)?:\s*([a-z0-9][a-z0-9, -]*)`)
-
 // skipMarker matches "# spec-skip: reason": a known bug outside this
 // package's reach (see README.md); the file is skipped with the reason.
 var skipMarker = regexp.MustCompile(`#\s*spec-skip:\s*(.+)`)
-
-func expectations(src []byte) []string {
-	var out []string
-	for i, line := range strings.Split(string(src), "\n") {
-		m := wantMarker.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		n := i + 1
-		switch m[1] {
-		case "-above":
-			n--
-		case "-below":
-			n++
-		}
-		for _, id := range strings.FieldsFunc(m[2], func(r rune) bool { return r == ',' || r == ' ' }) {
-			out = append(out, fmt.Sprintf("%d %s", n, id))
-		}
-	}
-	sort.Strings(out)
-	return out
-}
 
 func specFiles(t *testing.T) []string {
 	t.Helper()
@@ -117,7 +92,7 @@ func TestSpecDiagnostics(t *testing.T) {
 				}
 			}
 			sort.Strings(got)
-			if want := expectations(src); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			if want := wantmark.Expectations(src); strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("diagnostics differ\n got: %v\nwant: %v\n%s", got, want, describe(f.Lines, ds))
 			}
 		})
