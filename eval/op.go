@@ -73,8 +73,27 @@ func (x *run) fireFallback(op *opCall, sc *scope, reason string) error {
 	x.res.Fallbacks = append(x.res.Fallbacks, fb)
 	x.trace("fallback", fb.Target, op.name, x.line(op.stmt.Span()), reason)
 	x.progress(Event{Kind: "fallback", Target: fb.Target, Op: op.name, Line: x.line(op.stmt.Span()), Detail: reason})
+	if op.name == "execute_skill" || op.name == "$ execute_skill" {
+		v = degradedChild(v, fb.Reason)
+	}
 	x.bindResult(op, sc, v)
 	return nil
+}
+
+// degradedChild is what "execute_skill(...) -> R (fallback: v)" binds when
+// the fallback fires: a composition result like a successful child's, whose
+// outputs.text is the fallback value, so ${R.outputs.text} reads the
+// degraded value as the language reference's example does (decision S4).
+// A fallback that is already an object is bound as it is.
+func degradedChild(v any, reason string) any {
+	if _, isObj := v.(*value.Object); isObj {
+		return v
+	}
+	return childValue(&Result{
+		Status:  statusFailed,
+		Outputs: Outputs{Text: value.String(v)},
+		Errors:  []ErrorInfo{{Kind: "FallbackUsed", Message: reason}},
+	})
 }
 
 func (x *run) bindResult(op *opCall, sc *scope, v any) {

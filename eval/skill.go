@@ -112,6 +112,7 @@ func childValue(res *Result) any {
 			o.Set(k, val)
 		}
 	}
+	o.SetText(res.Outputs.Text) // ${R} is the child's output (decision S4)
 	return o
 }
 

@@ -8,6 +8,20 @@ import "iter"
 type Object struct {
 	keys []string
 	vals map[string]any
+	text *string // the substitution text form, when set (see SetText)
+}
+
+// SetText gives o a text form: ${X} of the object then substitutes text
+// instead of the object's JSON (its fields stay reachable as ${X.field}).
+// A composition result uses it so that ${R} is the child's output.
+func (o *Object) SetText(text string) { o.text = &text }
+
+// Text returns the text form set with SetText.
+func (o *Object) Text() (string, bool) {
+	if o == nil || o.text == nil {
+		return "", false
+	}
+	return *o.text, true
 }
 
 // NewObject returns an empty object with room for n keys.
@@ -92,6 +106,7 @@ func (o *Object) Clone() *Object {
 	for k, v := range o.All() {
 		c.Set(k, Clone(v))
 	}
+	c.text = o.text
 	return c
 }
 

@@ -42,7 +42,12 @@ func String(v any) string {
 		return FormatNumber(x)
 	case bool:
 		return strconv.FormatBool(x)
-	case []any, *Object:
+	case *Object:
+		if t, ok := x.Text(); ok {
+			return t
+		}
+		return ToJSON(x)
+	case []any:
 		return ToJSON(x)
 	}
 	return String(Normalize(v))

@@ -307,3 +307,21 @@ func TestUnresolvedRefError(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestObjectTextForm(t *testing.T) {
+	o := NewObject(1)
+	o.Set("a", 1.0)
+	if got := String(o); got != `{"a":1}` {
+		t.Errorf("String without text form = %q", got)
+	}
+	o.SetText("child output")
+	if got := String(o); got != "child output" {
+		t.Errorf("String with text form = %q", got)
+	}
+	if got := ToJSON(o); got != `{"a":1}` {
+		t.Errorf("ToJSON keeps the fields: %q", got)
+	}
+	if c := Clone(o).(*Object); String(c) != "child output" {
+		t.Errorf("Clone lost the text form")
+	}
+}
