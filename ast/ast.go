@@ -52,6 +52,10 @@ type File struct {
 	Templates []*Template // template regions (more than one is an error)
 	Comments  []*Comment
 	Bad       []*BadStmt // top-level lines that could not be parsed
+
+	// NotText is set when the source is binary or not UTF-8; the file is
+	// then empty apart from that one diagnostic, and later phases add none.
+	NotText bool
 }
 
 func (*File) aNode() {}

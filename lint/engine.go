@@ -58,6 +58,11 @@ func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.
 	}
 	ds := append(ast.Diagnostics(nil), parsed...)
 	st := newState(f, info)
+	if f.NotText {
+		// only the parser's encoding error: rules about an empty file
+		// (no-targets, ...) would be noise on a binary file
+		return finish(f, st, ds, opts)
+	}
 	for _, r := range Rules() {
 		if r.Run == nil {
 			continue

@@ -131,12 +131,14 @@ func (p *parser) lineTextTrim(i int) []byte { return bytes.TrimSpace(p.line(i)) 
 func (p *parser) checkEncoding() bool {
 	if i := bytes.IndexByte(p.src, 0); i >= 0 {
 		p.errorf("parse-error", ast.RangeOf(i, i+1), "file contains a NUL byte: this is a binary file, not a skillscript source")
+		p.file.NotText = true
 		return false
 	}
 	for off := 0; off < len(p.src); {
 		r, w := utf8.DecodeRune(p.src[off:])
 		if r == utf8.RuneError && w == 1 {
 			p.errorf("parse-error", ast.RangeOf(off, off+1), "invalid UTF-8 byte 0x%02x: skillscript sources must be UTF-8 text", p.src[off])
+			p.file.NotText = true
 			return false
 		}
 		off += w
