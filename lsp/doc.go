@@ -26,7 +26,7 @@
 //
 // Diagnostics. Every diagnostic carries its rule id as `code` and a
 // `codeDescription` link of the form RuleDocURL + "#" + id, by default
-// https://skillc.dev/rules#<id> (anchors of docs/rules.md on the web site).
+// lint.DocsURL + "#<id>" (the anchors of docs/rules.md).
 // Diagnostics are published on open and save at once and on change after a
 // short debounce (Options.Debounce), each tagged with the document version
 // they were computed for; a result for a version that is no longer current

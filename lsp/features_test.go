@@ -77,7 +77,7 @@ func TestHoverRuleDoc(t *testing.T) {
 	text := read(t, dir, "broken.skill.md")
 	c.open(u, text)
 	got := hoverText(t, c, u, posOf(t, text, `= "x"`, 0, 0))
-	for _, w := range []string{"single-equals", "DOC FOR single-equals", "https://skillc.dev/rules#single-equals"} {
+	for _, w := range []string{"single-equals", "DOC FOR single-equals", "https://github.com/skillscript/skillc/blob/main/docs/rules.md#single-equals"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("hover lacks %q:\n%s", w, got)
 		}

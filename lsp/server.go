@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skillscript/skillc/lint"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -18,7 +19,7 @@ import (
 const DefaultDebounce = 120 * time.Millisecond
 
 // DefaultRuleDocURL is the base of the codeDescription links of diagnostics.
-const DefaultRuleDocURL = "https://skillc.dev/rules"
+const DefaultRuleDocURL = lint.DocsURL
 
 // Version is reported in the initialize result.
 const Version = "0.1.0"

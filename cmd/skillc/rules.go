@@ -10,9 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// ruleDocURL is where each rule's reference documentation lives.
-const ruleDocURL = "https://github.com/skillscript/skillc/blob/main/docs/rules.md#"
-
 func rulesCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:  "rules",
@@ -66,7 +63,7 @@ func ruleSuggestion(id string) string {
 func ruleMetas() []render.RuleMeta {
 	var out []render.RuleMeta
 	for _, r := range lint.Rules() {
-		out = append(out, render.RuleMeta{ID: r.ID, Severity: r.Severity, Short: r.Doc.Summary, HelpURI: ruleDocURL + r.ID})
+		out = append(out, render.RuleMeta{ID: r.ID, Severity: r.Severity, Short: r.Doc.Summary, HelpURI: lint.DocURL(r.ID)})
 	}
 	return out
 }
