@@ -1,0 +1,166 @@
+package syntax
+
+// This file builds blocks: indented bodies and the compound statements
+// (if/elif/else, foreach) that open them.
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+)
+
+// block parses the indented lines after line i-1 that are deeper than
+// parent. It returns the block and the next line to look at.
+func (p *parser) block(i, parent int) (*ast.Block, int) {
+	blk := &ast.Block{Indent: -1}
+	for i <= p.last {
+		raw := p.line(i)
+		if isBlankLine(raw) {
+			i++
+			continue
+		}
+		width, tab := p.indent(i)
+		lead := p.lineStart(i) + p.leadLen(i)
+		if raw[p.leadLen(i)] == '#' {
+			if width == 0 && reHeader.Match(raw) {
+				break
+			}
+			if width == 0 && !p.nextIsIndented(i) {
+				break
+			}
+			p.comment(lead, p.lineEnd(i), false)
+			i++
+			continue
+		}
+		if width <= parent {
+			break
+		}
+		if blk.Indent < 0 {
+			blk.Indent = width
+		}
+		if width < blk.Indent {
+			break
+		}
+		if tab >= 0 && parent > 0 {
+			p.errorf("indentation", ast.RangeOf(tab, tab+1), "tab in indentation: indent with spaces only")
+		} else if tab >= 0 {
+			p.errorf("indentation", ast.RangeOf(tab, tab+1), "tab in indentation: indent with spaces only").
+				WithFix("replace tabs with spaces", ast.RangeOf(p.lineStart(i), lead), strings.Repeat(" ", width))
+		}
+		if width > blk.Indent {
+			p.errorf("indentation", ast.RangeOf(p.lineStart(i), lead),
+				"unexpected indentation: this line is indented %d spaces but its block uses %d", width, blk.Indent).
+				WithFix("align with the block", ast.RangeOf(p.lineStart(i), lead), strings.Repeat(" ", blk.Indent))
+		}
+		i = p.statement(i, lead, width, blk)
+	}
+	if len(blk.Stmts) > 0 {
+		blk.Range = ast.Range{From: blk.Stmts[0].Pos(), To: blk.Stmts[len(blk.Stmts)-1].End()}
+	}
+	if blk.Indent < 0 {
+		blk.Indent = 0
+	}
+	return blk, i
+}
+
+// body parses a block like [parser.block]; an empty block gets the empty
+// range at headerEnd, the end of the line that opened it.
+func (p *parser) body(i, parent, headerEnd int) (*ast.Block, int) {
+	blk, next := p.block(i, parent)
+	if len(blk.Stmts) == 0 {
+		blk.Range = ast.RangeOf(headerEnd, headerEnd)
+	}
+	return blk, next
+}
+
+func maxPos(a, b ast.Pos) ast.Pos {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// ifClause parses "if COND:" / "elif COND:" and its body.
+func (p *parser) ifClause(lead, end, width int, blk *ast.Block, next int) int {
+	kwEnd := scanIdent(p.src, lead, end)
+	kw := string(p.src[lead:kwEnd])
+	cl := &ast.CondClause{Keyword: ast.RangeOf(lead, kwEnd)}
+	cl.Cond = p.parseCond(kwEnd, end-1)
+	body, n := p.body(next, width, end)
+	cl.Body = body
+	cl.Range = ast.Range{From: ast.PosOf(lead), To: maxPos(ast.PosOf(end), body.To)}
+	p.requireBody(body, cl.Keyword, kw)
+	if kw == "if" {
+		blk.Stmts = append(blk.Stmts, &ast.IfStmt{Range: cl.Range, Clauses: []*ast.CondClause{cl}})
+		return n
+	}
+	if st := lastIf(blk); st != nil {
+		st.Clauses = append(st.Clauses, cl)
+		st.To = cl.To
+		return n
+	}
+	p.errorf("parse-error", cl.Keyword, "\"elif\" without a preceding \"if\"")
+	blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: cl.Range, Text: string(p.src[lead:end])})
+	return n
+}
+
+func (p *parser) requireBody(body *ast.Block, at ast.Range, what string) {
+	if len(body.Stmts) == 0 {
+		p.errorf("indentation", at, "%q needs an indented body on the following lines", what)
+	}
+}
+
+func lastIf(blk *ast.Block) *ast.IfStmt {
+	if len(blk.Stmts) == 0 {
+		return nil
+	}
+	if st, ok := blk.Stmts[len(blk.Stmts)-1].(*ast.IfStmt); ok && st.Else == nil {
+		return st
+	}
+	return nil
+}
+
+// condElse parses a conditional "else:" inside a body.
+func (p *parser) condElse(lead, end, width int, blk *ast.Block, next int) int {
+	body, n := p.body(next, width, end)
+	eb := &ast.ElseBlock{Range: ast.Range{From: ast.PosOf(lead), To: maxPos(ast.PosOf(end), body.To)}, Body: body}
+	p.requireBody(body, ast.RangeOf(lead, lead+4), "else")
+	if st := lastIf(blk); st != nil {
+		st.Else = eb
+		st.To = eb.To
+		return n
+	}
+	p.errorf("parse-error", ast.RangeOf(lead, end), "\"else:\" without a preceding \"if\"; a target's error handler is written at column 0 after its body")
+	blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: eb.Range, Text: "else:"})
+	return n
+}
+
+var reForeachFull = regexp.MustCompile(`^foreach[ \t]+([^ \t]+)[ \t]+in[ \t]+(.+?)[ \t]*:$`)
+
+// foreach parses "foreach X in ${LIST}:" and its body.
+func (p *parser) foreach(lead, end, width int, blk *ast.Block, next int) int {
+	text := string(p.src[lead:end])
+	body, n := p.body(next, width, end)
+	r := ast.Range{From: ast.PosOf(lead), To: maxPos(ast.PosOf(end), body.To)}
+	m := reForeachFull.FindStringSubmatchIndex(text)
+	if m == nil {
+		p.errorf("malformed-op-grammar", ast.RangeOf(lead, end), "malformed foreach: write \"foreach ITEM in ${LIST}:\"")
+		blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: r, Text: text})
+		return n
+	}
+	st := &ast.ForeachStmt{Range: r, Body: body}
+	st.Iter = &ast.Ident{Range: ast.RangeOf(lead+m[2], lead+m[3]), Name: text[m[2]:m[3]]}
+	if !reIdent.MatchString(st.Iter.Name) {
+		p.errorf("malformed-op-grammar", st.Iter.Range, "%q is not a valid iterator name", st.Iter.Name)
+	}
+	inAt := lead + m[3]
+	for p.src[inAt] == ' ' || p.src[inAt] == '\t' {
+		inAt++
+	}
+	st.In = ast.RangeOf(inAt, inAt+2)
+	st.List = p.parseValueRange(lead+m[4], lead+m[5], "malformed-op-grammar")
+	p.requireBody(body, ast.RangeOf(lead, lead+7), "foreach")
+	blk.Stmts = append(blk.Stmts, st)
+	return n
+}

@@ -1,0 +1,299 @@
+package syntax
+
+// This file holds the line pre-scan: line classes, indentation, the
+// encoding check, the skillscript fence and logical (multi-line) statements.
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillscript/skillc/ast"
+)
+
+// line helpers (1-based line numbers)
+
+func (p *parser) lineStart(i int) int { return p.lines.LineStart(i) }
+func (p *parser) lineEnd(i int) int   { return p.lines.LineEnd(i) }
+func (p *parser) line(i int) []byte   { return p.lines.Line(i) }
+
+func isBlankLine(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
+
+// indent returns the width of the leading whitespace of line i and the
+// offset of the first tab in it (-1 when none).
+func (p *parser) indent(i int) (width, tab int) {
+	tab = -1
+	l := p.line(i)
+	for _, c := range l {
+		switch c {
+		case ' ':
+			width++
+		case '\t':
+			if tab < 0 {
+				tab = p.lineStart(i) + width
+			}
+			width += 4 - width%4
+		default:
+			return width, tab
+		}
+	}
+	return width, tab
+}
+
+// leadLen returns the byte length of line i's leading whitespace.
+func (p *parser) leadLen(i int) int {
+	l := p.line(i)
+	n := 0
+	for n < len(l) && (l[n] == ' ' || l[n] == '\t') {
+		n++
+	}
+	return n
+}
+
+var reFenceOpen = regexp.MustCompile("^\\s*```+\\s*(skillscript|skill)\\s*$")
+var reFenceClose = regexp.MustCompile("^\\s*```+\\s*$")
+
+// hasFenceMark reports whether l contains "```", which every fence line
+// does; checking it first keeps the fence regexps off ordinary lines.
+func hasFenceMark(l []byte) bool {
+	for i := 0; i+3 <= len(l); i++ {
+		if l[i] == '`' && l[i+1] == '`' && l[i+2] == '`' {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) lineTextTrim(i int) []byte { return bytes.TrimSpace(p.line(i)) }
+
+// checkEncoding rejects binary and non-UTF-8 input with one diagnostic.
+func (p *parser) checkEncoding() bool {
+	if i := bytes.IndexByte(p.src, 0); i >= 0 {
+		p.errorf("parse-error", ast.RangeOf(i, i+1), "file contains a NUL byte: this is a binary file, not a skillscript source")
+		p.file.NotText = true
+		return false
+	}
+	for off := 0; off < len(p.src); {
+		r, w := utf8.DecodeRune(p.src[off:])
+		if r == utf8.RuneError && w == 1 {
+			p.errorf("parse-error", ast.RangeOf(off, off+1), "invalid UTF-8 byte 0x%02x: skillscript sources must be UTF-8 text", p.src[off])
+			p.file.NotText = true
+			return false
+		}
+		off += w
+	}
+	return true
+}
+
+// findFence narrows the region to the first ```skillscript fence, if any.
+func (p *parser) findFence() {
+	for i := p.first; i <= p.last; i++ {
+		if l := p.line(i); !hasFenceMark(l) || !reFenceOpen.Match(l) {
+			continue
+		}
+		end := p.last
+		closed := false
+		for j := i + 1; j <= p.last; j++ {
+			if reFenceClose.Match(p.line(j)) {
+				end, closed = j-1, true
+				break
+			}
+		}
+		if !closed {
+			p.errorf("parse-error", ast.RangeOf(p.lineStart(i), p.lineEnd(i)), "the ```skillscript fence is never closed")
+		}
+		p.file.Fence = ast.RangeOf(p.lineStart(i), p.lineEnd(min(end+1, p.last)))
+		p.first, p.last = i+1, end
+		return
+	}
+}
+
+var (
+	reHeader    = regexp.MustCompile(`^#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*:`)
+	reTargetHdr = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(.*)$`)
+	reDefault   = regexp.MustCompile(`^default[ \t]*:(.*)$`)
+	reElse      = regexp.MustCompile(`^else[ \t]*:[ \t]*(#.*)?$`)
+	reDepList   = regexp.MustCompile(`^[ \t]*(needs[ \t]*:)?[ \t]*([A-Za-z_][A-Za-z0-9_-]*([ \t]*,?[ \t]*[A-Za-z_][A-Za-z0-9_-]*)*)?[ \t]*,?[ \t]*(#.*)?$`)
+)
+
+// nextIsIndented reports whether the next line that is neither blank nor a
+// comment is indented.
+func (p *parser) nextIsIndented(i int) bool {
+	for j := i + 1; j <= p.last; j++ {
+		l := p.line(j)
+		if isBlankLine(l) {
+			continue
+		}
+		w, _ := p.indent(j)
+		t := bytes.TrimSpace(l)
+		if t[0] == '#' && w > 0 {
+			continue
+		}
+		return w > 0
+	}
+	return false
+}
+
+// stripTrailingComment returns the end of src[from:to] before a " # ..."
+// comment (outside quotes) and trailing blanks.
+func stripTrailingComment(src []byte, from, to int) int {
+	var q byte
+	for i := from; i < to; i++ {
+		c := src[i]
+		switch {
+		case q != 0:
+			if c == '\\' {
+				i++
+			} else if c == q {
+				q = 0
+			}
+		case c == '"' || c == '\'':
+			q = c
+		case c == '#' && (i == from || src[i-1] == ' ' || src[i-1] == '\t'):
+			to = i
+		}
+	}
+	for to > from && (src[to-1] == ' ' || src[to-1] == '\t' || src[to-1] == '\r') {
+		to--
+	}
+	return to
+}
+
+// logical finds the end of the logical statement starting at offset from
+// on line i: it continues across lines while a bracket is open (and the next
+// line is deeper or starts with a closer) or a """ string is open. It
+// returns the end offset (before any trailing comment) and the last line.
+func (p *parser) logical(i, from, width int) (end, last int) {
+	src := p.src
+	depth := 0
+	var q byte
+	triple := false
+	last = i
+	pos := from
+	for {
+		le := p.lineEnd(last)
+		lineEndStmt := le
+		for pos < le {
+			c := src[pos]
+			switch {
+			case triple:
+				if c == '\\' {
+					pos++
+				} else if hasAt(src, pos, le, `"""`) {
+					triple = false
+					pos += 2
+				}
+			case q != 0:
+				if c == '\\' {
+					pos++
+				} else if c == q {
+					q = 0
+				} else if hasAt(src, pos, le, "${") {
+					if e, ok := substEnd(src, pos, le, '}'); ok {
+						pos = e - 1
+					}
+				}
+			case hasAt(src, pos, le, `"""`):
+				triple = true
+				pos += 2
+			case c == '"' || c == '\'':
+				q = c
+			case c == '(' || c == '[' || c == '{':
+				depth++
+			case c == ')' || c == ']' || c == '}':
+				if depth > 0 {
+					depth--
+				}
+			case c == '#' && pos > from && (src[pos-1] == ' ' || src[pos-1] == '\t'):
+				lineEndStmt = pos
+				pos = le
+				continue
+			}
+			pos++
+		}
+		q = 0 // ordinary strings never span lines
+		end = lineEndStmt
+		if last >= p.last || !(triple || depth > 0 && p.continues(last+1, width)) {
+			break
+		}
+		last++
+		pos = p.lineStart(last)
+	}
+	for end > from && (src[end-1] == ' ' || src[end-1] == '\t' || src[end-1] == '\r') {
+		end--
+	}
+	return end, last
+}
+
+// continues reports whether line j continues an open bracket of a statement
+// indented width: it must be deeper, or start with a closing bracket.
+func (p *parser) continues(j, width int) bool {
+	l := p.line(j)
+	if isBlankLine(l) {
+		return false
+	}
+	w, _ := p.indent(j)
+	t := bytes.TrimSpace(l)
+	return w > width || t[0] == ')' || t[0] == ']' || t[0] == '}'
+}
+
+// hasKeyword reports whether text starts with the word kw: kw followed by
+// the end of text or a byte that is not a letter, digit or underscore.
+func hasKeyword(text, kw string) bool {
+	return strings.HasPrefix(text, kw) && (len(text) == len(kw) || !isWordByte(text[len(kw)]))
+}
+
+// isIfKw reports whether text starts with the keyword if or elif.
+func isIfKw(text string) bool { return hasKeyword(text, "if") || hasKeyword(text, "elif") }
+
+// hasKeywordColon reports whether text starts with kw, blanks and ":", and
+// returns the offset just past the colon.
+func hasKeywordColon(text, kw string) (int, bool) {
+	if !strings.HasPrefix(text, kw) {
+		return 0, false
+	}
+	i := len(kw)
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if i < len(text) && text[i] == ':' {
+		return i + 1, true
+	}
+	return 0, false
+}
+
+// isElseStmt reports whether text is exactly "else:" (blanks allowed before
+// the colon).
+func isElseStmt(text string) bool {
+	n, ok := hasKeywordColon(text, "else")
+	return ok && n == len(text)
+}
+
+// isNeedsStmt reports whether text starts with "needs:".
+func isNeedsStmt(text string) bool {
+	_, ok := hasKeywordColon(text, "needs")
+	return ok
+}
+
+func (p *parser) nextIsDeeper(j, width int) bool {
+	for ; j <= p.last; j++ {
+		if isBlankLine(p.line(j)) {
+			continue
+		}
+		w, _ := p.indent(j)
+		return w > width
+	}
+	return false
+}
+
+func isLegacyOp(text string) bool {
+	if text == "" {
+		return false
+	}
+	switch text[0] {
+	case '?', '&', '>', '~', '@', '!':
+		return !strings.HasPrefix(text, "!=")
+	}
+	return false
+}

@@ -1,0 +1,200 @@
+package syntax
+
+// This file dispatches statements: one logical line becomes simple
+// statements, a legacy op line, a condition or a value.
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/skillscript/skillc/ast"
+)
+
+// statement parses the statement starting at offset lead on line i (indent
+// width) into blk and returns the next line.
+func (p *parser) statement(i, lead, width int, blk *ast.Block) int {
+	end, last := p.logical(i, lead, width)
+	p.trailingComment(end, p.lineEnd(last))
+	text := string(p.src[lead:end])
+	next := last + 1
+	switch {
+	case isIfKw(text) && strings.HasSuffix(text, ":"):
+		return p.ifClause(lead, end, width, blk, next)
+	case isElseStmt(text):
+		return p.condElse(lead, end, width, blk, next)
+	case hasKeyword(text, "foreach"):
+		return p.foreach(lead, end, width, blk, next)
+	case isNeedsStmt(text):
+		colon := lead + strings.IndexByte(text, ':')
+		blk.Stmts = append(blk.Stmts, &ast.NeedsStmt{Range: ast.RangeOf(lead, end), Names: p.depList(colon+1, end)})
+		return next
+	case isLegacyOp(text):
+		blk.Stmts = append(blk.Stmts, p.legacyOp(lead, end))
+		return next
+	case isIfKw(text):
+		p.errorf("invalid-conditional-syntax", ast.RangeOf(lead, end), "%s needs a ':' at the end of its line", strings.Fields(text)[0]).
+			WithFix("add ':'", ast.RangeOf(end, end), ":")
+		body, n := p.block(next, width)
+		blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: ast.Range{From: ast.PosOf(lead), To: maxPos(ast.PosOf(end), body.To)}, Text: text})
+		return n
+	}
+	blk.Stmts = append(blk.Stmts, p.simpleStmts(lead, end)...)
+	if strings.HasSuffix(text, ":") && p.nextIsDeeper(next, width) {
+		// an unknown block opener: keep its body as one bad statement
+		body, n := p.block(next, width)
+		if len(body.Stmts) > 0 {
+			p.errorf("indentation", body.Range, "unexpected indented block: only if, elif, else: and foreach open a block inside a target")
+			blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: body.Range, Text: string(p.src[body.From.Offset():body.To.Offset()])})
+		}
+		return n
+	}
+	return next
+}
+
+var reLegacyBind = regexp.MustCompile(`(->|→)[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*$`)
+
+// legacyOp records a retired op line; the linter diagnoses it.
+func (p *parser) legacyOp(from, to int) *ast.LegacyOpStmt {
+	text := string(p.src[from:to])
+	op := text[:1]
+	if strings.HasPrefix(text, "??") {
+		op = "??"
+	}
+	s := &ast.LegacyOpStmt{Range: ast.RangeOf(from, to), Op: op, Rest: strings.TrimSpace(text[len(op):])}
+	if m := reLegacyBind.FindStringSubmatchIndex(text); m != nil {
+		s.Bind = &ast.Binding{
+			Range: ast.RangeOf(from+m[0], to),
+			Arrow: ast.RangeOf(from+m[2], from+m[3]),
+			Name:  &ast.Ident{Range: ast.RangeOf(from+m[4], from+m[5]), Name: text[m[4]:m[5]]},
+		}
+	}
+	return s
+}
+
+// simpleStmts parses one logical line of simple statements.
+func (p *parser) simpleStmts(from, to int) []ast.Stmt {
+	toks, comments := lexStmt(p.src, from, to)
+	for _, c := range comments {
+		p.comment(c.from, c.to, true)
+	}
+	if len(toks) > 0 && toks[0].Type == tDollarWord {
+		return []ast.Stmt{p.badDollarWord(toks[0], from, to)}
+	}
+	for _, t := range toks {
+		if t.Type == tBadString {
+			p.badString(t.Pos.Offset, t.Pos.Offset+len(t.Value))
+			return []ast.Stmt{&ast.BadStmt{Range: ast.RangeOf(from, to), Text: string(p.src[from:to])}}
+		}
+	}
+	pl, err := parseLine(toks)
+	if err != nil {
+		return []ast.Stmt{p.badStmt(from, to, err, "malformed-op-grammar")}
+	}
+	out := make([]ast.Stmt, 0, len(pl.Stmts))
+	for _, s := range pl.Stmts {
+		out = append(out, p.convStmt(s))
+	}
+	return out
+}
+
+// parseLine parses the tokens of one statement line: well-formed lines
+// through the fast matcher, anything else through participle.
+func parseLine(toks []lexer.Token) (*gLine, error) {
+	if g, ok := fastLine(toks); ok {
+		return g, nil
+	}
+	return lineParser.ParseFromLexer(mustUpgrade(toks))
+}
+
+// parseValue parses tokens holding one value, like [parseLine].
+func parseValue(toks []lexer.Token) (*gValue, error) {
+	if g, ok := fastValue(toks); ok {
+		return g, nil
+	}
+	return valueParser.ParseFromLexer(mustUpgrade(toks))
+}
+
+// parseCondToks parses the tokens of a condition, like [parseLine].
+func parseCondToks(toks []lexer.Token) (*gCond, error) {
+	if g, ok := fastCond(toks); ok {
+		return g, nil
+	}
+	return condParser.ParseFromLexer(mustUpgrade(toks))
+}
+
+func mustUpgrade(toks []lexer.Token) *lexer.PeekingLexer {
+	pl, _ := lexer.Upgrade(&sliceLexer{toks: toks})
+	return pl
+}
+
+func tokRange(t lexer.Token) ast.Range {
+	return ast.RangeOf(t.Pos.Offset, t.Pos.Offset+len(t.Value))
+}
+
+func tokSet(t lexer.Token) bool { return t.Value != "" || t.Type != 0 }
+
+func tokensRange(toks []lexer.Token) ast.Range {
+	var r ast.Range
+	for _, t := range toks {
+		if t.Type == lexer.EOF {
+			continue
+		}
+		r = r.Join(tokRange(t))
+	}
+	return r
+}
+
+// parseValueRange parses src[from:to] as one value.
+func (p *parser) parseValueRange(from, to int, rule string) ast.Expr {
+	toks, _ := lexStmt(p.src, from, to)
+	v, err := parseValue(toks)
+	if err != nil {
+		p.badStmt(from, to, err, rule)
+		return &ast.BareWord{Range: ast.RangeOf(from, to), Raw: string(p.src[from:to]), Value: textParser{p: p}.parse(from, to)}
+	}
+	return p.convValue(v)
+}
+
+// parseCond parses the condition in src[from:to].
+func (p *parser) parseCond(from, to int) ast.Cond {
+	for to > from && (p.src[to-1] == ' ' || p.src[to-1] == '\t') {
+		to--
+	}
+	toks, _ := lexStmt(p.src, from, to)
+	if nestingOf(toks) > maxNesting {
+		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition nests \"not\" and parentheses more than %d deep", maxNesting)
+		return nil
+	}
+	for _, t := range toks {
+		if t.Type == tWord && (t.Value == "&&" || t.Value == "||") {
+			word := map[string]string{"&&": "and", "||": "or"}[t.Value]
+			p.errorf("invalid-conditional-syntax", tokRange(t), "%q is not a condition operator: use %q", t.Value, word).
+				WithFix(fmt.Sprintf("replace %s with %s", t.Value, word), tokRange(t), word)
+			return nil
+		}
+	}
+	if len(toks) == 1 {
+		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "missing condition")
+		return nil
+	}
+	c, err := parseCondToks(toks)
+	if err != nil {
+		p.badStmt(from, to, err, "invalid-conditional-syntax")
+		return nil
+	}
+	return p.convCond(c)
+}
+
+// nestingOf counts the "not" and "(" tokens of a condition: an upper bound
+// of its nesting depth.
+func nestingOf(toks []lexer.Token) int {
+	n := 0
+	for _, t := range toks {
+		if t.Value == "not" || t.Value == "(" {
+			n++
+		}
+	}
+	return n
+}
