@@ -7,23 +7,26 @@
 // partial) and every problem it found, each with a rule id and an exact
 // byte range. It works in three layers.
 //
-//  1. A line pre-scan (parse.go) walks the physical lines of the skill
+//  1. A line pre-scan (scan.go) walks the physical lines of the skill
 //     region (the whole file, or the first ```skillscript / ```skill fence
 //     of a Markdown document; line numbers stay those of the file). It
 //     classifies each column-0 line as a header, comment, target header,
 //     default:, target-level else: or template text, measures indentation
-//     (tabs are an indentation error), and builds blocks with an indent
-//     stack. The logical-statement scanner joins the continuation lines of
-//     a statement while a bracket is open (and the next line is deeper or
-//     starts with a closer) or a """ string is open.
+//     (tabs are an indentation error), and the top level (parse.go: headers,
+//     targets, default:, templates) builds blocks with an indent stack
+//     (block.go). The logical-statement scanner joins the continuation
+//     lines of a statement while a bracket is open (and the next line is
+//     deeper or starts with a closer) or a """ string is open, and
+//     stmt.go dispatches each logical statement to its parser.
 //  2. Each logical statement is tokenized by a hand-written total lexer
 //     (lex.go: every byte ends up in some token, unknown bytes in Invalid)
 //     and parsed by one of three participle grammars (grammar.go): a
 //     statement line (one or more $set, $append, $ dispatch and call
 //     statements), a condition, or a single value. The grammar structs are
 //     converted to ast nodes with absolute byte ranges (convert.go). A
-//     statement that fails becomes an ast.BadStmt with one diagnostic; the
-//     rest of the file is unaffected. Headers have their own small parsers
+//     statement that fails becomes an ast.BadStmt with one diagnostic,
+//     worded by errors.go in terms of the shape the statement should have;
+//     the rest of the file is unaffected. Headers have their own small parsers
 //     (header.go), and the # Tests: block is decoded as YAML (tests.go).
 //  3. Substitutions ${ROOT.path|filter:"arg"}, legacy $(ROOT) shapes and
 //     {{secret.NAME}} markers are parsed by a third small parser (text.go)
@@ -40,6 +43,15 @@
 // changes need no change here; TestFastMatcher and FuzzFastMatcher check
 // that whenever the matcher accepts, participle produces the identical
 // structs. This made parsing about 5x faster (docs/benchmarks.md).
+//
+// Two tests guard the pair. TestGrammarGolden keeps the grammars as
+// participle prints them in testdata/syntax/golden/grammar.txtar, so any
+// grammar change shows up in review as a diff of that file, the cue to
+// check fast.go (go test ./syntax -update rewrites it). TestFastPathShare
+// parses all the .skill.md files under testdata and fails when the share
+// of statements, conditions and values taken by the fast matcher drops
+// below its bar: a grammar change the matcher does not follow stays
+// correct (participle parses it) but would silently lose the speed-up.
 //
 // Scans for a closing delimiter are bounded (a substitution or marker is at
 // most 1024 bytes, bracket and condition nesting at most 200), so the parser

@@ -18,7 +18,10 @@ import "github.com/alecthomas/participle/v2/lexer"
 // diagnostics. Because every branch participle abandons on a well-formed
 // statement fails within one token (well inside its lookahead), a clean
 // match here is also participle's parse; TestFastMatcher and FuzzFastMatcher
-// compare the two on every statement they see.
+// compare the two on every statement they see. The grammars this file
+// mirrors are pinned in testdata/syntax/golden/grammar.txtar
+// (TestGrammarGolden): when that file changes, check this one.
+// TestFastPathShare fails when the share of inputs matched here drops.
 
 // fastMatcher matches one token slice (ending in EOF) from [lexStmt].
 type fastMatcher struct {

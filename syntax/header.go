@@ -250,7 +250,7 @@ func (p *parser) defaultValue(from, to int) ast.Expr {
 		return &ast.StringLit{Range: ast.RangeOf(from, to), Kind: ast.DoubleQuoted, Value: &ast.Text{Range: ast.RangeOf(from, to)}}
 	}
 	toks, _ := lexStmt(p.src, from, to)
-	v, err := parseValue(toks)
+	v, err := p.parseValue(toks)
 	if err != nil {
 		if toks[0].Type == tBadString || toks[0].Type == tString && len(toks) > 2 {
 			p.badStmt(from, to, err, "parse-error")
@@ -329,7 +329,7 @@ func (p *parser) reqVar(r *ast.Requirement, a, b int) {
 	}
 	toks, _ := lexStmt(p.src, ke, b)
 	dollar := lexer.Token{Type: tDollar, Value: "$", Pos: lexer.Position{Offset: ke}}
-	line, err := parseLine(append([]lexer.Token{dollar}, toks...))
+	line, err := p.parseLine(append([]lexer.Token{dollar}, toks...))
 	if err != nil || len(line.Stmts) != 1 || line.Stmts[0].Dispatch == nil || len(line.Stmts[0].Dispatch.Items) > 0 {
 		p.errorf("parse-error", ast.RangeOf(ke, b), "expected \"-> NAME\" and an optional (fallback: value) after the key")
 		return

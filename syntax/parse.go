@@ -28,6 +28,8 @@ type parser struct {
 	tmpl         *ast.Template // open template region
 	pendingBlank []*ast.TemplateLine
 	lastTarget   *ast.Target // target that a column-0 else: may attach to
+
+	stats parseStats // fast path versus participle, for tests
 }
 
 func newParser(name string, src []byte) *parser {

@@ -88,7 +88,7 @@ func (p *parser) simpleStmts(from, to int) []ast.Stmt {
 			return []ast.Stmt{&ast.BadStmt{Range: ast.RangeOf(from, to), Text: string(p.src[from:to])}}
 		}
 	}
-	pl, err := parseLine(toks)
+	pl, err := p.parseLine(toks)
 	if err != nil {
 		return []ast.Stmt{p.badStmt(from, to, err, "malformed-op-grammar")}
 	}
@@ -101,27 +101,51 @@ func (p *parser) simpleStmts(from, to int) []ast.Stmt {
 
 // parseLine parses the tokens of one statement line: well-formed lines
 // through the fast matcher, anything else through participle.
-func parseLine(toks []lexer.Token) (*gLine, error) {
-	if g, ok := fastLine(toks); ok {
+func (p *parser) parseLine(toks []lexer.Token) (*gLine, error) {
+	g, ok := fastLine(toks)
+	p.stats.lines.count(ok)
+	if ok {
 		return g, nil
 	}
 	return lineParser.ParseFromLexer(mustUpgrade(toks))
 }
 
-// parseValue parses tokens holding one value, like [parseLine].
-func parseValue(toks []lexer.Token) (*gValue, error) {
-	if g, ok := fastValue(toks); ok {
+// parseValue parses tokens holding one value, like [parser.parseLine].
+func (p *parser) parseValue(toks []lexer.Token) (*gValue, error) {
+	g, ok := fastValue(toks)
+	p.stats.values.count(ok)
+	if ok {
 		return g, nil
 	}
 	return valueParser.ParseFromLexer(mustUpgrade(toks))
 }
 
-// parseCondToks parses the tokens of a condition, like [parseLine].
-func parseCondToks(toks []lexer.Token) (*gCond, error) {
-	if g, ok := fastCond(toks); ok {
+// parseCondToks parses the tokens of a condition, like [parser.parseLine].
+func (p *parser) parseCondToks(toks []lexer.Token) (*gCond, error) {
+	g, ok := fastCond(toks)
+	p.stats.conds.count(ok)
+	if ok {
 		return g, nil
 	}
 	return condParser.ParseFromLexer(mustUpgrade(toks))
+}
+
+// parseStats counts, per grammar, the inputs the fast matcher took and
+// those left to participle. It lives in the parser (one per Parse call);
+// only tests read it (TestFastPathShare).
+type parseStats struct {
+	lines, conds, values pathCount
+}
+
+// pathCount counts inputs by the path that parsed them.
+type pathCount struct{ fast, slow int }
+
+func (c *pathCount) count(fast bool) {
+	if fast {
+		c.fast++
+	} else {
+		c.slow++
+	}
 }
 
 func mustUpgrade(toks []lexer.Token) *lexer.PeekingLexer {
@@ -149,7 +173,7 @@ func tokensRange(toks []lexer.Token) ast.Range {
 // parseValueRange parses src[from:to] as one value.
 func (p *parser) parseValueRange(from, to int, rule string) ast.Expr {
 	toks, _ := lexStmt(p.src, from, to)
-	v, err := parseValue(toks)
+	v, err := p.parseValue(toks)
 	if err != nil {
 		p.badStmt(from, to, err, rule)
 		return &ast.BareWord{Range: ast.RangeOf(from, to), Raw: string(p.src[from:to]), Value: textParser{p: p}.parse(from, to)}
@@ -179,7 +203,7 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "missing condition")
 		return nil
 	}
-	c, err := parseCondToks(toks)
+	c, err := p.parseCondToks(toks)
 	if err != nil {
 		p.badStmt(from, to, err, "invalid-conditional-syntax")
 		return nil
