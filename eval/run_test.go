@@ -21,6 +21,7 @@ import (
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/fsgate"
+	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/mock"
 	"github.com/skillscript/skillc/eval/shellexec"
 	"github.com/skillscript/skillc/eval/substrate/datastore"
@@ -126,7 +127,7 @@ func (fx *fixture) get(key string) string {
 }
 
 func (fx *fixture) buildRunner(t *testing.T) *eval.Runner {
-	r := &eval.Runner{Registry: fx.registry(t), MaxDepth: atoi(fx.get("maxdepth")), Identity: fx.get("identity")}
+	r := &eval.Runner{Registry: fx.registry(t), MaxDepth: atoi(fx.get("maxdepth")), Identity: fx.get("identity"), Load: host.Load}
 	r.Shell = &shellexec.Runner{Allowlist: shellexec.ParseAllowlist(fx.get("shell")), EnableUnsafe: fx.get("unsafe") == "true"}
 	if fx.get("fs") == "on" {
 		g, err := fsgate.New(fx.work, []string{fx.work})

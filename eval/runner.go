@@ -50,7 +50,17 @@ type Runner struct {
 	DefaultTimeout time.Duration
 	// MaxDeadline caps every run's wall-clock time; 0 means no cap.
 	MaxDeadline time.Duration
+	// Load compiles a child skill (execute_skill, inline) from the source
+	// the skill store returned for name. It returns the parse errors as
+	// ast.Diagnostics; a nil info is computed with check.Check. nil
+	// refuses every child skill. eval/host sets it to syntax.Parse plus
+	// check.Check, as starlark's Thread.Load is set by its host.
+	Load Loader
 }
+
+// Loader turns a stored skill's source into a checked file; see
+// Runner.Load.
+type Loader func(ctx context.Context, name string, src []byte) (*ast.File, *check.Info, error)
 
 // Env holds the ambient values a run sees.
 type Env struct {

@@ -3,40 +3,50 @@ package eval
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/value"
-	"github.com/skillscript/skillc/syntax"
 )
 
-// loadSkill fetches, parses and checks a stored skill. A Disabled skill is
-// refused, fatally.
+// loadSkill fetches a stored skill and compiles it with the Runner's Load.
+// A Disabled skill is refused, fatally.
 func (x *run) loadSkill(ctx context.Context, name string) (*contract.SkillRecord, *ast.File, *check.Info, error) {
 	rec, err := x.getSkill(ctx, name)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	f, diags := syntax.Parse(name+".skill.md", []byte(rec.Body))
-	if diags.HasErrors() {
-		return nil, nil, nil, errorf(KindInvalidSkill, "skill %q does not parse: %s", name, firstError(diags))
+	if x.r.Load == nil {
+		return nil, nil, nil, errorf(KindInvalidSkill, "skill %q cannot be loaded: the runner has no skill loader", name)
 	}
-	info := check.Check(f)
+	f, info, err := x.r.Load(ctx, name, []byte(rec.Body))
+	if err != nil {
+		return nil, nil, nil, errorf(KindInvalidSkill, "skill %q does not parse: %s", name, loadMessage(err))
+	}
+	if info == nil {
+		info = check.Check(f)
+	}
 	if info.Status == contract.StatusDisabled {
 		return nil, nil, nil, fatalf(KindDisabled, "skill %q is Disabled and cannot run", name)
 	}
 	return rec, f, info, nil
 }
 
-func firstError(ds ast.Diagnostics) string {
-	for _, d := range ds {
-		if d.Severity == ast.Error {
-			return d.Message
+// loadMessage is the first error of a loader's diagnostics, or the error
+// text for any other loader failure.
+func loadMessage(err error) string {
+	var ds ast.Diagnostics
+	if errors.As(err, &ds) {
+		for _, d := range ds {
+			if d.Severity == ast.Error {
+				return d.Message
+			}
 		}
 	}
-	return ""
+	return err.Error()
 }
 
 // opExecuteSkill runs a child skill from the store in its own frame, under

@@ -10,10 +10,9 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/render"
-	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )
 
@@ -47,7 +46,7 @@ func runRun(c *cli.Context, s *streams) error {
 	if src.Err != nil {
 		return cli.Exit(fmt.Sprintf("%s: %v", src.Path, errNoFile(src.Err)), exitUsage)
 	}
-	inputs, err := eval.ParseInputs(c.StringSlice("var"), c.String("vars-file"))
+	inputs, err := host.ParseInputs(c.StringSlice("var"), c.String("vars-file"))
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -97,19 +96,18 @@ func evaluate(c *cli.Context, s *streams, env *analysisEnv, name string, src []b
 	if !c.Bool("json") && isTerminal(s.err) {
 		opts.Progress = progressPrinter(s.err)
 	}
-	r, closeReg, err := eval.NewHostRunner(ctx, opts)
+	r, closeReg, err := host.NewRunner(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer closeReg()
-	f, _ := syntax.Parse(name, src)
-	return r.Run(ctx, f, check.Check(f), inputs)
+	return host.RunSource(ctx, r, name, src, inputs)
 }
 
 // hostOptions are the runner options of the configuration plus the
 // command-line overrides shared by skillc run and skillc test.
-func hostOptions(c *cli.Context, s *streams, env *analysisEnv) eval.HostOptions {
-	return eval.HostOptions{
+func hostOptions(c *cli.Context, s *streams, env *analysisEnv) host.Options {
+	return host.Options{
 		Config: env.cfg, AllowShell: splitList(c.StringSlice("allow-shell")), AllowFS: splitList(c.StringSlice("allow-fs")),
 		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: c.String("skills"),
 		Mechanical: c.Bool("mechanical"), Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/skilltest"
 	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
@@ -192,7 +193,7 @@ func (ts *testSession) baseRunner(ctx context.Context, env *analysisEnv) (*eval.
 	cfg := *env.cfg
 	cfg.SkillsDir = ""
 	opts.Config, opts.MockFile, opts.SkillsDir, opts.Mechanical = &cfg, ts.emptyMock(), "", false
-	return eval.NewHostRunner(ctx, opts)
+	return host.NewRunner(ctx, opts)
 }
 
 // print writes the PASS/FAIL lines of one file (not with --json).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/mock"
 	"github.com/skillscript/skillc/eval/substrate/datastore"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
@@ -104,6 +105,9 @@ func (s *sandbox) close() error {
 func (s *sandbox) runner(base *eval.Runner, m *MockFile) (*eval.Runner, error) {
 	r := *base
 	r.Progress = nil
+	if r.Load == nil {
+		r.Load = host.Load // a bare base runner still runs child skills
+	}
 	reg := &contract.Registry{Data: s.data, Skills: s.sk}
 	if m != nil {
 		mk, err := mock.Parse(m.Name, m.Data)

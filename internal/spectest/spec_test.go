@@ -15,6 +15,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/syntax"
@@ -239,7 +240,7 @@ func runExample(t *testing.T, base string) {
 		env[config.SecretPrefix+k] = v
 	}
 	cfg := loadConfig(t, env)
-	inputs, err := eval.ParseInputs(rs.inputs, "")
+	inputs, err := host.ParseInputs(rs.inputs, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +265,7 @@ func runExample(t *testing.T, base string) {
 func run(t *testing.T, cfg *config.Config, rs *runSpec, name string, src []byte, inputs map[string]any) *eval.Result {
 	t.Helper()
 	ctx := context.Background()
-	r, closeReg, err := eval.NewHostRunner(ctx, eval.HostOptions{
+	r, closeReg, err := host.NewRunner(ctx, host.Options{
 		Config: cfg, AllowShell: rs.allowShell, AllowFS: rs.allowFS, UnsafeShell: rs.unsafe,
 		MockFile: rs.mock, SkillsDir: cfg.SkillsDir, Mechanical: rs.mechanical,
 		BaseEnv: []string{"PATH=" + os.Getenv("PATH")}, User: rs.user,

@@ -1,30 +1,33 @@
-package eval
+// Package host wires an eval.Runner for a host process (skillc run and
+// test, the runtime host): the registry from connectors.json or a mock
+// file, the skill store, the shell and filesystem gates from the
+// allowlists, secrets and limits from the configuration, and the loader
+// that compiles child skills. Package eval is the language and knows none
+// of this; only hosts and tests import this package.
+package host
 
 import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
+	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/fsgate"
 	"github.com/skillscript/skillc/eval/mock"
 	"github.com/skillscript/skillc/eval/shellexec"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/eval/substrate/wire"
-	"github.com/skillscript/skillc/eval/value"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/syntax"
-	"go.yaml.in/yaml/v3"
 )
 
-// HostOptions configure a Runner for a host process (skillc run, the
+// Options configure a Runner for a host process (skillc run, the
 // language server's previews, the runtime host) from the operator's
 // configuration plus command-line overrides.
-type HostOptions struct {
+type Options struct {
 	Config      *config.Config // resolved configuration (required)
 	AllowShell  []string       // binaries added to the shell allowlist
 	AllowFS     []string       // roots added to the filesystem allowlist
@@ -32,18 +35,18 @@ type HostOptions struct {
 	MockFile    string         // --mock: every connector answered from this file
 	SkillsDir   string         // --skills: the skill store for execute_skill and inline
 	Mechanical  bool
-	Log         io.Writer   // wiring warnings; nil discards
-	Progress    func(Event) // live progress; nil for none
-	BaseEnv     []string    // the environment child processes start from (os.Environ())
-	User        string      // ${USER}
+	Log         io.Writer        // wiring warnings; nil discards
+	Progress    func(eval.Event) // live progress; nil for none
+	BaseEnv     []string         // the environment child processes start from (os.Environ())
+	User        string           // ${USER}
 }
 
-// NewHostRunner wires a Runner: the registry from connectors.json (or the
+// NewRunner wires an eval.Runner: the registry from connectors.json (or the
 // embedded defaults: SQLite data store and filesystem skill store under
 // $SKILLSCRIPT_HOME) or from the mock file, the shell and filesystem gates
 // from the allowlists, and secrets from SKILLSCRIPT_SECRET_*. The returned
 // close function releases the registry.
-func NewHostRunner(ctx context.Context, o HostOptions) (*Runner, func() error, error) {
+func NewRunner(ctx context.Context, o Options) (*eval.Runner, func() error, error) {
 	cfg := o.Config
 	if cfg == nil {
 		return nil, nil, fmt.Errorf("eval: host needs a configuration")
@@ -57,10 +60,10 @@ func NewHostRunner(ctx context.Context, o HostOptions) (*Runner, func() error, e
 		reg.Close()
 		return nil, nil, err
 	}
-	r := &Runner{
+	r := &eval.Runner{
 		Registry: reg, FS: gate, Secrets: cfg.Secret, Mechanical: o.Mechanical,
 		MaxDepth: cfg.MaxRecursionDepth, DefaultTimeout: cfg.AbsoluteTimeout, MaxDeadline: cfg.MaxDeadline,
-		Progress: o.Progress, Env: Env{User: o.User},
+		Progress: o.Progress, Env: eval.Env{User: o.User}, Load: Load,
 		Shell: &shellexec.Runner{
 			Allowlist:    append(append([]string(nil), cfg.ShellAllowlist...), o.AllowShell...),
 			EnableUnsafe: cfg.EnableUnsafeShell || o.UnsafeShell,
@@ -71,7 +74,7 @@ func NewHostRunner(ctx context.Context, o HostOptions) (*Runner, func() error, e
 }
 
 // hostRegistry builds the registry from the mock file or connectors.json.
-func hostRegistry(ctx context.Context, o HostOptions) (*contract.Registry, error) {
+func hostRegistry(ctx context.Context, o Options) (*contract.Registry, error) {
 	cfg := o.Config
 	var reg *contract.Registry
 	dir := o.SkillsDir
@@ -101,7 +104,7 @@ func hostRegistry(ctx context.Context, o HostOptions) (*contract.Registry, error
 	return reg, nil
 }
 
-func wireRegistry(ctx context.Context, o HostOptions) (*contract.Registry, error) {
+func wireRegistry(ctx context.Context, o Options) (*contract.Registry, error) {
 	cfg := o.Config
 	home := cfg.Home
 	if home == "" {
@@ -114,57 +117,19 @@ func wireRegistry(ctx context.Context, o HostOptions) (*contract.Registry, error
 	return wire.Build(ctx, nil, s)
 }
 
+// Load compiles a stored child skill: syntax.Parse, then check.Check. A
+// source with parse errors is refused with its diagnostics. It is the
+// eval.Loader every host runner uses.
+func Load(_ context.Context, name string, src []byte) (*ast.File, *check.Info, error) {
+	f, diags := syntax.Parse(name+".skill.md", src)
+	if diags.HasErrors() {
+		return nil, nil, diags
+	}
+	return f, check.Check(f), nil
+}
+
 // RunSource parses, checks and runs a skill source with r.
-func (r *Runner) RunSource(ctx context.Context, name string, src []byte, inputs map[string]any) (*Result, error) {
+func RunSource(ctx context.Context, r *eval.Runner, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
 	f, _ := syntax.Parse(name, src)
 	return r.Run(ctx, f, check.Check(f), inputs)
-}
-
-// ParseInputs builds run inputs from a vars file (a JSON or YAML mapping,
-// or KEY=VALUE lines) and then --var KEY=VALUE pairs, which win.
-func ParseInputs(pairs []string, varsFile string) (map[string]any, error) {
-	in := map[string]any{}
-	if varsFile != "" {
-		if err := readVarsFile(varsFile, in); err != nil {
-			return nil, err
-		}
-	}
-	for _, p := range pairs {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("--var %q: want NAME=VALUE", p)
-		}
-		in[strings.TrimSpace(k)] = v
-	}
-	return in, nil
-}
-
-func readVarsFile(path string, in map[string]any) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("vars file: %w", err)
-	}
-	text := strings.TrimSpace(string(data))
-	if strings.HasPrefix(text, "{") || filepath.Ext(path) == ".yaml" || filepath.Ext(path) == ".yml" || filepath.Ext(path) == ".json" {
-		var m map[string]any
-		if err := yaml.Unmarshal(data, &m); err != nil {
-			return fmt.Errorf("vars file %s: %v", path, err)
-		}
-		for k, v := range m {
-			in[k] = value.Normalize(v)
-		}
-		return nil
-	}
-	for i, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			return fmt.Errorf("vars file %s:%d: want NAME=VALUE", path, i+1)
-		}
-		in[strings.TrimSpace(k)] = v
-	}
-	return nil
 }
