@@ -159,15 +159,17 @@ type Info struct {
 	SkillType  string // procedural (default) or data
 }
 
-// Ambient lists the ambient references that are always bound.
-var Ambient = []string{"NOW", "USER", "SESSION_CONTEXT", "TRIGGER_TYPE", "TRIGGER_PAYLOAD", "EVENT"}
+// Ambient returns the ambient references that are always bound, as a
+// fresh slice.
+func Ambient() []string {
+	return []string{"NOW", "USER", "SESSION_CONTEXT", "TRIGGER_TYPE", "TRIGGER_PAYLOAD", "EVENT"}
+}
 
 // IsAmbient reports whether name is an ambient reference outside else:.
 func IsAmbient(name string) bool {
-	for _, a := range Ambient {
-		if a == name {
-			return true
-		}
+	switch name {
+	case "NOW", "USER", "SESSION_CONTEXT", "TRIGGER_TYPE", "TRIGGER_PAYLOAD", "EVENT":
+		return true
 	}
 	return false
 }

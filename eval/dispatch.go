@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/value"
 	"github.com/skillscript/skillc/internal/lang"
@@ -372,7 +371,7 @@ func (x *run) opTool(ctx context.Context, op *opCall, conn, tool string) (any, e
 	if err != nil && !x.mech {
 		return nil, err
 	}
-	if entry.IsMutating(tool) || check.IsMutatingTool(tool) {
+	if entry.IsMutating(tool) || lang.IsMutatingTool(tool) {
 		if err := x.gate(op, sc, op.name); err != nil {
 			return nil, err
 		}

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/internal/lang"
 )
 
@@ -24,7 +23,7 @@ func mutationKind(ctx *Context, s ast.Stmt) string {
 		} else if c := ctx.Connectors[s.Connector.Name]; c != nil && c.isMutating(s.Tool.Name) {
 			return "connector " + s.Connector.Name + " declares " + s.Tool.Name + " mutating"
 		}
-		if check.IsMutatingTool(s.Tool.Name) {
+		if lang.IsMutatingTool(s.Tool.Name) {
 			return "tool " + s.Tool.Name + " has a mutating verb"
 		}
 	}
@@ -47,7 +46,7 @@ func callMutation(c *ast.CallStmt) string {
 		if isUnsafeShell(c) {
 			return "unsafe shell can change anything"
 		}
-		if bin, _, ok := shellBinary(c); ok && check.IsDestructiveBinary(bin) {
+		if bin, _, ok := shellBinary(c); ok && lang.IsDestructiveBinary(bin) {
 			return "shell binary " + bin + " changes files"
 		}
 	}

@@ -52,7 +52,7 @@ func inUnsafeShellLegacy(p *Pass, r *check.Ref) bool {
 // at its scope.
 func reportUnresolved(p *Pass, r *check.Ref, what string) {
 	name := r.Name()
-	cands := append(r.Scope.Names(), check.Ambient...)
+	cands := append(r.Scope.Names(), check.Ambient()...)
 	cands = append(cands, targetNames(p.File)...)
 	if r.Scope.InElse() {
 		cands = append(cands, "ERROR_CONTEXT")

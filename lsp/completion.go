@@ -136,7 +136,7 @@ func (snap *snapshot) varItems(off int) []protocol.CompletionItem {
 		items = append(items, protocol.CompletionItem{Label: name, Kind: protocol.CompletionItemKindVariable,
 			Detail: protocol.NewOptional(detail)})
 	}
-	ambient := append([]string(nil), check.Ambient...)
+	ambient := check.Ambient()
 	if scope.InElse() {
 		ambient = append(ambient, "ERROR_CONTEXT")
 	}

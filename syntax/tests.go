@@ -9,11 +9,14 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// TestAssertions are the assertion kinds a # Tests: case may use.
-var TestAssertions = []string{
-	"compiled_output_contains", "compiled_output_does_not_contain", "compile_error",
-	"target_else_executed", "op_fallback_used", "result_value",
-	"output_contains", "output_does_not_contain", "error_contains", "emits",
+// TestAssertions returns the assertion kinds a # Tests: case may use, as a
+// fresh slice.
+func TestAssertions() []string {
+	return []string{
+		"compiled_output_contains", "compiled_output_does_not_contain", "compile_error",
+		"target_else_executed", "op_fallback_used", "result_value",
+		"output_contains", "output_does_not_contain", "error_contains", "emits",
+	}
 }
 
 // testsBlock reads the indented YAML block under # Tests: (header at line
@@ -175,8 +178,8 @@ func (p *parser) testExpect(val *yaml.Node, lineBase int) []*ast.TestExpect {
 	var out []*ast.TestExpect
 	for k := 0; k+1 < len(val.Content); k += 2 {
 		key, v := val.Content[k], val.Content[k+1]
-		if !contains(TestAssertions, key.Value) {
-			sorted := append([]string(nil), TestAssertions...)
+		if !contains(TestAssertions(), key.Value) {
+			sorted := TestAssertions()
 			sort.Strings(sorted)
 			p.errorf("invalid-tests", p.yamlRange(key, lineBase), "unknown assertion %q (known: %s)", key.Value, strings.Join(sorted, ", "))
 			continue

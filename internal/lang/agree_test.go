@@ -229,7 +229,7 @@ func TestLSPCompletesTheCatalog(t *testing.T) {
 // TestAmbientNamesDocumented checks every ambient reference the checker
 // knows has catalog documentation.
 func TestAmbientNamesDocumented(t *testing.T) {
-	for _, name := range append(slices.Clone(check.Ambient), "ERROR_CONTEXT") {
+	for _, name := range append(check.Ambient(), "ERROR_CONTEXT") {
 		if lang.AmbientDoc(name) == "" {
 			t.Errorf("ambient %s is undocumented", name)
 		}

@@ -1,4 +1,4 @@
-package check
+package lang
 
 import (
 	"path/filepath"
@@ -38,7 +38,7 @@ var destructiveBinaries = map[string]bool{
 // IsMutatingTool reports whether a tool name contains a mutating verb as a
 // word (create_issue, sendMessage, issues.delete, ...).
 func IsMutatingTool(tool string) bool {
-	for _, w := range ToolWords(tool) {
+	for _, w := range toolWords(tool) {
 		if mutatingVerbs[w] {
 			return true
 		}
@@ -56,9 +56,9 @@ func IsDestructiveBinary(binary string) bool {
 	return destructiveBinaries[name]
 }
 
-// ToolWords splits a tool name at '_', '-', '.', spaces and lower-to-upper
+// toolWords splits a tool name at '_', '-', '.', spaces and lower-to-upper
 // case changes, lower-casing the words.
-func ToolWords(s string) []string {
+func toolWords(s string) []string {
 	var words []string
 	var cur []rune
 	flush := func() {
