@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/shellwords"
 )
 
 func ruleUnsafeShellOp() *Rule {
@@ -74,14 +75,20 @@ func shellBinary(c *ast.CallStmt) (bin string, at ast.Node, ok bool) {
 	if !isLit {
 		return "", nil, false
 	}
-	word := strings.TrimLeft(first.Value, " \t")
-	if i := strings.IndexAny(word, " \t"); i >= 0 {
-		word = word[:i]
-	} else if len(t.Parts) > 1 {
-		return "", nil, false // the binary name continues into a substitution
+	lit := first.Value
+	if len(t.Parts) > 1 {
+		lit = strings.TrimLeft(lit, " \t")
+		i := strings.IndexAny(lit, " \t")
+		if i < 0 {
+			return "", nil, false // the binary name continues into a substitution
+		}
+		lit = lit[:i]
 	}
-	word = strings.Trim(word, `'"`)
-	return word, first, word != ""
+	argv, err := shellwords.Tokenize(lit) // the runtime's tokenizer (internal/shellwords)
+	if err != nil {
+		return "", nil, false
+	}
+	return argv[0], first, argv[0] != ""
 }
 
 func ruleShellBinaryNotAllowed() *Rule {

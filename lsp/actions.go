@@ -11,7 +11,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
-	"github.com/skillscript/skillc/eval/shellexec"
+	"github.com/skillscript/skillc/internal/shellwords"
 )
 
 // codeAction answers textDocument/codeAction: the fixes of the diagnostics
@@ -103,7 +103,7 @@ func (snap *snapshot) argvAction(c *ast.CallStmt) (protocol.CodeAction, bool) {
 	if !ok || str.Kind == ast.TripleQuoted {
 		return protocol.CodeAction{}, false
 	}
-	toks, err := shellexec.Tokenize(str.Value.Plain())
+	toks, err := shellwords.Tokenize(str.Value.Plain())
 	if err != nil || len(toks) == 0 {
 		return protocol.CodeAction{}, false
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
-	"github.com/skillscript/skillc/eval/filter"
 	"github.com/skillscript/skillc/internal/lang"
 )
 
@@ -189,7 +188,7 @@ func sortedNames(names []string) []string {
 // filterItems lists the shipped filters.
 func filterItems() []protocol.CompletionItem {
 	var items []protocol.CompletionItem
-	for _, d := range filter.Docs() {
+	for _, d := range lang.FilterDocs() {
 		it := protocol.CompletionItem{Label: d.Name, Kind: protocol.CompletionItemKindFunction,
 			Detail: protocol.NewOptional(d.Summary), Documentation: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: filterHover(d.Name)}}
 		if d.TakesArg {

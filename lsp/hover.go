@@ -11,7 +11,6 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
-	"github.com/skillscript/skillc/eval/filter"
 	"github.com/skillscript/skillc/internal/lang"
 )
 
@@ -332,10 +331,10 @@ func (snap *snapshot) toolParamHover(conn, tool, name string) string {
 
 // filterHover documents a filter.
 func filterHover(name string) string {
-	d, ok := filter.Lookup(name)
+	d, ok := lang.LookupFilter(name)
 	if !ok {
 		msg := fmt.Sprintf("`|%s` is not a shipped filter.", name)
-		if s := filter.Suggest(name); s != "" {
+		if s := lang.SuggestFilter(name); s != "" {
 			msg += fmt.Sprintf(" Did you mean `|%s`?", s)
 		}
 		return msg

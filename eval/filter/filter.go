@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillscript/skillc/eval/value"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // Call is one filter application in a chain: |Name or |Name:"Arg".
@@ -43,15 +44,10 @@ func (e *Error) Error() string {
 }
 
 // arity reports whether the named filter takes an argument and whether the
-// name is known.
+// name is known, from the catalog (internal/lang).
 func arity(name string) (takesArg, known bool) {
-	switch name {
-	case "url", "shell", "json", "trim", "length", "isodate":
-		return false, true
-	case "contains", "fallback", "head", "tail", "lines", "pluck":
-		return true, true
-	}
-	return false, false
+	d, known := lang.LookupFilter(name)
+	return d.TakesArg, known
 }
 
 // Check validates a chain without running it.
@@ -60,7 +56,7 @@ func Check(chain []Call) error {
 		takesArg, known := arity(c.Name)
 		switch {
 		case !known:
-			return &Error{Filter: c.Name, Msg: "unknown filter", Suggestion: Suggest(c.Name)}
+			return &Error{Filter: c.Name, Msg: "unknown filter", Suggestion: lang.SuggestFilter(c.Name)}
 		case takesArg && !c.HasArg:
 			return &Error{Filter: c.Name, Msg: "needs a quoted argument"}
 		case !takesArg && c.HasArg:

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/eval/value"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // parseChain reads `name|name:"arg"` into calls, for tests only.
@@ -242,10 +243,10 @@ func TestContainsMatchesIn(t *testing.T) {
 
 func TestDocs(t *testing.T) {
 	want := []string{"url", "shell", "json", "trim", "length", "contains", "fallback", "isodate", "head", "tail", "lines", "pluck"}
-	if got := Names(); !slices.Equal(got, want) {
+	if got := lang.Filters(); !slices.Equal(got, want) {
 		t.Fatalf("Names = %v", got)
 	}
-	for _, d := range Docs() {
+	for _, d := range lang.FilterDocs() {
 		takesArg, known := arity(d.Name)
 		if !known || takesArg != d.TakesArg || (d.Arg != "") != d.TakesArg || d.Summary == "" {
 			t.Errorf("doc for %s disagrees with the implementation", d.Name)
@@ -261,13 +262,13 @@ func TestDocs(t *testing.T) {
 			t.Errorf("example %s on %q = %q, %v; want %q", d.Example, d.Input, value.String(got), err, d.Output)
 		}
 	}
-	if d, ok := Lookup("pluck"); !ok || d.Name != "pluck" {
+	if d, ok := lang.LookupFilter("pluck"); !ok || d.Name != "pluck" {
 		t.Error("Lookup(pluck) failed")
 	}
-	if _, ok := Lookup("nope"); ok {
+	if _, ok := lang.LookupFilter("nope"); ok {
 		t.Error("Lookup(nope) succeeded")
 	}
-	if Suggest("fallbak") != "fallback" || Suggest("zzzzzzz") != "" {
+	if lang.SuggestFilter("fallbak") != "fallback" || lang.SuggestFilter("zzzzzzz") != "" {
 		t.Error("Suggest")
 	}
 }

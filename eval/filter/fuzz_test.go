@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillscript/skillc/eval/value"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 func seedInputs(f *testing.F) []string {
@@ -35,7 +36,7 @@ func FuzzChain(f *testing.F) {
 		f.Add(s, uint8(i), uint8(i+3), "2", false)
 		f.Add(s, uint8(i+5), uint8(i+7), "1-3", true)
 	}
-	names := Names()
+	names := lang.Filters()
 	f.Fuzz(func(t *testing.T, s string, a, b uint8, arg string, missing bool) {
 		chain := []Call{call(names[int(a)%len(names)], arg), call(names[int(b)%len(names)], arg)}
 		got, err := Apply(s, missing, chain)

@@ -1,7 +1,7 @@
 // Package shellexec runs the three forms of the skillscript shell op under
 // the operator's gates.
 //
-//	shell(command="git status")                  structural: Tokenize, then exec argv
+//	shell(command="git status")                  structural: shellwords.Tokenize, then exec argv
 //	shell(argv=["jq", "-c", "${F}", "x.json"])   explicit argv: exec as given
 //	shell(command="a | b", unsafe=true)          bash -c, only when enabled
 //
@@ -24,11 +24,6 @@
 // resolves to it. A path such as /tmp/x/curl is never admitted by the bare
 // entry "curl".
 //
-// The structural tokenizer splits on unquoted white space. Single quotes
-// keep everything literally; double quotes keep everything except that a
-// backslash escapes ", \, $ and `; outside quotes a backslash is an
-// ordinary character. Adjacent pieces join ('a'"b"c is one token abc), and
-// an empty quoted pair is an empty token. An unterminated quote is an
-// error, which is how the '${VAR}' quote trap fails loud instead of
-// silently splitting an argument.
+// The structural tokenizer is internal/shellwords (its package doc gives
+// the quoting rules); an unterminated quote fails the op loud.
 package shellexec

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/skillscript/skillc/internal/shellwords"
 )
 
 // Default limits; a zero field in Runner selects them.
@@ -77,7 +79,7 @@ func ParseAllowlist(s string) []string {
 // Check applies the gates to req without running anything and returns the
 // argv that would run (before Resolve). Refusals are
 // *UnsafeShellDisabledError and *BinaryNotAllowedError; a malformed request
-// is *RequestError or *SyntaxError.
+// is *RequestError or *shellwords.SyntaxError.
 func (r *Runner) Check(req Request) ([]string, error) {
 	argv, err := r.argv(req)
 	if err != nil {
@@ -107,7 +109,7 @@ func (r *Runner) argv(req Request) ([]string, error) {
 	case req.Unsafe:
 		return []string{r.bash(), "-c", req.Command}, nil
 	}
-	return Tokenize(req.Command)
+	return shellwords.Tokenize(req.Command)
 }
 
 func (r *Runner) bash() string {

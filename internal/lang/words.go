@@ -69,20 +69,3 @@ func AmbientDoc(name string) string {
 	}
 	return ""
 }
-
-// filters are the shipped pipe filters, in the language reference's order.
-// eval/filter implements them (its tests check it agrees with this list).
-var filters = []string{"url", "shell", "json", "trim", "length", "contains", "fallback", "isodate", "head", "tail", "lines", "pluck"}
-
-// Filters returns the names of the shipped filters.
-func Filters() []string { return append([]string(nil), filters...) }
-
-// IsFilter reports whether name is a shipped filter (case-sensitive).
-func IsFilter(name string) bool {
-	for _, f := range filters {
-		if f == name {
-			return true
-		}
-	}
-	return false
-}

@@ -1,4 +1,4 @@
-package shellexec
+package shellwords
 
 import (
 	"slices"

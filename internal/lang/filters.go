@@ -1,14 +1,14 @@
-package filter
+package lang
 
 import (
-	"slices"
+	"sync"
 
 	"github.com/skillscript/skillc/internal/textdist"
 )
 
-// Doc describes one filter for hover, completion and generated reference
+// FilterDoc describes one shipped pipe filter for hover, completion and generated reference
 // documentation.
-type Doc struct {
+type FilterDoc struct {
 	Name     string // the filter name, e.g. "head"
 	Summary  string // one line
 	Arg      string // what the argument means; empty when it takes none
@@ -18,10 +18,11 @@ type Doc struct {
 	TakesArg bool   // whether the filter requires an argument
 }
 
-// docs returns the documentation table in the order of the language
-// reference.
-func docs() []Doc {
-	return []Doc{
+// filterDocs returns the filter table in the order of the language
+// reference. eval/filter implements every entry (its tests check both
+// directions).
+func filterDocs() []FilterDoc {
+	return []FilterDoc{
 		{Name: "url", Summary: "Percent-encodes the value like JavaScript's encodeURIComponent.",
 			Example: `${LOCATION|url}`, Input: `Asheville, NC`, Output: `Asheville%2C%20NC`},
 		{Name: "shell", Summary: "Wraps the value in POSIX single quotes, escaping embedded quotes.",
@@ -55,13 +56,23 @@ func docs() []Doc {
 	}
 }
 
-// Docs returns the documentation of every shipped filter, in reference
-// order. The slice is a fresh copy.
-func Docs() []Doc { return docs() }
+// filterIndex maps a filter name to its entry; built once and never
+// modified afterwards.
+var filterIndex = sync.OnceValue(func() map[string]FilterDoc {
+	m := map[string]FilterDoc{}
+	for _, d := range filterDocs() {
+		m[d.Name] = d
+	}
+	return m
+})
 
-// Names returns the names of the shipped filters, in reference order.
-func Names() []string {
-	d := docs()
+// FilterDocs returns the documentation of every shipped filter, in
+// reference order. The slice is a fresh copy.
+func FilterDocs() []FilterDoc { return filterDocs() }
+
+// Filters returns the names of the shipped filters, in reference order.
+func Filters() []string {
+	d := filterDocs()
 	names := make([]string, len(d))
 	for i, doc := range d {
 		names[i] = doc.Name
@@ -69,22 +80,25 @@ func Names() []string {
 	return names
 }
 
-// Lookup returns the documentation of the named filter.
-func Lookup(name string) (Doc, bool) {
-	d := docs()
-	i := slices.IndexFunc(d, func(doc Doc) bool { return doc.Name == name })
-	if i < 0 {
-		return Doc{}, false
-	}
-	return d[i], true
+// LookupFilter returns the documentation of the named filter
+// (case-sensitive). It does not allocate.
+func LookupFilter(name string) (FilterDoc, bool) {
+	d, ok := filterIndex()[name]
+	return d, ok
 }
 
-// Suggest returns the shipped filter name closest to name (at most two
-// edits away), or "" when none is close: the "did you mean" for unknown
-// filters.
-func Suggest(name string) string {
+// IsFilter reports whether name is a shipped filter (case-sensitive).
+func IsFilter(name string) bool {
+	_, ok := filterIndex()[name]
+	return ok
+}
+
+// SuggestFilter returns the shipped filter name closest to name (at most
+// two edits away), or "" when none is close: the "did you mean" for
+// unknown filters.
+func SuggestFilter(name string) string {
 	best, bestDist := "", 3
-	for _, n := range Names() {
+	for _, n := range Filters() {
 		if d := textdist.Levenshtein(name, n); d < bestDist {
 			best, bestDist = n, d
 		}

@@ -1,4 +1,16 @@
-package shellexec
+// Package shellwords splits a structural shell command into argv, the way
+// the evaluator runs shell(command="..."), the linter reads a command's
+// binary and the language server rewrites a command into argv=[...].
+//
+// The tokenizer splits on unquoted white space. Single quotes keep
+// everything literally; double quotes keep everything except that a
+// backslash escapes ", \, $ and `; outside quotes a backslash is an
+// ordinary character. Adjacent pieces join ('a'"b"c is one token abc), and
+// an empty quoted pair is an empty token. An unterminated quote is an
+// error, which is how the '${VAR}' quote trap fails loud instead of
+// silently splitting an argument. Nothing is expanded: $, ;, | and the
+// like are ordinary characters.
+package shellwords
 
 import (
 	"fmt"
@@ -17,8 +29,8 @@ func (e *SyntaxError) Error() string {
 }
 
 // Tokenize splits a structural shell command into argv, honouring quotes
-// (see the package doc). It fails on an unterminated quote and on a command
-// with no tokens.
+// (see the package doc). It fails on an unterminated quote and on a
+// command with no tokens.
 func Tokenize(command string) ([]string, error) {
 	var (
 		argv    []string
