@@ -69,10 +69,10 @@ func MarkdownDocs(w io.Writer) error {
 		fmt.Fprintf(&b, "%s · context: %s · reported by the %s\n\n", r.Severity, r.Needs, r.Origin)
 		fmt.Fprintf(&b, "%s\n\n%s\n", r.Doc.Summary, r.Doc.Why)
 		if r.Doc.Bad != "" {
-			fmt.Fprintf(&b, "\nBad:\n\n```skillscript\n%s```\n", ensureNL(r.Doc.Bad))
+			fmt.Fprintf(&b, "\nBad:\n\n```%s\n%s```\n", fenceLang(r), ensureNL(r.Doc.Bad))
 		}
 		if r.Doc.Good != "" {
-			fmt.Fprintf(&b, "\nGood:\n\n```skillscript\n%s```\n", ensureNL(r.Doc.Good))
+			fmt.Fprintf(&b, "\nGood:\n\n```%s\n%s```\n", fenceLang(r), ensureNL(r.Doc.Good))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -89,5 +89,5 @@ func Rules() []*Rule {
 		ruleDuplicateSkillName(),
 		ruleMissingSkillstoreForDataRef(),
 	}
-	return append(rs, parserRules()...)
+	return append(append(rs, parserRules()...), skillMDRules()...)
 }

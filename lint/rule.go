@@ -40,10 +40,12 @@ const (
 	ByParserLinter               // both: the parser for syntax, the linter for the rest
 	ByConfig                     // reported against connectors.json by CheckConfig
 	ByEngine                     // the engine itself (unused-suppression)
+	BySkillMD                    // the SKILL.md validator (internal/agentskills)
+	ByRegistry                   // the skill registry (internal/registry)
 	Never                        // reserved, never reported
 )
 
-var originNames = [...]string{"linter", "parser", "parser and linter", "connectors.json check", "lint engine", "never (reserved)"}
+var originNames = [...]string{"linter", "parser", "parser and linter", "connectors.json check", "lint engine", "SKILL.md validator", "skill registry", "never (reserved)"}
 
 // String describes the origin ("parser").
 func (o Origin) String() string {

@@ -10,6 +10,7 @@ import (
 	"github.com/fatih/color"
 	"github.com/mattn/go-isatty"
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/agentskills"
 	"github.com/skillscript/skillc/internal/render"
 	"github.com/urfave/cli/v2"
 )
@@ -18,14 +19,14 @@ func checkCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "parse and lint skills; exit 1 when any has errors",
-		ArgsUsage: "[PATH...]  (files, directories searched for *.skill.md, or - for stdin; default .)",
+		ArgsUsage: "[PATH...]  (files, SKILL.md packages, directories searched for both, or - for stdin; default .)",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "human", Usage: "output format: human, json, sarif or github"},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "lowest severity that fails the check: error, warning or info"},
 			&cli.BoolFlag{Name: "fix", Usage: "apply machine-applicable fixes to the files"},
 			&cli.BoolFlag{Name: "diff", Usage: "print the fixes as a unified diff instead of applying them"},
 			&cli.BoolFlag{Name: "no-color", Usage: "never colour the output"},
-		}, configFlags()...),
+		}, append(skillMDFlags(), configFlags()...)...),
 		Action: func(c *cli.Context) error { return runCheck(c, s) },
 	}
 }
@@ -36,10 +37,11 @@ type checkOptions struct {
 	failOn ast.Severity
 	fix    bool
 	diff   bool
+	pkg    agentskills.Options // validation of SKILL.md packages
 }
 
-func parseCheckOptions(c *cli.Context) (checkOptions, error) {
-	o := checkOptions{format: c.String("format"), fix: c.Bool("fix"), diff: c.Bool("diff")}
+func parseCheckOptions(c *cli.Context) (o checkOptions, err error) {
+	o = checkOptions{format: c.String("format"), fix: c.Bool("fix"), diff: c.Bool("diff")}
 	switch o.format {
 	case "human", "json", "sarif", "github":
 	default:
@@ -50,7 +52,8 @@ func parseCheckOptions(c *cli.Context) (checkOptions, error) {
 		return o, cli.Exit(fmt.Sprintf("unknown --fail-on %q: want error, warning or info", c.String("fail-on")), exitUsage)
 	}
 	o.failOn = sev
-	return o, nil
+	o.pkg, err = skillMDOptions(c)
+	return o, err
 }
 
 func runCheck(c *cli.Context, s *streams) error {
@@ -62,17 +65,22 @@ func runCheck(c *cli.Context, s *streams) error {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	paths, err := collectPaths(args)
+	paths, err := collectInputs(args, true)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	env := newEnvCache(c)
-	results, ioErr := checkAll(paths, s, env)
+	results, ioErr := checkAll(paths, s, env, opts.pkg)
 	for _, w := range env.problems() {
 		fmt.Fprintln(s.err, "skillc: warning:", w)
 	}
 	if opts.fix || opts.diff {
-		recheck := func(name string, src []byte) ast.Diagnostics { return analyze(name, src, env.forFile(name)) }
+		recheck := func(name string, src []byte) ast.Diagnostics {
+			if isSkillMD(name) {
+				return recheckSkillMD(name, src, env.forFile(name), opts.pkg)
+			}
+			return analyze(name, src, env.forFile(name))
+		}
 		if err := applyFixes(results, opts.diff, s, recheck); err != nil {
 			return err
 		}
@@ -92,7 +100,7 @@ func runCheck(c *cli.Context, s *streams) error {
 // checkAll checks the files in parallel, keeping their order. Files the
 // lint ignore globs match are skipped; the diagnostics of each
 // connectors.json in use are added once.
-func checkAll(paths []string, s *streams, env *envCache) ([]render.FileResult, error) {
+func checkAll(paths []string, s *streams, env *envCache, pkg agentskills.Options) ([]render.FileResult, error) {
 	var todo []string
 	for _, p := range paths {
 		if !env.forFile(p).ignored(p) {
@@ -108,7 +116,7 @@ func checkAll(paths []string, s *streams, env *envCache) ([]render.FileResult, e
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				results[i], errs[i] = checkOne(todo[i], s, env)
+				results[i], errs[i] = checkOne(todo[i], s, env, pkg)
 			}
 		}()
 	}
@@ -131,7 +139,10 @@ func checkAll(paths []string, s *streams, env *envCache) ([]render.FileResult, e
 	return append(kept, env.connectorResults()...), first
 }
 
-func checkOne(path string, s *streams, env *envCache) (render.FileResult, error) {
+func checkOne(path string, s *streams, env *envCache, pkg agentskills.Options) (render.FileResult, error) {
+	if isSkillMD(path) {
+		return checkSkillMD(path, env.forFile(path), pkg)
+	}
 	src := readSource(path, s.in)
 	if src.Err != nil {
 		return render.FileResult{}, fmt.Errorf("%s: %v", src.Path, errNoFile(src.Err))

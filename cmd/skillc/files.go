@@ -20,7 +20,12 @@ type source struct {
 // collectPaths expands the arguments into files: a directory contributes
 // every *.skill.md below it (skipping hidden directories and node_modules),
 // a file is taken as given, "-" means standard input.
-func collectPaths(args []string) ([]string, error) {
+func collectPaths(args []string) ([]string, error) { return collectInputs(args, false) }
+
+// collectInputs is collectPaths; with packages, a directory holding a
+// SKILL.md (an Agent Skills package) contributes that file instead, and
+// its own files (including *.skill.md resources) are not searched.
+func collectInputs(args []string, packages bool) ([]string, error) {
 	var out []string
 	for _, a := range args {
 		if a == "-" {
@@ -35,26 +40,38 @@ func collectPaths(args []string) ([]string, error) {
 			out = append(out, a)
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && p != a && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
-				return filepath.SkipDir
-			}
-			if !d.IsDir() && strings.HasSuffix(d.Name(), ".skill.md") {
-				found = append(found, p)
-			}
-			return nil
-		})
+		found, err := walkInputs(a, packages)
 		if err != nil {
 			return nil, err
 		}
-		sort.Strings(found)
 		out = append(out, found...)
 	}
 	return out, nil
+}
+
+// walkInputs lists the inputs below directory a, sorted.
+func walkInputs(a string, packages bool) ([]string, error) {
+	var found []string
+	err := filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != a && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() && packages {
+			if f := packageFile(p); f != "" {
+				found = append(found, f)
+				return filepath.SkipDir
+			}
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".skill.md") {
+			found = append(found, p)
+		}
+		return nil
+	})
+	sort.Strings(found)
+	return found, err
 }
 
 func errNoFile(err error) error {
