@@ -80,31 +80,12 @@ func isNilNode(n ast.Node) bool {
 // litString returns the literal text of a value (a string without
 // substitutions, a bare word, a number or a boolean).
 func litString(e ast.Expr) (string, bool) {
-	switch v := e.(type) {
-	case *ast.StringLit:
-		return v.Value.LitValue()
-	case *ast.BareWord:
-		return v.Value.LitValue()
-	case *ast.NumberLit:
-		return v.Raw, true
-	case *ast.BoolLit:
-		if v.Value {
-			return "true", true
-		}
-		return "false", true
-	}
-	return "", false
+	return check.LitString(e)
 }
 
 // textOf returns the Text of a string or bare word, or nil.
 func textOf(e ast.Expr) *ast.Text {
-	switch v := e.(type) {
-	case *ast.StringLit:
-		return v.Value
-	case *ast.BareWord:
-		return v.Value
-	}
-	return nil
+	return check.TextOf(e)
 }
 
 // argValue returns the value of the kwarg key of a call or dispatch.
@@ -139,15 +120,7 @@ func dispatchName(d *ast.DispatchStmt) string {
 
 // isUnsafeShell reports whether c is shell(..., unsafe=true).
 func isUnsafeShell(c *ast.CallStmt) bool {
-	if c.Name == nil || c.Name.Name != "shell" {
-		return false
-	}
-	a := c.Arg("unsafe")
-	if a == nil {
-		return false
-	}
-	v, ok := litString(a.Value)
-	return ok && strings.EqualFold(v, "true")
+	return check.IsUnsafeShell(c)
 }
 
 // calls returns the call statements named name at any depth.

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/shellwords"
+	"github.com/skillscript/skillc/check"
 )
 
 func ruleUnsafeShellOp() *Rule {
@@ -52,43 +52,7 @@ func ruleUnsafeShellDisabled() *Rule {
 // shellBinary returns the binary a shell op runs and the node naming it;
 // ok is false when it is dynamic or absent.
 func shellBinary(c *ast.CallStmt) (bin string, at ast.Node, ok bool) {
-	if isUnsafeShell(c) {
-		return "bash", c.Arg("unsafe"), true
-	}
-	if a := c.Arg("argv"); a != nil {
-		l, isList := a.Value.(*ast.ListLit)
-		if !isList || len(l.Elems) == 0 {
-			return "", nil, false
-		}
-		v, lit := litString(l.Elems[0])
-		return v, l.Elems[0], lit && v != ""
-	}
-	a := c.Arg("command")
-	if a == nil {
-		return "", nil, false
-	}
-	t := textOf(a.Value)
-	if t == nil || len(t.Parts) == 0 {
-		return "", nil, false
-	}
-	first, isLit := t.Parts[0].(*ast.Lit)
-	if !isLit {
-		return "", nil, false
-	}
-	lit := first.Value
-	if len(t.Parts) > 1 {
-		lit = strings.TrimLeft(lit, " \t")
-		i := strings.IndexAny(lit, " \t")
-		if i < 0 {
-			return "", nil, false // the binary name continues into a substitution
-		}
-		lit = lit[:i]
-	}
-	argv, err := shellwords.Tokenize(lit) // the runtime's tokenizer (internal/shellwords)
-	if err != nil {
-		return "", nil, false
-	}
-	return argv[0], first, argv[0] != ""
+	return check.ShellBinary(c)
 }
 
 func ruleShellBinaryNotAllowed() *Rule {

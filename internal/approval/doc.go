@@ -1,0 +1,15 @@
+// Package approval implements operator approval of skills: the canonical
+// signing input, Ed25519 signatures in the "v3:" token format, the
+// operator's key files, the content hash, the effectful footprint of a
+// skill, and the gate every execution path consults before a skill runs.
+//
+// The signing input is the source with "\r\n" and lone "\r" turned into
+// "\n" and every line that is a # Status: or # Tags: header (matched
+// case-insensitively, with optional white space around '#' and before
+// ':') removed; nothing else is normalized. A signature is Ed25519 over
+// those UTF-8 bytes; its token is "v3:" followed by the signature in
+// unpadded base64url, stamped as "# Status: Approved v3:<signature>".
+//
+// The package reads no environment and holds no state: callers pass the
+// key paths, keys and mode they resolved.
+package approval

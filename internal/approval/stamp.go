@@ -1,0 +1,95 @@
+package approval
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Stamp returns src with its # Status: line set to "# Status: " + status
+// (for example "Approved v3:..."). The first column-0 # Status: line is
+// replaced, keeping its line ending; without one, the line is inserted
+// after # Skill: (or at the top of the fenced block, or of the file).
+// Only a status line changes, so the signing input is unchanged.
+func Stamp(src []byte, status string) []byte {
+	line := "# Status: " + status
+	start, end, found := findLine(src, func(l []byte) bool { return bytes.HasPrefix(l, []byte("# Status:")) })
+	if found {
+		return splice(src, start, end, line)
+	}
+	at := insertionPoint(src)
+	nl := lineEnding(src)
+	if at == len(src) && at > 0 && src[at-1] != '\n' && src[at-1] != '\r' {
+		return splice(src, at, at, nl+line) // after a last line without terminator
+	}
+	return splice(src, at, at, line+nl)
+}
+
+// insertionPoint is the offset where a missing # Status: line goes.
+func insertionPoint(src []byte) int {
+	if _, end, ok := findLine(src, func(l []byte) bool { return bytes.HasPrefix(l, []byte("# Skill:")) }); ok {
+		return afterTerminator(src, end)
+	}
+	if _, end, ok := findLine(src, func(l []byte) bool {
+		t := strings.TrimSpace(string(l))
+		return t == "```skillscript" || t == "```skill"
+	}); ok {
+		return afterTerminator(src, end)
+	}
+	return 0
+}
+
+// findLine returns the byte range (without terminator) of the first line
+// for which match holds.
+func findLine(src []byte, match func([]byte) bool) (start, end int, ok bool) {
+	for off := 0; off <= len(src); {
+		e := off + lineLen(src[off:])
+		if match(src[off:e]) {
+			return off, e, true
+		}
+		if e >= len(src) {
+			break
+		}
+		off = afterTerminator(src, e)
+	}
+	return 0, 0, false
+}
+
+// lineLen is the length of the first line of b, without its terminator.
+func lineLen(b []byte) int {
+	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+		return i
+	}
+	return len(b)
+}
+
+// afterTerminator skips the line terminator at offset end.
+func afterTerminator(src []byte, end int) int {
+	switch {
+	case end >= len(src):
+		return len(src)
+	case src[end] == '\r' && end+1 < len(src) && src[end+1] == '\n':
+		return end + 2
+	default:
+		return end + 1
+	}
+}
+
+// lineEnding is the terminator of the first line of src ("\n" when none).
+func lineEnding(src []byte) string {
+	i := bytes.IndexAny(src, "\r\n")
+	switch {
+	case i < 0:
+		return "\n"
+	case src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n':
+		return "\r\n"
+	default:
+		return string(src[i])
+	}
+}
+
+func splice(src []byte, start, end int, text string) []byte {
+	out := make([]byte, 0, len(src)+len(text))
+	out = append(out, src[:start]...)
+	out = append(out, text...)
+	return append(out, src[end:]...)
+}
