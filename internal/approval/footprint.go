@@ -227,7 +227,6 @@ func (fp *Footprint) Children() []string {
 	return out
 }
 
-
 // Summary is the footprint for a reviewer: one line per effect.
 func (fp *Footprint) Summary() []string {
 	out := make([]string, 0, len(fp.Effects))
