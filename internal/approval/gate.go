@@ -190,3 +190,22 @@ func ForceDraft(f *ast.File) ([]byte, bool) {
 	}
 	return Stamp(f.Src, "Draft"), true
 }
+
+// LoadPolicy resolves the posture of an execution path. In secured mode
+// it provisions the key pair on the first start (EnsureKeys: written, not
+// read) and loads the public key; a key that cannot be loaded is recorded
+// in KeyErr, so that every Approved skill is refused while unsigned pure
+// drafts still run. The private key is never read.
+func LoadPolicy(secured bool, keys KeyPaths) (p Policy, generated bool) {
+	p = Policy{Secured: secured, KeyPath: keys.Public}
+	if !secured {
+		return p, false
+	}
+	generated, err := EnsureKeys(keys)
+	if err != nil {
+		p.KeyErr = err
+		return p, false
+	}
+	p.PublicKey, p.KeyErr = LoadPublicKey(keys.Public)
+	return p, generated
+}
