@@ -23,7 +23,12 @@ func (x *run) loadSkill(ctx context.Context, name string) (*contract.SkillRecord
 		return nil, nil, nil, errorf(KindInvalidSkill, "skill %q cannot be loaded: the runner has no skill loader", name)
 	}
 	f, info, err := x.r.Load(ctx, name, []byte(rec.Body))
-	if err != nil {
+	var refusal interface{ Kind() string }
+	switch {
+	case errors.As(err, &refusal):
+		// a host policy refusal (the approval gate): fatal, under its kind
+		return nil, nil, nil, &RunError{Kind: refusal.Kind(), Msg: err.Error(), Fatal: true, Err: err}
+	case err != nil:
 		return nil, nil, nil, errorf(KindInvalidSkill, "skill %q does not parse: %s", name, loadMessage(err))
 	}
 	if info == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/config"
@@ -37,7 +38,7 @@ type opEnv struct {
 
 func newOpEnv(c *cli.Context) (*opEnv, error) {
 	env := newEnvCache(c).forFile(".")
-	e := &opEnv{cfg: env.cfg, keys: keyPaths(env.cfg)}
+	e := &opEnv{cfg: env.cfg, keys: host.KeyPaths()}
 	if dir := env.cfg.SkillsDir; dir != "" {
 		st, err := skillstore.NewFS(dir, nil)
 		if err != nil {
@@ -46,12 +47,6 @@ func newOpEnv(c *cli.Context) (*opEnv, error) {
 		e.store = st
 	}
 	return e, nil
-}
-
-// keyPaths resolves the key files from the configuration's environment.
-func keyPaths(cfg *config.Config) approval.KeyPaths {
-	home, _ := os.UserHomeDir()
-	return approval.DefaultKeyPaths(cfg.Getenv, home)
 }
 
 // skillRef is a skill named on the command line: a file, or a name in the

@@ -12,6 +12,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/host"
+	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/render"
 	"github.com/urfave/cli/v2"
 )
@@ -54,7 +55,11 @@ func runRun(c *cli.Context, s *streams) error {
 	if !c.Bool("no-check") && refuseOnErrors(c, s, src.Path, src.Src, env) {
 		return cli.Exit("", exitFindings)
 	}
-	res, err := evaluate(c, s, env, src.Path, src.Src, inputs)
+	policy, err := admit(c, s, env, src.Path, src.Src)
+	if err != nil {
+		return err
+	}
+	res, err := evaluate(c, s, env, policy, src.Path, src.Src, inputs)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -89,10 +94,11 @@ func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *an
 }
 
 // evaluate wires a runner from the configuration and flags and runs.
-func evaluate(c *cli.Context, s *streams, env *analysisEnv, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
+func evaluate(c *cli.Context, s *streams, env *analysisEnv, policy *approval.Policy, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()
 	opts := hostOptions(c, s, env)
+	opts.Approval = policy
 	if !c.Bool("json") && isTerminal(s.err) {
 		opts.Progress = progressPrinter(s.err)
 	}

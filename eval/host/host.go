@@ -20,6 +20,7 @@ import (
 	"github.com/skillscript/skillc/eval/shellexec"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/eval/substrate/wire"
+	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/syntax"
 )
@@ -39,6 +40,9 @@ type Options struct {
 	Progress    func(eval.Event) // live progress; nil for none
 	BaseEnv     []string         // the environment child processes start from (os.Environ())
 	User        string           // ${USER}
+	// Approval is the approval posture child skills are gated with; nil
+	// resolves it from Config (see Policy).
+	Approval *approval.Policy
 }
 
 // NewRunner wires an eval.Runner: the registry from connectors.json (or the
@@ -63,7 +67,7 @@ func NewRunner(ctx context.Context, o Options) (*eval.Runner, func() error, erro
 	r := &eval.Runner{
 		Registry: reg, FS: gate, Secrets: cfg.Secret, Mechanical: o.Mechanical,
 		MaxDepth: cfg.MaxRecursionDepth, DefaultTimeout: cfg.AbsoluteTimeout, MaxDeadline: cfg.MaxDeadline,
-		Progress: o.Progress, Env: eval.Env{User: o.User}, Load: Load,
+		Progress: o.Progress, Env: eval.Env{User: o.User}, Load: GatedLoad(o.policy(), o.Mechanical),
 		Shell: &shellexec.Runner{
 			Allowlist:    append(append([]string(nil), cfg.ShellAllowlist...), o.AllowShell...),
 			EnableUnsafe: cfg.EnableUnsafeShell || o.UnsafeShell,
@@ -101,7 +105,17 @@ func hostRegistry(ctx context.Context, o Options) (*contract.Registry, error) {
 		}
 		reg.Skills = store
 	}
+	forceDraft(reg, cfg)
 	return reg, nil
+}
+
+// policy is the approval posture of the runner.
+func (o Options) policy() approval.Policy {
+	if o.Approval != nil {
+		return *o.Approval
+	}
+	p, _ := Policy(o.Config)
+	return p
 }
 
 func wireRegistry(ctx context.Context, o Options) (*contract.Registry, error) {

@@ -57,9 +57,10 @@ type Verdict struct {
 // execute_skill and inline, triggers):
 //
 //   - Disabled never runs (*DisabledError).
-//   - Draft never runs when composed (*DraftError); run directly, it
-//     runs, but in secured mode only when it performs no effects
-//     (*SecuredModeEffectError lists them).
+//   - Draft never performs effects when composed (*DraftError, decision
+//     26); run directly by a person it runs, but in secured mode only
+//     when it performs no effects (*SecuredModeEffectError). A pure Draft
+//     (and any Draft walked with --mechanical) runs.
 //   - Approved runs; in secured mode only with a signature that verifies
 //     under the operator's public key (*SignatureRefusedError wrapping
 //     the typed signature or key error).
@@ -74,10 +75,12 @@ func Gate(p Policy, s Subject) (*Verdict, error) {
 	case "Disabled":
 		return nil, &DisabledError{Skill: name}
 	case "Draft":
-		if s.Reach == Composed {
-			return nil, &DraftError{Skill: name}
-		}
-		if p.Secured && !s.Mechanical && v.Footprint.Effectful() {
+		switch {
+		case s.Mechanical || !v.Footprint.Effectful():
+			return v, nil
+		case s.Reach == Composed:
+			return nil, &DraftError{Skill: name, Effects: effectsOnly(v.Footprint)}
+		case p.Secured:
 			return nil, &SecuredModeEffectError{Skill: name, Effects: effectsOnly(v.Footprint)}
 		}
 		return v, nil
@@ -134,11 +137,23 @@ func (e *DisabledError) Error() string {
 // Kind implements Refusal.
 func (*DisabledError) Kind() string { return "SkillDisabledError" }
 
-// DraftError: a Draft skill reached by composition or a trigger.
-type DraftError struct{ Skill string }
+// DraftError: a Draft skill that performs effects, reached by
+// composition or a trigger.
+type DraftError struct {
+	Skill   string
+	Effects []Effect
+}
 
 func (e *DraftError) Error() string {
-	return fmt.Sprintf("skill %q is Draft: only Approved skills run when composed or triggered (approve it with skillc approve %s)", e.Skill, e.Skill)
+	return fmt.Sprintf("skill %q is Draft and performs effects (%s): only Approved skills perform effects when composed or triggered (approve it with skillc approve %s)", e.Skill, effectList(e.Effects), e.Skill)
+}
+
+func effectList(es []Effect) string {
+	ops := make([]string, 0, len(es))
+	for _, ef := range es {
+		ops = append(ops, ef.String())
+	}
+	return strings.Join(ops, "; ")
 }
 
 // Kind implements Refusal.
@@ -169,11 +184,7 @@ type SecuredModeEffectError struct {
 }
 
 func (e *SecuredModeEffectError) Error() string {
-	ops := make([]string, 0, len(e.Effects))
-	for _, ef := range e.Effects {
-		ops = append(ops, ef.String())
-	}
-	return fmt.Sprintf("secured mode: skill %q is not signed and performs effects (%s): approve it with skillc approve, or run it with --mechanical", e.Skill, strings.Join(ops, "; "))
+	return fmt.Sprintf("secured mode: skill %q is not signed and performs effects (%s): approve it with skillc approve, or run it with --mechanical", e.Skill, effectList(e.Effects))
 }
 
 // Kind implements Refusal.

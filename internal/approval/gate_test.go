@@ -53,8 +53,10 @@ func TestGate(t *testing.T) {
 	}{
 		{"unsecured approved unsigned runs", Policy{}, withStatus(effectful, "Approved"), Composed, false, nil, false},
 		{"unsecured draft direct runs", Policy{}, withStatus(effectful, "Draft"), Direct, false, nil, false},
-		{"no status is draft", Policy{}, "Hello\n", Composed, false, []any{&draft}, false},
-		{"unsecured draft composed refused", Policy{}, withStatus(pure, "Draft"), Composed, false, []any{&draft}, false},
+		{"no status is draft", Policy{}, "t:\n    shell(argv=[\"date\"])\ndefault: t\n", Composed, false, []any{&draft}, false},
+		{"unsecured effectful draft composed refused", Policy{}, withStatus(effectful, "Draft"), Composed, false, []any{&draft}, false},
+		{"unsecured pure draft composed runs", Policy{}, withStatus(pure, "Draft"), Composed, false, nil, false},
+		{"composed draft mechanical walk runs", Policy{}, withStatus(effectful, "Draft"), Composed, true, nil, false},
 		{"disabled refused", Policy{}, withStatus(pure, "Disabled"), Direct, false, []any{&disabled}, false},
 		{"secured disabled refused", secured, withStatus(pure, "Disabled"), Direct, false, []any{&disabled}, false},
 		{"secured signed runs", secured, signedEffectful, Composed, false, nil, true},
@@ -67,7 +69,8 @@ func TestGate(t *testing.T) {
 		{"secured draft with effects refused", secured, withStatus(effectful, "Draft"), Direct, false, []any{&effects}, false},
 		{"secured draft mechanical runs", secured, withStatus(effectful, "Draft"), Direct, true, nil, false},
 		{"secured pure draft runs", secured, withStatus(pure, "Draft"), Direct, false, nil, false},
-		{"secured draft composed refused", secured, withStatus(pure, "Draft"), Composed, false, []any{&draft}, false},
+		{"secured effectful draft composed refused", secured, withStatus(effectful, "Draft"), Composed, false, []any{&draft}, false},
+		{"secured pure draft composed runs", secured, withStatus(pure, "Draft"), Composed, false, nil, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
