@@ -77,7 +77,7 @@ func (x *run) send(ctx context.Context, source, agent, kind, content string, met
 		entry.Set("connector", a.name)
 		entry.Set("ok", err == nil)
 		if err != nil {
-			rc.Error = x.secrets.redact(err.Error())
+			rc.Error = x.secrets.Redact(err.Error())
 			entry.Set("error", rc.Error)
 		}
 		x.res.Receipts = append(x.res.Receipts, rc)

@@ -76,7 +76,7 @@ func (x *run) opShell(ctx context.Context, op *opCall) (any, error) {
 		return nil, err
 	}
 	if x.mech {
-		return placeholder("shell would run: %s", x.secrets.display(describeShell(req))), nil
+		return placeholder("shell would run: %s", x.secrets.Display(describeShell(req))), nil
 	}
 	sh := x.shellRunner()
 	argv, err := sh.Check(req)
@@ -113,7 +113,7 @@ func (x *run) shellRunner() *shellexec.Runner {
 		sh = *x.r.Shell
 	}
 	sh.Resolve = func(s string) (string, error) { return x.secrets.resolve(s) }
-	sh.Redact = x.secrets.redact
+	sh.Redact = x.secrets.Redact
 	return &sh
 }
 

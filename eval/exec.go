@@ -48,7 +48,7 @@ func (x *run) recover(t *ast.Target, err error) error {
 	sc := newScope(scopeElse, x.root)
 	ec := value.NewObject(3)
 	ec.Set("kind", re.Kind)
-	ec.Set("message", x.secrets.redact(re.Msg))
+	ec.Set("message", x.secrets.Redact(re.Msg))
 	ec.Set("target", name)
 	sc.vars["ERROR_CONTEXT"] = ec
 	return x.execBlock(t.Else.Body, sc)

@@ -69,7 +69,7 @@ func (x *run) fireFallback(op *opCall, sc *scope, reason string) error {
 	if err != nil {
 		return x.locate(classify(err), op.stmt)
 	}
-	fb := Fallback{Target: x.targetName(), Op: op.name, Reason: x.secrets.redact(reason), Range: x.span(op.stmt.Span())}
+	fb := Fallback{Target: x.targetName(), Op: op.name, Reason: x.secrets.Redact(reason), Range: x.span(op.stmt.Span())}
 	x.res.Fallbacks = append(x.res.Fallbacks, fb)
 	x.trace("fallback", fb.Target, op.name, x.line(op.stmt.Span()), reason)
 	x.progress(Event{Kind: "fallback", Target: fb.Target, Op: op.name, Line: x.line(op.stmt.Span()), Detail: reason})

@@ -34,7 +34,7 @@ type run struct {
 	lastBound any
 	hasBound  bool
 	emitted   bool
-	secrets   *secretBox
+	secrets   secretBox
 	substs    map[*ast.Subst]*substInfo
 	inlined   map[string]string // data skills baked in by inline(), name → text
 	dispatch  int
@@ -176,7 +176,7 @@ func (x *run) finish() *Result {
 
 func (x *run) errorInfo(re *RunError) ErrorInfo {
 	return ErrorInfo{
-		Kind: re.Kind, Message: x.secrets.redact(re.Msg), Target: re.Target, Op: re.Op,
+		Kind: re.Kind, Message: x.secrets.Redact(re.Msg), Target: re.Target, Op: re.Op,
 		Range: x.span(re.Range), Nested: re.Nested,
 	}
 }
@@ -199,7 +199,7 @@ func (x *run) line(r ast.Range) int {
 
 // trace appends a transcript entry.
 func (x *run) trace(kind, target, op string, line int, text string) {
-	x.res.Transcript = append(x.res.Transcript, TraceEntry{Kind: kind, Target: target, Op: op, Line: line, Text: x.secrets.display(text)})
+	x.res.Transcript = append(x.res.Transcript, TraceEntry{Kind: kind, Target: target, Op: op, Line: line, Text: x.secrets.Display(text)})
 }
 
 func (x *run) notice(format string) {
@@ -213,7 +213,7 @@ func (x *run) progress(ev Event) {
 		return
 	}
 	ev.Skill, ev.Depth = x.res.Skill, x.depth
-	ev.Detail = x.secrets.redact(x.secrets.display(ev.Detail))
+	ev.Detail = x.secrets.Redact(x.secrets.Display(ev.Detail))
 	x.r.Progress(ev)
 }
 

@@ -217,7 +217,7 @@ func (x *run) renderPart(b *strings.Builder, p ast.TextPart, sc *scope) error {
 		if p.Name == "" {
 			return fatalf(KindSecret, "secret marker %s is not a literal name", x.source(p.Range))
 		}
-		b.WriteString(x.secrets.marker(p.Name))
+		b.WriteString(x.secrets.Sentinel(p.Name))
 	}
 	return nil
 }
@@ -303,8 +303,8 @@ func (x *run) evalPlain(e ast.Expr, sc *scope) (any, error) {
 func (x *run) checkNoSecret(v any) error {
 	switch t := v.(type) {
 	case string:
-		if x.secrets.has(t) {
-			return fatalf(KindSecret, "{{secret.%s}} may only be used in shell(...) or $ connector.tool arguments", firstOr(x.secrets.names(t)))
+		if x.secrets.Has(t) {
+			return fatalf(KindSecret, "{{secret.%s}} may only be used in shell(...) or $ connector.tool arguments", firstOr(x.secrets.Names(t)))
 		}
 	case []any:
 		for _, e := range t {

@@ -81,39 +81,3 @@ func (r *Redactor) current() *strings.Replacer {
 	r.replacer = strings.NewReplacer(args...)
 	return r.replacer
 }
-
-// RedactValue returns v with Redact applied to every string inside it,
-// including object keys. v is not modified.
-func (r *Redactor) RedactValue(v any) any {
-	switch x := v.(type) {
-	case string:
-		return r.Redact(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = r.RedactValue(e)
-		}
-		return out
-	case *value.Object:
-		out := value.NewObject(x.Len())
-		for k, e := range x.All() {
-			out.Set(r.Redact(k), r.RedactValue(e))
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[r.Redact(k)] = r.RedactValue(e)
-		}
-		return out
-	}
-	return v
-}
-
-// RedactError returns err's message redacted, or "" for nil.
-func (r *Redactor) RedactError(err error) string {
-	if err == nil {
-		return ""
-	}
-	return r.Redact(err.Error())
-}

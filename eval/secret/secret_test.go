@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -14,75 +15,74 @@ import (
 
 const key = "am_us_Sup3r\"S3cret/Value&more"
 
-func resolver() *Resolver {
+// testBox declares AGENTMAIL_KEY (set), EMPTY (set to "") and UNSET; OTHER
+// has a value but is not declared.
+func testBox() *Box {
 	vals := map[string]string{"AGENTMAIL_KEY": key, "OTHER": "xyzzy-other", "EMPTY": ""}
-	return &Resolver{
-		Lookup:   func(n string) (string, bool) { v, ok := vals[n]; return v, ok },
-		Declared: map[string]bool{"AGENTMAIL_KEY": true, "EMPTY": true, "UNSET": true},
-	}
+	return NewBox([]string{"AGENTMAIL_KEY", "EMPTY", "UNSET"}, func(n string) (string, bool) { v, ok := vals[n]; return v, ok })
 }
 
-func TestFind(t *testing.T) {
-	ms, err := Find("a {{secret.A_1}} b {{secret._x}}{{secret.C}}")
-	if err != nil {
-		t.Fatal(err)
+func TestSentinels(t *testing.T) {
+	b := testBox()
+	s := "a " + b.Sentinel("A_1") + " b " + b.Sentinel("_x") + b.Sentinel("C")
+	if got := strings.Join(b.Names(s), ","); got != "A_1,_x,C" || !b.Has(s) {
+		t.Errorf("Names = %q, Has = %v", got, b.Has(s))
 	}
-	var names []string
-	for _, m := range ms {
-		names = append(names, m.Name)
+	if got := b.Display(s); got != "a {{secret.A_1}} b {{secret._x}}{{secret.C}}" {
+		t.Errorf("Display = %q", got)
 	}
-	if strings.Join(names, ",") != "A_1,_x,C" || ms[0].Start != 2 || ms[0].End != 16 || ms[0].Text() != "{{secret.A_1}}" {
-		t.Errorf("Find = %+v", ms)
-	}
-	for _, bad := range []string{"{{secret.${NM}}}", "{{secret.}}", "{{secret.1A}}", "{{secret.A", "{{secret.A}", "{{secret.A-B}}", "ok {{secret.A}} then {{secret."} {
-		_, err := Find(bad)
-		var me *MalformedMarkerError
-		if !errors.As(err, &me) {
-			t.Errorf("Find(%q) err = %v, want malformed", bad, err)
+	// Marker text from a value is inert: only this box's sentinels count.
+	other := NewBox(nil, nil)
+	for _, inert := range []string{"{{secret.AGENTMAIL_KEY}}", other.Sentinel("AGENTMAIL_KEY")} {
+		if b.Has(inert) {
+			t.Errorf("Has(%q) = true", inert)
+		}
+		if got, err := b.Resolve(inert); err != nil || got != inert {
+			t.Errorf("Resolve(%q) = %q, %v; want it unchanged", inert, got, err)
 		}
 	}
-	if ms, err := Find("{{ secret.A }} {{SECRET.A}} ${secret.A}"); err != nil || len(ms) != 0 {
-		t.Errorf("non-markers: %v, %v", ms, err)
-	}
-	if !Contains("x{{secret.") || Contains("{secret.A}") {
-		t.Error("Contains")
+	if b.Sentinel("X") == other.Sentinel("X") {
+		t.Error("two boxes produce the same sentinel")
 	}
 }
 
 func TestResolve(t *testing.T) {
-	r := resolver()
-	got, err := r.Resolve("Authorization: Bearer {{secret.AGENTMAIL_KEY}} ({{secret.EMPTY}})")
-	if err != nil || got != "Authorization: Bearer "+key+" ()" {
+	b := testBox()
+	got, err := b.Resolve("Authorization: Bearer " + b.Sentinel("AGENTMAIL_KEY") + " (x)")
+	if err != nil || got != "Authorization: Bearer "+key+" (x)" {
 		t.Fatalf("Resolve = %q, %v", got, err)
 	}
-	if got, err := r.Resolve("no markers ${X}"); err != nil || got != "no markers ${X}" {
+	if got, err := b.Resolve("no markers ${X}"); err != nil || got != "no markers ${X}" {
 		t.Errorf("plain = %q, %v", got, err)
 	}
 }
 
 func TestResolveErrorsNeverShowValues(t *testing.T) {
-	r := resolver()
+	b := testBox()
 	tests := []struct {
-		in   string
+		name string
 		want string
 		is   func(error) bool
 	}{
-		{"{{secret.OTHER}}", "secret {{secret.OTHER}} is not declared (add # Requires: secret.OTHER)", isA[*UndeclaredError]},
-		{"{{secret.UNSET}}", "secret {{secret.UNSET}} is not provisioned (set SKILLSCRIPT_SECRET_UNSET)", isA[*NotProvisionedError]},
-		{"{{secret.AGENTMAIL_KEY}} {{secret.${N}}}", "malformed secret marker at offset 25 (want {{secret.NAME}} with a literal name)", isA[*MalformedMarkerError]},
+		{"OTHER", `secret "OTHER" is not declared: add "# Requires: secret.OTHER"`, isA[*UndeclaredError]},
+		{"UNSET", `secret "UNSET" is not provisioned (set SKILLSCRIPT_SECRET_UNSET)`, isA[*NotProvisionedError]},
+		{"EMPTY", `secret "EMPTY" is not provisioned (set SKILLSCRIPT_SECRET_EMPTY)`, isA[*NotProvisionedError]},
 	}
 	for _, tt := range tests {
-		got, err := r.Resolve(tt.in)
+		in := b.Sentinel("AGENTMAIL_KEY") + " " + b.Sentinel(tt.name)
+		got, err := b.Resolve(in)
 		if err == nil || !tt.is(err) || err.Error() != tt.want {
-			t.Errorf("Resolve(%q) err = %v, want %q", tt.in, err, tt.want)
+			t.Errorf("Resolve(%s) err = %v, want %q", tt.name, err, tt.want)
 		}
-		if got != "" && got != tt.in || strings.Contains(fmt.Sprint(err), key) || strings.Contains(fmt.Sprint(err), "xyzzy") {
-			t.Errorf("Resolve(%q) leaked: %q / %v", tt.in, got, err)
+		if got != "" || strings.Contains(fmt.Sprint(err), key) || strings.Contains(fmt.Sprint(err), "xyzzy") {
+			t.Errorf("Resolve(%s) leaked: %q / %v", tt.name, got, err)
 		}
 	}
-	var nilR *Resolver
-	if _, err := nilR.Resolve("{{secret.A}}"); !isA[*UndeclaredError](err) {
-		t.Errorf("nil resolver err = %v", err)
+	if err := b.CheckDeclared("x " + b.Sentinel("OTHER")); !isA[*UndeclaredError](err) {
+		t.Errorf("CheckDeclared err = %v", err)
+	}
+	if err := b.CheckDeclared(b.Sentinel("UNSET")); err != nil {
+		t.Errorf("CheckDeclared of a declared secret: %v", err)
 	}
 }
 
@@ -91,65 +91,78 @@ func isA[T error](err error) bool {
 	return errors.As(err, &target)
 }
 
-func TestEnvLookup(t *testing.T) {
-	t.Setenv("SKILLSCRIPT_SECRET_TOKEN", "tok-123")
-	t.Setenv("HOME_SECRET_PLAIN", "nope")
-	look := EnvLookup(nil)
-	if v, ok := look("TOKEN"); !ok || v != "tok-123" {
-		t.Errorf("TOKEN = %q, %v", v, ok)
-	}
-	if _, ok := look("PATH"); ok {
-		t.Error("{{secret.PATH}} must not read $PATH")
-	}
-	r := &Resolver{Lookup: look, Declared: map[string]bool{"TOKEN": true, "PATH": true}}
-	if _, err := r.Resolve("{{secret.PATH}}"); !isA[*NotProvisionedError](err) {
-		t.Errorf("PATH err = %v", err)
-	}
-}
-
 func TestResolveValue(t *testing.T) {
-	r := resolver()
-	args := map[string]any{"auth": "Bearer {{secret.AGENTMAIL_KEY}}", "n": 3.0, "list": []any{"{{secret.EMPTY}}x"}}
-	got, err := r.ResolveValue(args)
+	b := testBox()
+	o := value.NewObject(2)
+	o.Set("auth", "Bearer "+b.Sentinel("AGENTMAIL_KEY"))
+	o.Set("list", []any{"x" + b.Sentinel("AGENTMAIL_KEY"), 3.0})
+	got, err := b.ResolveValue(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := got.(map[string]any)
-	if m["auth"] != "Bearer "+key || m["n"] != 3.0 || m["list"].([]any)[0] != "x" {
-		t.Errorf("ResolveValue = %v", m)
+	g := got.(*value.Object)
+	auth, _ := g.Get("auth")
+	list, _ := g.Get("list")
+	if auth != "Bearer "+key || list.([]any)[0] != "x"+key || list.([]any)[1] != 3.0 {
+		t.Errorf("ResolveValue = %v", value.ToJSON(g))
 	}
-	if args["auth"] != "Bearer {{secret.AGENTMAIL_KEY}}" {
+	if orig, _ := o.Get("auth"); orig != "Bearer "+b.Sentinel("AGENTMAIL_KEY") {
 		t.Error("ResolveValue modified its input")
 	}
-	if _, err := r.ResolveValue([]any{"{{secret.OTHER}}"}); !isA[*UndeclaredError](err) {
+	if _, err := b.ResolveValue([]any{b.Sentinel("OTHER")}); !isA[*UndeclaredError](err) {
 		t.Errorf("nested undeclared err = %v", err)
 	}
 }
 
-func TestRedactor(t *testing.T) {
-	red := resolver().Redactor()
+func TestRedact(t *testing.T) {
+	b := testBox()
 	jsonForm := value.QuoteJSON(key)
 	texts := []string{
 		"curl: bad header Authorization: Bearer " + key,
 		`{"authorization":` + jsonForm + `}`,
 		"GET /v0?token=" + strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(key, `"`, "%22"), "/", "%2F"), "&", "%26"),
 		key + key,
+		"sentinel " + b.Sentinel("AGENTMAIL_KEY"),
 	}
 	for _, text := range texts {
-		out := red.Redact(text)
-		if strings.Contains(out, key) || strings.Contains(out, jsonForm[1:len(jsonForm)-1]) || strings.Contains(out, "S3cret") {
+		out := b.Redact(text)
+		if strings.Contains(out, key) || strings.Contains(out, jsonForm[1:len(jsonForm)-1]) || strings.Contains(out, "S3cret") || strings.Contains(out, "\x00") {
 			t.Errorf("Redact(%q) = %q still holds the secret", text, out)
 		}
 		if !strings.Contains(out, "{{secret.AGENTMAIL_KEY}}") {
 			t.Errorf("Redact(%q) = %q lacks the marker", text, out)
 		}
 	}
-	if got := red.Redact("nothing here"); got != "nothing here" {
+	if got := b.Redact("nothing here"); got != "nothing here" {
 		t.Errorf("Redact changed clean text: %q", got)
 	}
 	// OTHER is not declared, so it is not known to the redactor.
-	if got := red.Redact("xyzzy-other"); got != "xyzzy-other" {
+	if got := b.Redact("xyzzy-other"); got != "xyzzy-other" {
 		t.Errorf("undeclared secret redacted: %q", got)
+	}
+}
+
+// TestRedactLearnsResolvedValues: a value that appears only when a sink
+// resolves it is redacted from then on.
+func TestRedactLearnsResolvedValues(t *testing.T) {
+	vals := map[string]string{"LATE": "late-value-42"}
+	calls := 0
+	b := NewBox([]string{"LATE"}, func(n string) (string, bool) {
+		calls++
+		if calls == 1 {
+			return "", false // not there yet when the run starts
+		}
+		v, ok := vals[n]
+		return v, ok
+	})
+	if got := b.Redact("late-value-42"); got != "late-value-42" {
+		t.Fatalf("redacted before the value was known: %q", got)
+	}
+	if _, err := b.Resolve(b.Sentinel("LATE")); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Redact("x late-value-42"); got != "x {{secret.LATE}}" {
+		t.Errorf("Redact after resolve = %q", got)
 	}
 }
 
@@ -167,20 +180,16 @@ func TestRedactorLongestFirst(t *testing.T) {
 	}
 }
 
-func TestRedactValueAndError(t *testing.T) {
-	var red Redactor
-	red.Add("K", "hunter2")
+func TestRedactValue(t *testing.T) {
+	b := NewBox([]string{"K"}, func(string) (string, bool) { return "hunter2", true })
 	o := value.NewObject(1)
-	o.Set("hunter2", []any{"pw=hunter2", 1.0})
-	got := value.ToJSON(red.RedactValue([]any{o, map[string]any{"k": "hunter2"}}))
-	if strings.Contains(got, "hunter2") {
+	o.Set("hunter2", []any{"pw=hunter2", 1.0, b.Sentinel("K")})
+	got := value.ToJSON(b.RedactValue([]any{o}))
+	if strings.Contains(got, "hunter2") || !strings.Contains(got, `"pw={{secret.K}}"`) {
 		t.Errorf("RedactValue = %s", got)
 	}
-	if got := red.RedactError(errors.New("login hunter2 failed")); got != "login {{secret.K}} failed" {
-		t.Errorf("RedactError = %q", got)
-	}
-	if red.RedactError(nil) != "" {
-		t.Error("RedactError(nil)")
+	if k, _ := o.Get("hunter2"); k == nil {
+		t.Error("RedactValue modified its input")
 	}
 }
 
@@ -205,15 +214,14 @@ func TestRedactorConcurrent(t *testing.T) {
 }
 
 // TestShellSinkEndToEnd runs a real process through the shell runner with
-// the resolver and redactor plugged in and searches every output for the
-// value.
+// the box plugged in and searches every output for the value.
 func TestShellSinkEndToEnd(t *testing.T) {
 	t.Setenv("SKILLSCRIPT_SECRET_API_TOKEN", "tok_live_9f8e7d")
-	r := &Resolver{Lookup: EnvLookup(nil), Declared: map[string]bool{"API_TOKEN": true}}
-	red := r.Redactor()
-	runner := &shellexec.Runner{Allowlist: []string{"sh"}, Resolve: r.Resolve, Redact: red.Redact}
+	lookup := func(n string) (string, bool) { return os.LookupEnv("SKILLSCRIPT_SECRET_" + n) }
+	b := NewBox([]string{"API_TOKEN"}, lookup)
+	runner := &shellexec.Runner{Allowlist: []string{"sh"}, Resolve: b.Resolve, Redact: b.Redact}
 	res, err := runner.Run(context.Background(), shellexec.Request{
-		Argv: []string{"sh", "-c", `echo "auth failed for token $1" >&2; exit 22`, "sh", "{{secret.API_TOKEN}}"},
+		Argv: []string{"sh", "-c", `echo "auth failed for token $1" >&2; exit 22`, "sh", b.Sentinel("API_TOKEN")},
 	})
 	if err == nil {
 		t.Fatal("expected failure")
@@ -227,12 +235,11 @@ func TestShellSinkEndToEnd(t *testing.T) {
 		t.Errorf("error = %v", err)
 	}
 	// A refused op never resolves the secret.
-	t.Setenv("SKILLSCRIPT_SECRET_API_TOKEN", "")
 	refusing := &shellexec.Runner{Allowlist: []string{"echo"}, Resolve: func(s string) (string, error) {
 		t.Errorf("Resolve called for a refused op with %q", s)
-		return r.Resolve(s)
+		return b.Resolve(s)
 	}}
-	if _, err := refusing.Run(context.Background(), shellexec.Request{Command: "curl -H {{secret.API_TOKEN}}"}); !shellexec.IsRefusal(err) {
+	if _, err := refusing.Run(context.Background(), shellexec.Request{Command: "curl -H " + b.Sentinel("API_TOKEN")}); !shellexec.IsRefusal(err) {
 		t.Errorf("err = %v", err)
 	}
 }
