@@ -11,10 +11,6 @@ import (
 	"github.com/skillscript/skillc/internal/lang"
 )
 
-// IsTypedOp reports whether a bare "$ name" is a typed-contract op (see
-// internal/lang); any other bare tool routes to the "primary" connector.
-func IsTypedOp(name string) bool { return lang.IsTypedContract(name) }
-
 // execDispatch runs a "$" op.
 func (x *run) execDispatch(s *ast.DispatchStmt, sc *scope) error {
 	op := &opCall{stmt: s, name: opName(s), args: s.Args, bind: s.Bind, fb: s.Fallback, external: true}

@@ -128,7 +128,7 @@ func (fx *fixture) get(key string) string {
 
 func (fx *fixture) buildRunner(t *testing.T) *eval.Runner {
 	r := &eval.Runner{Registry: fx.registry(t), MaxDepth: atoi(fx.get("maxdepth")), Identity: fx.get("identity"), Load: host.Load}
-	r.Shell = &shellexec.Runner{Allowlist: shellexec.ParseAllowlist(fx.get("shell")), EnableUnsafe: fx.get("unsafe") == "true"}
+	r.Shell = &shellexec.Runner{Allowlist: strings.FieldsFunc(fx.get("shell"), func(r rune) bool { return r == ',' || r == ' ' }), EnableUnsafe: fx.get("unsafe") == "true"}
 	if fx.get("fs") == "on" {
 		g, err := fsgate.New(fx.work, []string{fx.work})
 		if err != nil {

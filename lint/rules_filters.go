@@ -5,6 +5,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 func ruleUnknownFilter() *Rule {
@@ -19,7 +20,7 @@ func ruleUnknownFilter() *Rule {
 		Run: func(p *Pass) {
 			for _, r := range p.Info.Refs {
 				for _, f := range r.Subst.Filters {
-					if f.Name == nil || contains(shippedFilters, f.Name.Name) {
+					if f.Name == nil || lang.IsFilter(f.Name.Name) {
 						continue
 					}
 					reportUnknownFilter(p, f)

@@ -25,8 +25,7 @@ func requireTool(t *testing.T, name string) string {
 	return p
 }
 
-// serverBinary builds the server once per test binary: the real
-// `skillc lsp` when the CLI wires it, else the test-only lspmain.
+// builtServer builds `skillc lsp` once per test binary.
 type builtServer struct {
 	once      sync.Once
 	bin, args string
@@ -43,22 +42,12 @@ func (b *builtServer) get(t *testing.T) (string, string) {
 		}
 		skillc := filepath.Join(dir, "skillc")
 		build := exec.Command("go", "build", "-o", skillc, "../cmd/skillc")
-		if out, err := build.CombinedOutput(); err == nil {
-			help := exec.Command(skillc, "lsp", "--help")
-			if help.Run() == nil {
-				b.bin, b.args = skillc, "lsp"
-				return
-			}
-		} else {
-			t.Logf("cmd/skillc does not build (%v): %s", err, out)
-		}
-		lspmain := filepath.Join(dir, "lspmain")
-		if out, err := exec.Command("go", "build", "-o", lspmain, "./internal/lspmain").CombinedOutput(); err != nil {
+		if out, err := build.CombinedOutput(); err != nil {
 			b.err = err
-			t.Logf("%s", out)
+			t.Logf("cmd/skillc does not build: %s", out)
 			return
 		}
-		b.bin = lspmain
+		b.bin, b.args = skillc, "lsp"
 	})
 	if b.err != nil {
 		t.Fatalf("building the server: %v", b.err)

@@ -77,8 +77,14 @@ func commands(s *streams) []*cli.Command {
 		checkCommand(s),
 		fmtCommand(s),
 		versionCommand(s),
+		runCommand(s),
+		testCommand(s),
+		lspCommand(),
+		rulesCommand(s),
+		explainCommand(s),
+		completionCommand(s),
 	}
-	return append(cmds, extraCommands(s)...)
+	return append(cmds, approvalCommands(s)...)
 }
 
 func versionCommand(s *streams) *cli.Command {

@@ -3,6 +3,7 @@ package filter
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func parseChain(t testing.TB, s string) []Call {
 		name, arg, ok := strings.Cut(part, ":")
 		c := Call{Name: name}
 		if ok {
-			uq, err := value.Unquote(arg)
+			uq, err := strconv.Unquote(arg)
 			if err != nil {
 				t.Fatalf("bad test chain %q: %v", s, err)
 			}

@@ -50,18 +50,6 @@ type Gate struct {
 	MaxRead int      // bytes; 0 means DefaultMaxRead
 }
 
-// ParseAllowlist splits a comma-separated allowlist, trimming blanks and
-// dropping empties.
-func ParseAllowlist(s string) []string {
-	var out []string
-	for _, e := range strings.Split(s, ",") {
-		if e = strings.TrimSpace(e); e != "" {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // New returns a gate over roots. Relative roots and, later, relative paths
 // are taken from base (the current directory when base is ""). Roots are
 // resolved like any path, so a root reached through a symlink is stored as

@@ -80,12 +80,6 @@ func TestDefaultDeny(t *testing.T) {
 	}
 }
 
-func TestParseAllowlist(t *testing.T) {
-	if got := ParseAllowlist("/srv/work, /var/events,,"); !slices.Equal(got, []string{"/srv/work", "/var/events"}) {
-		t.Errorf("ParseAllowlist = %q", got)
-	}
-}
-
 func TestReadWriteInside(t *testing.T) {
 	root, _ := tree(t)
 	g := gate(t, root)

@@ -64,18 +64,6 @@ type Result struct {
 	Duration time.Duration
 }
 
-// ParseAllowlist splits a comma-separated allowlist (the
-// SKILLSCRIPT_SHELL_ALLOWLIST form), trimming blanks and dropping empties.
-func ParseAllowlist(s string) []string {
-	var out []string
-	for _, e := range strings.Split(s, ",") {
-		if e = strings.TrimSpace(e); e != "" {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // Check applies the gates to req without running anything and returns the
 // argv that would run (before Resolve). Refusals are
 // *UnsafeShellDisabledError and *BinaryNotAllowedError; a malformed request

@@ -68,20 +68,3 @@ func FuzzFromJSON(f *testing.F) {
 		}
 	})
 }
-
-// FuzzParseLiteral checks that ParseLiteral never panics and that typed
-// results round-trip through their JSON form.
-func FuzzParseLiteral(f *testing.F) {
-	for _, s := range []string{`"a\n"`, `[a, "b", 3]`, `{"k":1}`, `-2.5`, `null`, `bare`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		v, err := ParseLiteral(s)
-		if err != nil {
-			return
-		}
-		if _, err := FromJSON(ToJSON(v)); err != nil {
-			t.Fatalf("ParseLiteral(%q) gave a value whose JSON %q does not parse", s, ToJSON(v))
-		}
-	})
-}

@@ -345,13 +345,6 @@ func ToJSON(v any) string {
 	return b.String()
 }
 
-// AppendJSON appends the JSON text of v to dst.
-func AppendJSON(dst []byte, v any) []byte {
-	var b strings.Builder
-	writeJSON(&b, v)
-	return append(dst, b.String()...)
-}
-
 func writeJSON(b *strings.Builder, v any) {
 	switch x := v.(type) {
 	case nil:

@@ -254,45 +254,6 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
-func TestParseLiteral(t *testing.T) {
-	tests := []struct {
-		in   string
-		want string // ToJSON of the result
-	}{
-		{``, `""`},
-		{`""`, `""`},
-		{`"production"`, `"production"`},
-		{`"a\nb\t\"c\" \\ \d"`, `"a\nb\t\"c\" \\ \\d"`},
-		{`42`, `42`},
-		{`-1.5`, `-1.5`},
-		{`true`, `true`},
-		{`false`, `false`},
-		{`null`, `null`},
-		{`[]`, `[]`},
-		{`["a", 1]`, `["a",1]`},
-		{`[a, b, "c, d", 3, [x]]`, `["a","b","c, d",3,["x"]]`},
-		{`{"k": [1, {"z": true}]}`, `{"k":[1,{"z":true}]}`},
-		{`unknown`, `"unknown"`},
-		{`  ip-based  `, `"ip-based"`},
-		{`+5`, `"+5"`},
-	}
-	for _, tt := range tests {
-		v, err := ParseLiteral(tt.in)
-		if err != nil {
-			t.Errorf("ParseLiteral(%q): %v", tt.in, err)
-			continue
-		}
-		if got := ToJSON(v); got != tt.want {
-			t.Errorf("ParseLiteral(%q) = %s, want %s", tt.in, got, tt.want)
-		}
-	}
-	for _, in := range []string{`{"a":`, `"open`, `"a"b"`, `[a, "b]`, `[a`, `"x\"`} {
-		if _, err := ParseLiteral(in); err == nil {
-			t.Errorf("ParseLiteral(%q) succeeded, want error", in)
-		}
-	}
-}
-
 func TestTypeName(t *testing.T) {
 	cases := map[string]any{"null": nil, "string": "", "number": 1, "boolean": true, "list": []any{}, "object": &Object{}}
 	for want, v := range cases {
