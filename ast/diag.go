@@ -59,9 +59,24 @@ type Fix struct {
 
 // Related points at another range that explains a diagnostic
 // (the other half of a cycle, the first declaration of a duplicate).
+// File names the file Range lies in when it is not the file of the
+// diagnostic itself (another skill of the store, a connectors.json);
+// empty means the same file.
 type Related struct {
+	File    string
 	Range   Range
 	Message string
+}
+
+// FileDiagnostics pairs the diagnostics of one file with its source, which
+// turns their byte ranges into lines and columns. It is the one wrapper
+// every front end reports through: skills, skillscript.config.json,
+// connectors.json. Src is nil for problems without a file (File is then
+// a description such as "environment") or a file that could not be read.
+type FileDiagnostics struct {
+	File  string
+	Src   []byte
+	Diags Diagnostics
 }
 
 // Diagnostic is the one problem type shared by every phase: the parser,

@@ -95,7 +95,7 @@ func benchRun(b *testing.B, src []byte) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		Run(f, info, nil, Options{})
+		lint(f, info, nil, Options{}, nil)
 	}
 	b.ReportMetric(float64(lines)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
 }

@@ -8,7 +8,7 @@ import (
 // Context describes the deployment a skill is linted against. The zero
 // value means "no context": every rule that needs a missing piece stays
 // silent. The CLI and the language server fill it from the configuration
-// (see ContextFrom) or by hand.
+// (see internal/workspace) or by hand.
 type Context struct {
 	// FilePath is the path of the checked file, used to tell a stored
 	// copy of the same file from a different skill with the same name.
@@ -150,4 +150,11 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// WithSkills returns a copy of ctx using idx as the skill store.
+func (c *Context) WithSkills(idx SkillIndex) *Context {
+	cp := *c
+	cp.SkillsKnown, cp.Skills = idx != nil, idx
+	return &cp
 }

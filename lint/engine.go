@@ -32,6 +32,13 @@ func (o *Options) severity(rule string, def ast.Severity) (ast.Severity, bool) {
 	return def, true
 }
 
+// Effective returns the severity rule has under o given its default def;
+// ok is false when the options turn the rule off. Front ends that report
+// rule ids for other inputs (connectors.json) apply the options with it.
+func (o *Options) Effective(rule string, def ast.Severity) (sev ast.Severity, ok bool) {
+	return o.severity(rule, def)
+}
+
 // Check parses, checks and lints src: this is what `skillc check`,
 // `skillc run` and the language server call. The parser's diagnostics are
 // merged with the linter's and go through the same overrides and
@@ -43,12 +50,9 @@ func Check(name string, src []byte, ctx *Context, opts Options) (*ast.File, *che
 	return f, info, ds
 }
 
-// Run lints a parsed and checked file and returns the linter's
-// diagnostics (not the parser's), sorted by position. ctx may be nil.
-func Run(f *ast.File, info *check.Info, ctx *Context, opts Options) ast.Diagnostics {
-	return lint(f, info, ctx, opts, nil)
-}
-
+// lint runs every enabled rule over a parsed and checked file and returns
+// parsed (the parser's diagnostics) plus the rules' findings, with
+// suppressions and options applied, sorted by position. ctx may be nil.
 func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.Diagnostics) ast.Diagnostics {
 	if ctx == nil {
 		ctx = &Context{}

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/config"
-	"github.com/skillscript/skillc/internal/connectors"
 )
 
 // applyFixes applies the first fix of every diagnostic.
@@ -96,25 +94,6 @@ func TestParseSuppression(t *testing.T) {
 	}
 }
 
-func TestCheckConnectors(t *testing.T) {
-	src := []byte(`{
-  "gh": {"class": "HttpConector", "config": {"url": "https://x"}},
-  "yt": {"class": "HttpMcpConnector", "config": {"url": "https://y", "allowed_tools": ["a"]}}
-}`)
-	_, probs := connectors.Parse(src, nil)
-	fd := CheckConnectors("connectors.json", src, probs, Options{})
-	got := map[string]int{}
-	for _, d := range fd.Diagnostics {
-		got[d.Rule] = fd.Lines.Position(d.Range.From).Line
-	}
-	if got["unknown-connector-class"] != 2 {
-		t.Errorf("unknown-connector-class at line %d, want 2 (%v)", got["unknown-connector-class"], fd.Diagnostics)
-	}
-	if got["invalid-connectors-config"] != 3 {
-		t.Errorf("invalid-connectors-config at line %d, want 3 (%v)", got["invalid-connectors-config"], fd.Diagnostics)
-	}
-}
-
 func TestClosest(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -145,22 +124,5 @@ func TestIndexSkills(t *testing.T) {
 	}
 	if _, err := IndexSkills("/nonexistent/dir"); err == nil {
 		t.Error("IndexSkills of a missing dir: want an error")
-	}
-}
-
-func TestOptionsFrom(t *testing.T) {
-	s := config.LintSettings{Severity: map[string]ast.Severity{"undeclared-var": ast.Info, "no-such": ast.Error}, Disable: []string{"orphan-target", "bogus"}, Ignore: []string{"gen/**"}}
-	o := OptionsFrom(s)
-	if sev, on := o.severity("undeclared-var", ast.Error); sev != ast.Info || !on {
-		t.Errorf("undeclared-var: %s %v", sev, on)
-	}
-	if _, on := o.severity("orphan-target", ast.Warning); on {
-		t.Error("orphan-target should be off")
-	}
-	if got := strings.Join(UnknownRuleIDs(s), ","); got != "bogus,no-such" {
-		t.Errorf("UnknownRuleIDs = %s", got)
-	}
-	if !Ignored(s, "gen/a/b.skill.md") || Ignored(s, "src/b.skill.md") {
-		t.Error("Ignored does not follow the ignore globs")
 	}
 }

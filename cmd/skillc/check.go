@@ -100,14 +100,14 @@ func runCheck(c *cli.Context, s *streams) error {
 // checkAll checks the files in parallel, keeping their order. Files the
 // lint ignore globs match are skipped; the diagnostics of each
 // connectors.json in use are added once.
-func checkAll(paths []string, s *streams, env *envCache, pkg agentskills.Options) ([]render.FileResult, error) {
+func checkAll(paths []string, s *streams, env *envCache, pkg agentskills.Options) ([]ast.FileDiagnostics, error) {
 	var todo []string
 	for _, p := range paths {
 		if !env.forFile(p).ignored(p) {
 			todo = append(todo, p)
 		}
 	}
-	results := make([]render.FileResult, len(todo))
+	results := make([]ast.FileDiagnostics, len(todo))
 	errs := make([]error, len(todo))
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -126,7 +126,7 @@ func checkAll(paths []string, s *streams, env *envCache, pkg agentskills.Options
 	close(work)
 	wg.Wait()
 	var first error
-	var kept []render.FileResult
+	var kept []ast.FileDiagnostics
 	for i, r := range results {
 		if errs[i] != nil {
 			if first == nil {
@@ -139,19 +139,19 @@ func checkAll(paths []string, s *streams, env *envCache, pkg agentskills.Options
 	return append(kept, env.connectorResults()...), first
 }
 
-func checkOne(path string, s *streams, env *envCache, pkg agentskills.Options) (render.FileResult, error) {
+func checkOne(path string, s *streams, env *envCache, pkg agentskills.Options) (ast.FileDiagnostics, error) {
 	if isSkillMD(path) {
 		return checkSkillMD(path, env.forFile(path), pkg)
 	}
 	src := readSource(path, s.in)
 	if src.Err != nil {
-		return render.FileResult{}, fmt.Errorf("%s: %v", src.Path, errNoFile(src.Err))
+		return ast.FileDiagnostics{}, fmt.Errorf("%s: %v", src.Path, errNoFile(src.Err))
 	}
 	ds := analyze(src.Path, src.Src, env.forFile(path))
-	return render.FileResult{File: src.Path, Src: src.Src, Diags: ds}, nil
+	return ast.FileDiagnostics{File: src.Path, Src: src.Src, Diags: ds}, nil
 }
 
-func failing(results []render.FileResult, failOn ast.Severity) bool {
+func failing(results []ast.FileDiagnostics, failOn ast.Severity) bool {
 	for _, r := range results {
 		for _, d := range r.Diags {
 			if d.Severity != 0 && d.Severity <= failOn {
@@ -170,7 +170,7 @@ func useColor(c *cli.Context, s *streams) bool {
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
-func writeReport(s *streams, results []render.FileResult, format string, colour bool) error {
+func writeReport(s *streams, results []ast.FileDiagnostics, format string, colour bool) error {
 	switch format {
 	case "json":
 		return render.JSON(s.out, results)

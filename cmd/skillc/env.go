@@ -137,18 +137,18 @@ func analyze(name string, src []byte, env *analysisEnv) ast.Diagnostics {
 
 // connectorResults returns the diagnostics of every connectors.json used,
 // once each, for files that have any.
-func (e *envCache) connectorResults() []render.FileResult {
+func (e *envCache) connectorResults() []ast.FileDiagnostics {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	seen := map[string]bool{}
-	var out []render.FileResult
+	var out []ast.FileDiagnostics
 	for _, env := range e.byDir {
 		c := env.conns
 		if c == nil || seen[c.Path] || len(c.Diagnostics) == 0 {
 			continue
 		}
 		seen[c.Path] = true
-		out = append(out, render.FileResult{File: c.Path, Src: c.Src, Diags: c.Diagnostics})
+		out = append(out, ast.FileDiagnostics{File: c.Path, Src: c.Src, Diags: c.Diagnostics})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
 	return out

@@ -29,7 +29,7 @@ const maxFixPasses = 10
 // unified diff of them when showDiff is set. Fixes are applied in passes,
 // re-checking in between, until no fix is left. Standard input is never
 // rewritten: its fixed text goes to stdout.
-func applyFixes(results []render.FileResult, showDiff bool, s *streams, recheck func(name string, src []byte) ast.Diagnostics) error {
+func applyFixes(results []ast.FileDiagnostics, showDiff bool, s *streams, recheck func(name string, src []byte) ast.Diagnostics) error {
 	for i, r := range results {
 		fixed, diags, applied := fixLoop(r.File, r.Src, r.Diags, recheck)
 		if applied == 0 {

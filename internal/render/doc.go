@@ -3,7 +3,7 @@
 // a stable JSON document (JSON), SARIF 2.1.0 for code-scanning services
 // (SARIF) and GitHub Actions workflow annotations (GitHub).
 //
-// Every renderer works from the same input, one [FileResult] per checked
+// Every renderer works from the same input, one [ast.FileDiagnostics] per checked
 // file, and converts byte-offset ranges into 1-based lines and 1-based
 // columns counted in characters (runes). End columns are exclusive: the
 // column just after the last character of the range. A diagnostic without

@@ -34,7 +34,7 @@ func FuzzRender(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte, from, to int, msg string) {
 		d := &ast.Diagnostic{Severity: ast.Warning, Rule: "r", Message: msg, Range: ast.Range{From: ast.Pos(from), To: ast.Pos(to)}}
 		d.WithFix("fix", d.Range, "x")
-		rs := []FileResult{{File: "f.skill.md", Src: src, Diags: ast.Diagnostics{d}}}
+		rs := []ast.FileDiagnostics{{File: "f.skill.md", Src: src, Diags: ast.Diagnostics{d}}}
 		var h bytes.Buffer
 		if err := HumanAll(&h, rs, HumanOptions{Context: true}); err != nil {
 			t.Fatal(err)
@@ -73,7 +73,7 @@ func BenchmarkRender(b *testing.B) {
 		src.WriteString("  emit(text=\"héllo ${NAME} 🙂\")\n")
 		ds = append(ds, ast.Warnf("rule", ast.RangeOf(start+2, start+6), "message %d", i).WithFix("fix", ast.RangeOf(start+2, start+6), "x"))
 	}
-	rs := []FileResult{{File: "bench.skill.md", Src: []byte(src.String()), Diags: ds}}
+	rs := []ast.FileDiagnostics{{File: "bench.skill.md", Src: []byte(src.String()), Diags: ds}}
 	benches := map[string]func(io.Writer) error{
 		"human":  func(w io.Writer) error { return HumanAll(w, rs, HumanOptions{Context: true, Color: true}) },
 		"json":   func(w io.Writer) error { return JSON(w, rs) },

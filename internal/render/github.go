@@ -15,7 +15,7 @@ import (
 // Warnings use ::warning and infos ::notice. A diagnostic without a position
 // carries only the file. Property values and the message are escaped the way
 // the Actions runner expects.
-func GitHub(w io.Writer, results []FileResult) error {
+func GitHub(w io.Writer, results []ast.FileDiagnostics) error {
 	for _, r := range results {
 		lt := ast.NewLineTable(r.Src)
 		for _, d := range r.Diags {

@@ -25,13 +25,13 @@ const goldenDir = "../../testdata/render"
 // outputs lists the golden sections every case carries, with their renderer.
 var outputs = []struct {
 	name string
-	run  func(*bytes.Buffer, []FileResult) error
+	run  func(*bytes.Buffer, []ast.FileDiagnostics) error
 }{
-	{"want/human", func(b *bytes.Buffer, rs []FileResult) error { return HumanAll(b, rs, HumanOptions{Context: true}) }},
-	{"want/human-short", func(b *bytes.Buffer, rs []FileResult) error { return HumanAll(b, rs, HumanOptions{}) }},
-	{"want/json", func(b *bytes.Buffer, rs []FileResult) error { return JSON(b, rs) }},
-	{"want/sarif", func(b *bytes.Buffer, rs []FileResult) error { return SARIF(b, rs, testTool) }},
-	{"want/github", func(b *bytes.Buffer, rs []FileResult) error { return GitHub(b, rs) }},
+	{"want/human", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return HumanAll(b, rs, HumanOptions{Context: true}) }},
+	{"want/human-short", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return HumanAll(b, rs, HumanOptions{}) }},
+	{"want/json", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return JSON(b, rs) }},
+	{"want/sarif", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return SARIF(b, rs, testTool) }},
+	{"want/github", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return GitHub(b, rs) }},
 }
 
 // testTool is the tool description of the SARIF goldens.
@@ -130,9 +130,9 @@ type diagSpec struct {
 
 // loadCase builds the file results of an archive: each NAME.diags section
 // describes the diagnostics of section NAME, in archive order.
-func loadCase(t *testing.T, ar *txtar.Archive) []FileResult {
+func loadCase(t *testing.T, ar *txtar.Archive) []ast.FileDiagnostics {
 	t.Helper()
-	var results []FileResult
+	var results []ast.FileDiagnostics
 	for _, f := range ar.Files {
 		name, ok := strings.CutSuffix(f.Name, ".diags")
 		if !ok {
@@ -152,7 +152,7 @@ func loadCase(t *testing.T, ar *txtar.Archive) []FileResult {
 		for _, s := range specs {
 			ds = append(ds, buildDiag(t, lt, s))
 		}
-		results = append(results, FileResult{File: name, Src: src, Diags: ds})
+		results = append(results, ast.FileDiagnostics{File: name, Src: src, Diags: ds})
 	}
 	return results
 }

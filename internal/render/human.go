@@ -44,7 +44,7 @@ func Human(w io.Writer, file string, src []byte, ds ast.Diagnostics, opts HumanO
 }
 
 // HumanAll writes the diagnostics of every result with [Human].
-func HumanAll(w io.Writer, results []FileResult, opts HumanOptions) error {
+func HumanAll(w io.Writer, results []ast.FileDiagnostics, opts HumanOptions) error {
 	for _, r := range results {
 		if err := Human(w, r.File, r.Src, r.Diags, opts); err != nil {
 			return err

@@ -61,7 +61,7 @@ type jsonEdit struct {
 // Lines and columns are 1-based, columns count characters and end columns
 // are exclusive; a diagnostic without a position has zeros. "related" and
 // "fixes" appear only when the diagnostic has them.
-func JSON(w io.Writer, results []FileResult) error {
+func JSON(w io.Writer, results []ast.FileDiagnostics) error {
 	rep := jsonReport{Diagnostics: []jsonDiagnostic{}, Summary: Summarize(results)}
 	for _, r := range results {
 		lt := ast.NewLineTable(r.Src)

@@ -7,14 +7,6 @@ import (
 	"github.com/skillscript/skillc/ast"
 )
 
-// FileResult holds the diagnostics of one checked file together with its
-// source, which is needed to turn byte offsets into lines and columns.
-type FileResult struct {
-	File  string
-	Src   []byte
-	Diags ast.Diagnostics
-}
-
 // Summary counts the files checked and the diagnostics by severity.
 type Summary struct {
 	Files    int `json:"files"`
@@ -25,7 +17,7 @@ type Summary struct {
 
 // Summarize counts the files and diagnostics in results. A diagnostic with an
 // unknown severity counts as an error, as it is rendered.
-func Summarize(results []FileResult) Summary {
+func Summarize(results []ast.FileDiagnostics) Summary {
 	s := Summary{Files: len(results)}
 	for _, r := range results {
 		for _, d := range r.Diags {

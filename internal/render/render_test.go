@@ -16,7 +16,7 @@ import (
 )
 
 // sampleResults returns a small result set with every diagnostic feature.
-func sampleResults() []FileResult {
+func sampleResults() []ast.FileDiagnostics {
 	src := []byte("# Skill: s\nbuild:\n  emit(text=\"${X}\")\n")
 	d1 := ast.Errorf("undeclared-var", ast.RangeOf(33, 34), "X is not declared")
 	d1.Target = "build"
@@ -25,7 +25,7 @@ func sampleResults() []FileResult {
 	d2 := ast.Warnf("orphan-target", ast.RangeOf(11, 16), "build is orphaned")
 	d2.Related = []ast.Related{{Range: ast.RangeOf(0, 1), Message: ""}}
 	d3 := ast.Infof("", ast.Range{}, "")
-	return []FileResult{{File: "s.skill.md", Src: src, Diags: ast.Diagnostics{d1, nil, d2, d3}}}
+	return []ast.FileDiagnostics{{File: "s.skill.md", Src: src, Diags: ast.Diagnostics{d1, nil, d2, d3}}}
 }
 
 func TestHumanColor(t *testing.T) {
@@ -151,7 +151,7 @@ func TestJSONEmpty(t *testing.T) {
 // against the vendored schema subset, and checks rule indexes.
 func TestSARIFSchema(t *testing.T) {
 	schema := loadSchema(t)
-	cases := map[string][]FileResult{"sample": sampleResults()}
+	cases := map[string][]ast.FileDiagnostics{"sample": sampleResults()}
 	files, _ := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
 	for _, f := range files {
 		ar, err := txtar.ParseFile(f)
@@ -299,7 +299,7 @@ func TestWriteErrors(t *testing.T) {
 
 func TestSummarize(t *testing.T) {
 	rs := sampleResults()
-	rs = append(rs, FileResult{File: "b", Diags: ast.Diagnostics{{Severity: 0, Message: "no severity"}}})
+	rs = append(rs, ast.FileDiagnostics{File: "b", Diags: ast.Diagnostics{{Severity: 0, Message: "no severity"}}})
 	got := Summarize(rs)
 	want := Summary{Files: 2, Errors: 2, Warnings: 1, Infos: 1}
 	if got != want {

@@ -125,7 +125,7 @@ type sarifReplacement struct {
 // seen only in results are appended), each result points at its rule by id
 // and index, and locations use relative forward-slash URIs. Columns count
 // Unicode code points (columnKind "unicodeCodePoints").
-func SARIF(w io.Writer, results []FileResult, tool ToolInfo) error {
+func SARIF(w io.Writer, results []ast.FileDiagnostics, tool ToolInfo) error {
 	rules, index := sarifRules(tool.Rules, results)
 	run := sarifRun{
 		Tool:       sarifTool{Driver: sarifDriver{Name: tool.Name, Version: tool.Version, InformationURI: tool.InformationURI, Rules: rules}},
@@ -150,7 +150,7 @@ func SARIF(w io.Writer, results []FileResult, tool ToolInfo) error {
 // sarifRules builds the rule table and an index from rule id to position.
 // Declared rules keep their order; undeclared rule ids found in results are
 // appended in order of first appearance with the severity of that result.
-func sarifRules(declared []RuleMeta, results []FileResult) ([]sarifRule, map[string]int) {
+func sarifRules(declared []RuleMeta, results []ast.FileDiagnostics) ([]sarifRule, map[string]int) {
 	rules := []sarifRule{}
 	index := map[string]int{}
 	add := func(m RuleMeta) {

@@ -11,6 +11,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/internal/toolcache"
 )
 
 // HTTPOptions configures an HTTP connector.
@@ -27,7 +28,7 @@ type HTTPOptions struct {
 	CallTimeout time.Duration
 	// HTTPClient is the base client; nil means http.DefaultClient.
 	HTTPClient  *http.Client
-	Cache       ToolCache
+	Cache       toolcache.Cache
 	StaticTools []contract.Tool
 }
 
@@ -52,7 +53,7 @@ var _ contract.Connector = (*HTTP)(nil)
 
 // NewHTTP returns a connector; sessions open on first use.
 func NewHTTP(opts HTTPOptions) *HTTP {
-	key := CacheKey(opts.Name, "http", opts.URL)
+	key := toolcache.Key(opts.Name, "http", opts.URL)
 	return &HTTP{
 		opts:   opts,
 		client: sdk.NewClient(&sdk.Implementation{Name: "skillc", Version: "v1"}, nil),

@@ -15,6 +15,7 @@ import (
 
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/substrate/mcp/internal/testserver"
+	"github.com/skillscript/skillc/internal/toolcache"
 )
 
 const serverBin = "skillc-mcptestserver"
@@ -332,7 +333,7 @@ func TestToolsCacheFreshness(t *testing.T) {
 	srv, _ := newHTTPServer(t)
 	dir := t.TempDir()
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	cache := ToolCache{Dir: dir, TTL: time.Hour, Now: func() time.Time { return now }}
+	cache := toolcache.Cache{Dir: dir, TTL: time.Hour, Now: func() time.Time { return now }}
 	static := []contract.Tool{{Name: "echo", Mutating: true}, {Name: "offline_only", Description: "declared"}}
 	c := NewHTTP(HTTPOptions{Name: "mem", URL: srv.URL, Cache: cache, StaticTools: static})
 	tools, err := c.Tools(context.Background())
@@ -371,8 +372,8 @@ func TestToolsCacheRefreshesWhenStale(t *testing.T) {
 	srv, _ := newHTTPServer(t)
 	dir := t.TempDir()
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	cache := ToolCache{Dir: dir, TTL: time.Hour, Now: func() time.Time { return now }}
-	key := CacheKey("mem", "http", srv.URL)
+	cache := toolcache.Cache{Dir: dir, TTL: time.Hour, Now: func() time.Time { return now }}
+	key := toolcache.Key("mem", "http", srv.URL)
 	if err := cache.Store(key, "mem", []contract.Tool{{Name: "old_tool"}}); err != nil {
 		t.Fatal(err)
 	}

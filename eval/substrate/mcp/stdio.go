@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/substrate/mcp/internal/lspframe"
+	"github.com/skillscript/skillc/internal/toolcache"
 )
 
 // DefaultInitTimeout bounds the initialize handshake of a spawned server.
@@ -32,7 +33,7 @@ type StdioOptions struct {
 	// TerminateGrace is how long Close waits after closing stdin before
 	// signalling the child; 0 means 2s.
 	TerminateGrace time.Duration
-	Cache          ToolCache
+	Cache          toolcache.Cache
 	StaticTools    []contract.Tool
 }
 
@@ -64,7 +65,7 @@ func NewStdio(opts StdioOptions) *Stdio {
 	if opts.Framing == "" {
 		opts.Framing = "newline"
 	}
-	key := CacheKey(opts.Name, append([]string{"stdio", opts.Command, opts.Framing}, opts.Args...)...)
+	key := toolcache.Key(opts.Name, append([]string{"stdio", opts.Command, opts.Framing}, opts.Args...)...)
 	return &Stdio{
 		opts:   opts,
 		client: sdk.NewClient(&sdk.Implementation{Name: "skillc", Version: "v1"}, nil),

@@ -12,11 +12,12 @@ import (
 	"github.com/skillscript/skillc/eval/substrate/model"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/internal/connectors"
+	"github.com/skillscript/skillc/internal/toolcache"
 )
 
 func buildConnectors(r *contract.Registry, f *connectors.File, s Settings) error {
 	r.Connectors = map[string]contract.ConnectorEntry{}
-	cache := mcp.ToolCache{Dir: s.CacheDir, TTL: s.CacheTTL, Now: s.Now}
+	cache := toolcache.Cache{Dir: s.CacheDir, TTL: s.CacheTTL, Now: s.Now}
 	for _, c := range f.Connectors {
 		conn, err := newConnector(c, cache)
 		if err != nil {
@@ -30,7 +31,7 @@ func buildConnectors(r *contract.Registry, f *connectors.File, s Settings) error
 	return nil
 }
 
-func newConnector(c *connectors.Connector, cache mcp.ToolCache) (contract.Connector, error) {
+func newConnector(c *connectors.Connector, cache toolcache.Cache) (contract.Connector, error) {
 	switch {
 	case c.Stdio != nil:
 		return mcp.NewStdio(mcp.StdioOptions{

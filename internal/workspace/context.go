@@ -1,24 +1,24 @@
-package lint
+package workspace
 
 import (
 	"os"
-	"sort"
+	"slices"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/connectors"
+	"github.com/skillscript/skillc/lint"
 )
 
-// ContextFrom builds a Context from the resolved configuration and the
+// ContextFrom builds a lint context from the resolved configuration and the
 // parsed connectors.json (conns may be nil when no connectors file was
 // found) for checking the file at path. The shell allowlist and the
 // unsafe-shell switch count as known when a configuration or connectors
 // file was found or the environment sets them (then the runtime's
 // default-deny applies); otherwise the shell rules stay silent. It indexes
-// the configured skills directory when it exists; pass a prebuilt index
-// with WithSkills to share one across many files.
-func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *Context {
-	ctx := &Context{FilePath: path}
+// the configured skills directory when it exists.
+func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *lint.Context {
+	ctx := &lint.Context{FilePath: path}
 	if cfg != nil {
 		deployed := cfg.ConfigPath != "" || cfg.ConnectorsPath != ""
 		ctx.ShellAllowlistKnown = deployed || cfg.Origins["shell_allowlist"] != "default"
@@ -32,7 +32,7 @@ func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *Conte
 		explicitStore := deployed || (cfg.Origins["skills_dir"] != "" && cfg.Origins["skills_dir"] != "default")
 		if cfg.SkillsDir != "" && explicitStore {
 			if st, err := os.Stat(cfg.SkillsDir); err == nil && st.IsDir() {
-				if idx, err := IndexSkills(cfg.SkillsDir); err == nil {
+				if idx, err := lint.IndexSkills(cfg.SkillsDir); err == nil {
 					ctx.SkillsKnown, ctx.Skills = true, idx
 				}
 			}
@@ -44,17 +44,10 @@ func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *Conte
 	return ctx
 }
 
-// WithSkills returns a copy of ctx using idx as the skill store.
-func (c *Context) WithSkills(idx SkillIndex) *Context {
-	cp := *c
-	cp.SkillsKnown, cp.Skills = idx != nil, idx
-	return &cp
-}
-
 // addConnectors fills the connector, substrate and model facts.
-func addConnectors(ctx *Context, f *connectors.File) {
+func addConnectors(ctx *lint.Context, f *connectors.File) {
 	ctx.ConnectorsKnown = true
-	ctx.Connectors = map[string]*Connector{}
+	ctx.Connectors = map[string]*lint.Connector{}
 	for _, c := range f.Connectors {
 		ctx.Connectors[c.Name] = connectorOf(c)
 	}
@@ -80,39 +73,31 @@ func slotWired(s connectors.Slot) bool {
 }
 
 func appendUnique(list []string, s string) []string {
-	if contains(list, s) {
+	if slices.Contains(list, s) {
 		return list
 	}
 	return append(list, s)
 }
 
-func connectorOf(c *connectors.Connector) *Connector {
-	out := &Connector{
+// connectorOf is the linter's view of one connectors.json entry.
+func connectorOf(c *connectors.Connector) *lint.Connector {
+	out := &lint.Connector{
 		Name: c.Name, Class: c.Class, AllowedTools: c.AllowedTools,
 		Mutating: c.Mutating, MutatingTools: c.MutatingTools,
-		ToolsKnown: len(c.Tools) > 0, Tools: map[string]*Tool{},
+		ToolsKnown: len(c.Tools) > 0, Tools: map[string]*lint.Tool{},
 	}
 	for _, t := range c.Tools {
-		out.Tools[t.Name] = &Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, Mutating: t.Mutating}
+		out.Tools[t.Name] = &lint.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, Mutating: t.Mutating}
 	}
 	return out
-}
-
-// FileDiagnostics are diagnostics against a file other than a skill
-// (connectors.json), with the source they point into.
-type FileDiagnostics struct {
-	Path        string
-	Src         []byte
-	Lines       *ast.LineTable
-	Diagnostics ast.Diagnostics
 }
 
 // CheckConnectors turns the problems connectors.Parse found in a
 // connectors.json into diagnostics: an unknown class is
 // unknown-connector-class, everything else invalid-connectors-config
 // (warnings stay warnings). Options apply as for skills.
-func CheckConnectors(path string, src []byte, problems []connectors.Problem, opts Options) FileDiagnostics {
-	fd := FileDiagnostics{Path: path, Src: src, Lines: ast.NewLineTable(src)}
+func CheckConnectors(path string, src []byte, problems []connectors.Problem, opts lint.Options) ast.FileDiagnostics {
+	fd := ast.FileDiagnostics{File: path, Src: src}
 	for _, pr := range problems {
 		rule := "invalid-connectors-config"
 		if pr.Kind == connectors.KindUnknownConnectorClass {
@@ -122,15 +107,15 @@ func CheckConnectors(path string, src []byte, problems []connectors.Problem, opt
 		if pr.Severity == connectors.SeverityWarning {
 			sev = ast.Warning
 		}
-		sev, on := opts.severity(rule, sev)
+		sev, on := opts.Effective(rule, sev)
 		if !on {
 			continue
 		}
 		off := min(max(pr.Offset, 0), len(src))
 		end := min(off+valueLen(src, off), len(src))
-		fd.Diagnostics = append(fd.Diagnostics, &ast.Diagnostic{Severity: sev, Rule: rule, Range: ast.RangeOf(off, end), Message: pr.Message})
+		fd.Diags = append(fd.Diags, &ast.Diagnostic{Severity: sev, Rule: rule, Range: ast.RangeOf(off, end), Message: pr.Message})
 	}
-	fd.Diagnostics.Sort()
+	fd.Diags.Sort()
 	return fd
 }
 
@@ -153,37 +138,14 @@ func valueLen(src []byte, off int) int {
 		return len(src) - off
 	}
 	n := 0
-	for off+n < len(src) && isIdentByte(src[off+n]) {
+	for off+n < len(src) && isWordByte(src[off+n]) {
 		n++
 	}
 	return max(n, 1)
 }
 
-// OptionsFrom converts the "lint" settings of skillscript.config.json into
-// Options (severity overrides and disabled rules); unused suppressions are
-// reported.
-func OptionsFrom(s config.LintSettings) Options {
-	return Options{Severity: s.Severity, Disable: s.Disable, ReportUnusedSuppressions: true}
-}
-
-// Ignored reports whether the lint settings' ignore globs exclude path
-// (the caller skips such files entirely).
-func Ignored(s config.LintSettings, path string) bool { return s.Ignored(path) }
-
-// UnknownRuleIDs returns the rule ids named in the lint settings that no
-// rule has, for the CLI to report.
-func UnknownRuleIDs(s config.LintSettings) []string {
-	var out []string
-	for id := range s.Severity {
-		if Lookup(id) == nil {
-			out = append(out, id)
-		}
-	}
-	for _, id := range s.Disable {
-		if Lookup(id) == nil {
-			out = append(out, id)
-		}
-	}
-	sort.Strings(out)
-	return out
+// isWordByte reports whether b continues a JSON literal (true, null, a
+// number's digits).
+func isWordByte(b byte) bool {
+	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }

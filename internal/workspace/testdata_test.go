@@ -1,8 +1,7 @@
-package lint
+package workspace
 
 import (
 	"fmt"
-	"github.com/skillscript/skillc/internal/wantmark"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,14 +11,19 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/connectors"
+	"github.com/skillscript/skillc/internal/wantmark"
+	"github.com/skillscript/skillc/lint"
 )
 
-const testdataDir = "../testdata/lint"
+// testdataDir holds the lint rules' expectation files: every rule that
+// needs a deployment reads it from sidecar files, which is why the test
+// lives with the code that turns configuration into a lint context.
+const testdataDir = "../../testdata/lint"
 
 // dirContext builds the lint context of a testdata directory from its
 // sidecar skillscript.config.json / connectors.json (no sidecars: no
 // context). The process environment is not consulted.
-func dirContext(t *testing.T, dir, file string) *Context {
+func dirContext(t *testing.T, dir, file string) *lint.Context {
 	t.Helper()
 	cfgPath := filepath.Join(dir, config.ConfigFileName)
 	connPath := filepath.Join(dir, config.ConnectorsFileName)
@@ -53,10 +57,10 @@ func fileExists(p string) bool {
 	return err == nil && !st.IsDir()
 }
 
-// TestTestdata lints every testdata/lint/**/*.skill.md (outside skills/
+// TestLintTestdata lints every testdata/lint/**/*.skill.md (outside skills/
 // store directories) and compares the exact set of (line, rule) pairs
 // with the file's want markers.
-func TestTestdata(t *testing.T) {
+func TestLintTestdata(t *testing.T) {
 	var files []string
 	err := filepath.WalkDir(testdataDir, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -85,7 +89,7 @@ func TestTestdata(t *testing.T) {
 			}
 			abs, _ := filepath.Abs(path)
 			ctx := dirContext(t, filepath.Dir(path), abs)
-			f, _, ds := Check(path, src, ctx, Options{ReportUnusedSuppressions: true})
+			f, _, ds := lint.Check(path, src, ctx, lint.Options{ReportUnusedSuppressions: true})
 			var got []string
 			for _, d := range ds {
 				got = append(got, fmt.Sprintf("%d %s", f.Lines.Position(d.Range.From).Line, d.Rule))

@@ -1,0 +1,172 @@
+package workspace
+
+import (
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/connectors"
+	"github.com/skillscript/skillc/internal/toolcache"
+	"github.com/skillscript/skillc/lint"
+)
+
+// LoadOptions are the inputs of Load besides the directory.
+type LoadOptions struct {
+	// ConfigPath and ConnectorsPath are explicit --config / --connectors
+	// paths; empty means discovery.
+	ConfigPath, ConnectorsPath string
+	// SkillsDir overrides the configured skill store (--skills).
+	SkillsDir string
+	// Env looks up environment variables (os.LookupEnv in the CLI); nil
+	// means an empty environment.
+	Env func(string) (string, bool)
+	// Home is the user's home directory, the parent of the default
+	// SKILLSCRIPT_HOME.
+	Home string
+	// ToolCacheDir overrides the directory of cached MCP tool lists
+	// (default SKILLSCRIPT_HOME/cache/tools).
+	ToolCacheDir string
+}
+
+// Env is the environment of the skills of one directory.
+type Env struct {
+	// Config is the resolved configuration (never nil).
+	Config *config.Config
+	// Connectors is the parsed connectors.json; empty (never nil) when
+	// none was found.
+	Connectors *connectors.File
+	// ToolCacheDir holds the tool lists discovered by MCP connectors.
+	ToolCacheDir string
+	// Lint and LintOptions are the linter's view of the same facts. Copy
+	// Lint before setting FilePath.
+	Lint        *lint.Context
+	LintOptions lint.Options
+	// ConfigProblems are the problems of the configuration inputs.
+	ConfigProblems []config.Problem
+	// ConnectorDiagnostics are the diagnostics of the connectors.json in
+	// use (File empty when there is none).
+	ConnectorDiagnostics ast.FileDiagnostics
+}
+
+// Load discovers the configuration from dir as every front end does and
+// builds the lint context and options from it. Problems never stop
+// loading: they are reported in ConfigProblems and ConnectorDiagnostics.
+func Load(dir string, o LoadOptions) *Env {
+	cfg, problems := config.Load(config.LoadOptions{
+		ConfigPath: o.ConfigPath, ConnectorsPath: o.ConnectorsPath,
+		StartDir: dir, Env: o.Env, Home: o.Home,
+	})
+	if o.SkillsDir != "" {
+		cfg.SkillsDir = o.SkillsDir
+		if cfg.Origins == nil {
+			cfg.Origins = map[string]string{}
+		}
+		cfg.Origins["skills_dir"] = "flag --skills"
+	}
+	env := &Env{Config: cfg, Connectors: &connectors.File{}, ConfigProblems: problems, LintOptions: lintOptions(cfg.Lint)}
+	var parsed *connectors.File
+	if cfg.ConnectorsPath != "" {
+		f, problems := connectors.Parse(cfg.Connectors, cfg.Getenv)
+		if f != nil {
+			env.Connectors, parsed = f, f
+		}
+		env.ConnectorDiagnostics = CheckConnectors(cfg.ConnectorsPath, cfg.Connectors, problems, env.LintOptions)
+	}
+	env.ToolCacheDir = o.ToolCacheDir
+	if env.ToolCacheDir == "" {
+		env.ToolCacheDir = toolcache.DefaultDir(cfg.Home)
+	}
+	env.Lint = ContextFrom(cfg, parsed, "")
+	env.addCachedTools()
+	return env
+}
+
+// lintOptions turns the "lint" settings of the configuration into options;
+// unused suppressions are reported.
+func lintOptions(s config.LintSettings) lint.Options {
+	return lint.Options{Severity: s.Severity, Disable: s.Disable, ReportUnusedSuppressions: true}
+}
+
+// Ignored reports whether the lint ignore globs of the configuration skip
+// path ("-", standard input, never is).
+func (e *Env) Ignored(path string) bool {
+	return path != "-" && e.Config.Lint.Ignored(path)
+}
+
+// Tools returns the known tools of a connector: its static tools from
+// connectors.json, else the tools discovered earlier and cached on disk.
+// ok is false when the tool surface is unknown.
+func (e *Env) Tools(conn string) (tools []contract.Tool, ok bool) {
+	c := e.Connectors.Connector(conn)
+	if c == nil {
+		return nil, false
+	}
+	if len(c.Tools) > 0 {
+		for _, t := range c.Tools {
+			tools = append(tools, contract.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Mutating: t.Mutating})
+		}
+		return tools, true
+	}
+	return toolcache.Cache{Dir: e.ToolCacheDir}.Newest(conn)
+}
+
+// addCachedTools gives every connector of the lint context that declares
+// no static tools the tool list cached on disk, if any.
+func (e *Env) addCachedTools() {
+	cache := toolcache.Cache{Dir: e.ToolCacheDir}
+	for name, c := range e.Lint.Connectors {
+		if c.ToolsKnown {
+			continue
+		}
+		tools, ok := cache.Newest(name)
+		if !ok {
+			continue
+		}
+		c.ToolsKnown, c.Tools = true, map[string]*lint.Tool{}
+		for _, t := range tools {
+			c.Tools[t.Name] = &lint.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, Mutating: t.Mutating}
+		}
+	}
+}
+
+// WithSkills returns a copy of e whose lint context uses idx as the skill
+// store (the language server's workspace scan).
+func (e *Env) WithSkills(idx lint.SkillIndex) *Env {
+	cp := *e
+	cp.Lint = e.Lint.WithSkills(idx)
+	return &cp
+}
+
+// WithRunFlags returns a copy of e whose lint context also knows the
+// operator grants given on the skillc run command line (--allow-shell,
+// --unsafe-shell), so the pre-run check agrees with what the run permits.
+// skillc run always has a skill store (the embedded default), so a store
+// the configuration leaves implicit is indexed too.
+func (e *Env) WithRunFlags(allowShell []string, unsafe bool) *Env {
+	cp := *e
+	ctx := *e.Lint
+	if len(allowShell) > 0 {
+		ctx.ShellAllowlistKnown = true
+		ctx.ShellAllowlist = append(append([]string(nil), ctx.ShellAllowlist...), allowShell...)
+	}
+	if unsafe {
+		ctx.UnsafeShellKnown, ctx.UnsafeShell = true, true
+	}
+	if !ctx.SkillsKnown && e.Config.SkillsDir != "" {
+		idx, err := lint.IndexSkills(e.Config.SkillsDir)
+		if err != nil {
+			idx = lint.MapIndex{}
+		}
+		ctx.SkillsKnown, ctx.Skills = true, idx
+	}
+	cp.Lint = &ctx
+	return &cp
+}
+
+// Check parses, checks and lints one source of this environment, as
+// lint.Check does with the environment's context and options.
+func (e *Env) Check(name string, src []byte) (*ast.File, *check.Info, ast.Diagnostics) {
+	ctx := *e.Lint
+	ctx.FilePath = name
+	return lint.Check(name, src, &ctx, e.LintOptions)
+}
