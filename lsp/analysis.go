@@ -17,13 +17,6 @@ type Analysis struct {
 // path (or URI for documents that are not files).
 type Analyzer func(name string, src []byte, env *Env) Analysis
 
-// FrontEnd is the analyzer built from the parser and the checker alone: it
-// reports the parse diagnostics.
-func FrontEnd(name string, src []byte, _ *Env) Analysis {
-	f, diags := syntax.Parse(name, src)
-	return Analysis{File: f, Info: check.Check(f), Diags: diags}
-}
-
 // snapshot is the analysis of one version of one document together with
 // the environment it was computed in.
 type snapshot struct {

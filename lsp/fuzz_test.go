@@ -21,8 +21,8 @@ func FuzzFeatures(f *testing.F) {
 	f.Add([]byte("t:\n    emit(text=\"😀${A|tr\")\n"), uint16(20))
 	f.Fuzz(func(t *testing.T, src []byte, at uint16) {
 		lines := ast.NewLineTable(src)
-		env := &Env{Connectors: emptyConnectors(), Skills: map[string]string{}}
-		snap := &snapshot{uri: "untitled:fuzz", src: src, lines: lines, env: env, Analysis: FrontEnd("fuzz", src, env)}
+		env := emptyEnv()
+		snap := &snapshot{uri: "untitled:fuzz", src: src, lines: lines, env: env, Analysis: frontEnd("fuzz", src, env)}
 		off := int(at) % (len(src) + 1)
 		for off > 0 && off < len(src) && !utf8.RuneStart(src[off]) {
 			off-- // the front end only produces offsets at rune starts

@@ -214,7 +214,7 @@ func TestPanicBecomesErrorReply(t *testing.T) {
 		if strings.Contains(string(src), "boom") {
 			return Analysis{} // nil tree: feature handlers will panic
 		}
-		return FrontEnd(name, src, env)
+		return frontEnd(name, src, env)
 	}})
 	c.initialize(t.TempDir())
 	c.open("untitled:boom", "boom\n")
@@ -242,7 +242,7 @@ func TestCancellation(t *testing.T) {
 			}
 			<-release
 		}
-		return FrontEnd(name, src, env)
+		return frontEnd(name, src, env)
 	}})
 	c.initialize(t.TempDir())
 	c.open("untitled:slow", "# slow\n")

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"github.com/skillscript/skillc/internal/discovery"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,9 +9,7 @@ import (
 
 	"go.lsp.dev/uri"
 
-	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/internal/config"
-	"github.com/skillscript/skillc/internal/connectors"
+	wsenv "github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
 )
 
@@ -22,36 +19,14 @@ const SkillExt = ".skill.md"
 // maxWorkspaceSkills bounds the workspace scan.
 const maxWorkspaceSkills = 10000
 
-// Env is what an analysis may consult besides the source: the configuration
-// discovered for the file, its connectors and the workspace's skills.
+// Env is what an analysis may consult besides the source: the
+// environment internal/workspace loads for the file's directory (exactly
+// what `skillc check` uses) and the workspace's skills.
 type Env struct {
-	Config     *config.Config
-	Connectors *connectors.File // never nil
+	*wsenv.Env
 	// Skills maps skill names to the files defining them (the skill store
 	// for cross-skill rules).
 	Skills map[string]string
-	// ToolCacheDir holds discovered MCP tool lists (eval/substrate/mcp).
-	ToolCacheDir string
-	// Lint and LintOptions are the linter's view of the same facts.
-	Lint        *lint.Context
-	LintOptions lint.Options
-}
-
-// Tools returns the known tools of a connector: its static tools from
-// connectors.json, else the tools discovered earlier and cached on disk.
-// ok is false when the tool surface is unknown.
-func (e *Env) Tools(conn string) (tools []contract.Tool, ok bool) {
-	c := e.Connectors.Connector(conn)
-	if c == nil {
-		return nil, false
-	}
-	if len(c.Tools) > 0 {
-		for _, t := range c.Tools {
-			tools = append(tools, contract.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Mutating: t.Mutating})
-		}
-		return tools, true
-	}
-	return discovery.CachedTools(e.ToolCacheDir, conn)
 }
 
 // workspace holds the state shared by all documents: the folders, the
@@ -129,30 +104,14 @@ func (w *workspace) dirOf(docURI string) string {
 	return ""
 }
 
-// loadEnv discovers configuration from dir as `skillc check` does and
-// builds the lint context with the workspace as the skill store.
+// loadEnv loads the environment of dir as `skillc check` does, with the
+// workspace as the skill store when folders are open.
 func (w *workspace) loadEnv(dir string) *Env {
-	cfg, _ := config.Load(config.LoadOptions{StartDir: dir, Env: w.opts.Env, Home: w.opts.Home})
-	conns := &connectors.File{}
-	var parsed *connectors.File
-	if cfg.ConnectorsPath != "" {
-		if f, _ := connectors.Parse(cfg.Connectors, cfg.Getenv); f != nil {
-			conns, parsed = f, f
-		}
-	}
-	cacheDir := w.opts.ToolCacheDir
-	if cacheDir == "" {
-		cacheDir = discovery.CacheDir(cfg.Home)
-	}
-	env := &Env{Config: cfg, Connectors: conns, Skills: skillPaths(w.skills), ToolCacheDir: cacheDir}
-	ctx := lint.ContextFrom(cfg, parsed, "")
+	env := wsenv.Load(dir, wsenv.LoadOptions{Env: w.opts.Env, Home: w.opts.Home, ToolCacheDir: w.opts.ToolCacheDir})
 	if len(w.roots) > 0 {
-		ctx = ctx.WithSkills(w.skills)
+		env = env.WithSkills(w.skills)
 	}
-	discovery.AddCachedTools(ctx, env.ToolCacheDir)
-	env.Lint = ctx
-	env.LintOptions = lint.Options{Severity: cfg.Lint.Severity, Disable: cfg.Lint.Disable}
-	return env
+	return &Env{Env: env, Skills: skillPaths(w.skills)}
 }
 
 // scanSkills indexes the *.skill.md files under roots (the workspace's
@@ -208,6 +167,3 @@ func filePath(u string) string {
 
 // fileURI returns the file: URI of a path.
 func fileURI(path string) string { return string(uri.File(path)) }
-
-// emptyConnectors is the connectors file of a workspace without one.
-func emptyConnectors() *connectors.File { return &connectors.File{} }

@@ -38,8 +38,8 @@ type opEnv struct {
 
 func newOpEnv(c *cli.Context) (*opEnv, error) {
 	env := newEnvCache(c).forFile(".")
-	e := &opEnv{cfg: env.cfg, keys: host.KeyPaths()}
-	if dir := env.cfg.SkillsDir; dir != "" {
+	e := &opEnv{cfg: env.Config, keys: host.KeyPaths()}
+	if dir := env.Config.SkillsDir; dir != "" {
 		st, err := skillstore.NewFS(dir, nil)
 		if err != nil {
 			return nil, err

@@ -103,7 +103,7 @@ func runCheck(c *cli.Context, s *streams) error {
 func checkAll(paths []string, s *streams, env *envCache, pkg agentskills.Options) ([]ast.FileDiagnostics, error) {
 	var todo []string
 	for _, p := range paths {
-		if !env.forFile(p).ignored(p) {
+		if !env.forFile(p).Ignored(p) {
 			todo = append(todo, p)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/render"
 	"github.com/urfave/cli/v2"
 )
 

@@ -14,6 +14,7 @@ import (
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
 
@@ -51,7 +52,7 @@ func runRun(c *cli.Context, s *streams) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	env := newEnvCache(c).forFile(path).withRunFlags(c.StringSlice("allow-shell"), c.Bool("unsafe-shell"))
+	env := withRunFlags(c, newEnvCache(c).forFile(path))
 	if !c.Bool("no-check") && refuseOnErrors(c, s, src.Path, src.Src, env) {
 		return cli.Exit("", exitFindings)
 	}
@@ -74,7 +75,7 @@ func runRun(c *cli.Context, s *streams) error {
 
 // refuseOnErrors lints the skill like skillc check and prints the
 // error-tier diagnostics, reporting whether there were any.
-func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *analysisEnv) bool {
+func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *workspace.Env) bool {
 	var errs ast.Diagnostics
 	for _, d := range analyze(name, src, env) {
 		if d.Severity == ast.Error {
@@ -94,7 +95,7 @@ func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *an
 }
 
 // evaluate wires a runner from the configuration and flags and runs.
-func evaluate(c *cli.Context, s *streams, env *analysisEnv, policy *approval.Policy, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
+func evaluate(c *cli.Context, s *streams, env *workspace.Env, policy *approval.Policy, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()
 	opts := hostOptions(c, s, env)
@@ -112,9 +113,9 @@ func evaluate(c *cli.Context, s *streams, env *analysisEnv, policy *approval.Pol
 
 // hostOptions are the runner options of the configuration plus the
 // command-line overrides shared by skillc run and skillc test.
-func hostOptions(c *cli.Context, s *streams, env *analysisEnv) host.Options {
+func hostOptions(c *cli.Context, s *streams, env *workspace.Env) host.Options {
 	return host.Options{
-		Config: env.cfg, AllowShell: splitList(c.StringSlice("allow-shell")), AllowFS: splitList(c.StringSlice("allow-fs")),
+		Config: env.Config, AllowShell: splitList(c.StringSlice("allow-shell")), AllowFS: splitList(c.StringSlice("allow-fs")),
 		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: c.String("skills"),
 		Mechanical: c.Bool("mechanical"), Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/approval"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )
@@ -16,8 +17,8 @@ import (
 // admit is the approval gate of skillc run for the skill a person runs
 // directly; it returns the posture the runner gates child skills with.
 // In secured mode the first start provisions the key pair.
-func admit(c *cli.Context, s *streams, env *analysisEnv, name string, src []byte) (*approval.Policy, error) {
-	policy, generated := host.Policy(env.cfg)
+func admit(c *cli.Context, s *streams, env *workspace.Env, name string, src []byte) (*approval.Policy, error) {
+	policy, generated := host.Policy(env.Config)
 	if generated {
 		keys := host.KeyPaths()
 		fmt.Fprintf(s.err, "skillc: secured mode: created the approval key pair %s (0600) and %s; sign skills with skillc approve\n", keys.Private, keys.Public)

@@ -14,6 +14,7 @@ import (
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/skilltest"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )
@@ -127,7 +128,7 @@ func (ts *testSession) file(ctx context.Context, path string) (fileReport, bool)
 		}
 		return rep, false
 	}
-	env := ts.envs.forFile(path).withRunFlags(ts.c.StringSlice("allow-shell"), ts.c.Bool("unsafe-shell"))
+	env := withRunFlags(ts.c, ts.envs.forFile(path))
 	diags := analyze(src.Path, src.Src, env)
 	rep.Problems = append(rep.Problems, skilltest.Problems(f, diags)...)
 	mock, err := ts.mockFor(path)
@@ -188,9 +189,9 @@ func (ts *testSession) skillsDir(path string) string {
 // skillc run does (shell and filesystem allowlists, secrets, limits), but
 // against an empty mock so that no connectors.json, store or agent is
 // opened; skilltest then gives every case its own sandboxed registry.
-func (ts *testSession) baseRunner(ctx context.Context, env *analysisEnv) (*eval.Runner, func() error, error) {
+func (ts *testSession) baseRunner(ctx context.Context, env *workspace.Env) (*eval.Runner, func() error, error) {
 	opts := hostOptions(ts.c, ts.s, env)
-	cfg := *env.cfg
+	cfg := *env.Config
 	cfg.SkillsDir = ""
 	opts.Config, opts.MockFile, opts.SkillsDir, opts.Mechanical = &cfg, ts.emptyMock(), "", false
 	return host.NewRunner(ctx, opts)

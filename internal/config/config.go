@@ -167,7 +167,7 @@ func (c *Config) Environ(base []string) []string {
 // for the precedence. It always returns a usable Config: problems (unreadable
 // or malformed files, bad values) are reported and the affected settings
 // keep their defaults.
-func Load(opts LoadOptions) (*Config, []Problem) {
+func Load(opts LoadOptions) (*Config, []ast.FileDiagnostics) {
 	l := newLoader(opts)
 	l.resolveHome()
 	l.discover()
@@ -175,8 +175,7 @@ func Load(opts LoadOptions) (*Config, []Problem) {
 	l.readConnectors()
 	l.applyDefaults()
 	l.resolveSettings(l.readConfig())
-	sortProblems(l.problems)
-	return l.cfg, l.problems
+	return l.cfg, l.problems.list()
 }
 
 // loader carries the state of one Load.
@@ -184,7 +183,7 @@ type loader struct {
 	opts     LoadOptions
 	cfg      *Config
 	env      *environment
-	problems []Problem
+	problems problems
 }
 
 // newLoader prepares a loader, defaulting a nil Env to the empty environment.
@@ -269,9 +268,9 @@ func (l *loader) fromEnv(s setting) (any, source, bool) {
 
 // envProblem reports a bad value from the environment or a .env file.
 func (l *loader) envProblem(src source, format string, args ...any) {
-	p := fileProblem(ast.Warning, src.File, format, args...)
-	if src.File != "" {
-		p.Line, p.Column = src.Line, 1
+	if src.File == "" {
+		l.problems.add("", diagAt(ast.Warning, nil, -1, format, args...))
+		return
 	}
-	l.problems = append(l.problems, p)
+	l.problems.add(src.File, diagAtLine(ast.Warning, l.problems.srcs[src.File], src.Line, format, args...))
 }

@@ -36,7 +36,8 @@ func TestParseDotenv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, problems := ParseDotenv(".env", []byte(tt.in))
+			got, ds := ParseDotenv([]byte(tt.in))
+			problems := flattenFile(".env", []byte(tt.in), ds)
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("vars = %#v, want %#v", got, tt.want)
 			}
@@ -159,7 +160,8 @@ func TestLoadBadFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, problems := Load(LoadOptions{ConfigPath: tt.config, Home: root})
+			cfg, fds := Load(LoadOptions{ConfigPath: tt.config, Home: root})
+			problems := flatten(fds)
 			if len(problems) != 1 || !strings.Contains(problems[0].Message, tt.want) || problems[0].File != tt.config {
 				t.Fatalf("problems = %v, want one about %q", problems, tt.want)
 			}
@@ -178,8 +180,8 @@ func TestLoadUnreadable(t *testing.T) {
 	if err := os.WriteFile(path, []byte("{}"), 0o000); err != nil {
 		t.Fatal(err)
 	}
-	_, problems := Load(LoadOptions{ConfigPath: path})
-	if len(problems) != 1 || !strings.Contains(problems[0].Message, "permission denied") {
+	_, fds := Load(LoadOptions{ConfigPath: path})
+	if problems := flatten(fds); len(problems) != 1 || !strings.Contains(problems[0].Message, "permission denied") {
 		t.Errorf("problems = %v", problems)
 	}
 }
@@ -262,7 +264,7 @@ func TestValidateFile(t *testing.T) {
 		{"\"\xff\"", []string{"1:1 error"}},
 	}
 	for _, tt := range tests {
-		problems := ValidateFile("c.json", []byte(tt.src), nil)
+		problems := flattenFile("c.json", []byte(tt.src), ValidateFile("c.json", []byte(tt.src), nil))
 		var got []string
 		for _, p := range problems {
 			got = append(got, fmt.Sprintf("%d:%d %s", p.Line, p.Column, p.Severity))

@@ -71,8 +71,8 @@ func (l *loader) loadDotenv() {
 		if !ok {
 			continue
 		}
-		vars, problems := ParseDotenv(path, data)
-		l.problems = append(l.problems, problems...)
+		vars, problems := ParseDotenv(data)
+		l.problems.add(path, problems...)
 		l.addLayer(path, vars)
 	}
 }
@@ -82,8 +82,8 @@ func (l *loader) addLayer(path string, vars []DotenvVar) {
 	layer := dotenvLayer{path: path, vars: map[string]DotenvVar{}}
 	for _, v := range vars {
 		if v.Key == "SKILLSCRIPT_HOME" {
-			l.problems = append(l.problems, Problem{Severity: ast.Warning, File: path, Offset: -1, Line: v.Line, Column: 1,
-				Message: "SKILLSCRIPT_HOME cannot be set in a .env file (it locates the .env file); set it in the environment"})
+			l.problems.add(path, diagAtLine(ast.Warning, l.problems.srcs[path], v.Line,
+				"SKILLSCRIPT_HOME cannot be set in a .env file (it locates the .env file); set it in the environment"))
 			continue
 		}
 		layer.vars[v.Key] = v
@@ -116,7 +116,7 @@ func (l *loader) readConfig() *configFile {
 		return empty
 	}
 	cf, problems := parseConfigFile(l.cfg.ConfigPath, data, l.cfg.Getenv, l.opts.Home)
-	l.problems = append(l.problems, problems...)
+	l.problems.add(l.cfg.ConfigPath, problems...)
 	return cf
 }
 
@@ -124,9 +124,10 @@ func (l *loader) readConfig() *configFile {
 func (l *loader) read(path string) ([]byte, bool) {
 	data, err := readLimited(path)
 	if err != nil {
-		l.problems = append(l.problems, fileProblem(ast.Error, path, "%v", err))
+		l.problems.add(path, diagAt(ast.Error, nil, -1, "%v", err))
 		return nil, false
 	}
+	l.problems.source(path, data)
 	return data, true
 }
 
@@ -161,7 +162,7 @@ func describeOpenError(err error) error {
 	return fmt.Errorf("cannot open: %v", unwrapPath(err))
 }
 
-// unwrapPath drops the path from a *fs.PathError, which Problem already carries.
+// unwrapPath drops the path from a *fs.PathError, which the diagnostics' file already names.
 func unwrapPath(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -21,10 +21,12 @@ type DotenvVar struct {
 // prefix included) and unterminated quotes are reported as warnings and
 // skipped. Multi-line values, interpolation and inline comments are not
 // supported. A later assignment of a key replaces an earlier one.
-func ParseDotenv(file string, data []byte) ([]DotenvVar, []Problem) {
+func ParseDotenv(data []byte) ([]DotenvVar, ast.Diagnostics) {
+	orig := data
 	data = bytes.TrimPrefix(data, utf8BOM)
+	base := len(orig) - len(data) // offsets count from the file's first byte
 	var vars []DotenvVar
-	var problems []Problem
+	var problems ast.Diagnostics
 	off := 0
 	for n, raw := range strings.SplitAfter(string(data), "\n") {
 		start := off
@@ -35,7 +37,7 @@ func ParseDotenv(file string, data []byte) ([]DotenvVar, []Problem) {
 		}
 		v, msg := parseDotenvLine(line)
 		if msg != "" {
-			problems = append(problems, problemAt(ast.Warning, file, data, start, "%s (line skipped)", msg))
+			problems = append(problems, diagAt(ast.Warning, orig, base+start, "%s (line skipped)", msg))
 			continue
 		}
 		v.Line = n + 1

@@ -37,13 +37,13 @@ type fileParser struct {
 	index    map[string]jsonPos
 	get      func(string) (string, bool)
 	home     string
-	problems []Problem
+	problems ast.Diagnostics
 }
 
 // ValidateFile checks the contents of a skillscript.config.json and returns
 // its problems, resolving ${VAR} references with env (nil: no variables).
 // Editors and `skillc config` use it on files that are not loaded.
-func ValidateFile(path string, data []byte, env func(string) (string, bool)) []Problem {
+func ValidateFile(path string, data []byte, env func(string) (string, bool)) ast.Diagnostics {
 	if env == nil {
 		env = noEnv
 	}
@@ -53,7 +53,7 @@ func ValidateFile(path string, data []byte, env func(string) (string, bool)) []P
 
 // parseConfigFile parses and validates a configuration file. get resolves
 // ${VAR} references; home expands a leading "~/" in paths.
-func parseConfigFile(path string, data []byte, get func(string) (string, bool), home string) (*configFile, []Problem) {
+func parseConfigFile(path string, data []byte, get func(string) (string, bool), home string) (*configFile, ast.Diagnostics) {
 	p := &fileParser{path: path, data: data, get: get, home: home}
 	cf := &configFile{values: map[string]fileValue{}}
 	root, ok := p.decode()
@@ -70,7 +70,7 @@ func parseConfigFile(path string, data []byte, get func(string) (string, bool), 
 	if lint, ok := root["lint"]; ok {
 		cf.lint, cf.hasLint = p.parseLint(lint), true
 	}
-	sortProblems(p.problems)
+	sortByPosition(p.problems)
 	return cf, p.problems
 }
 
@@ -86,7 +86,7 @@ func (p *fileParser) report(sev ast.Severity, ptr string, atKey bool, format str
 			off = p.base + pos.Key
 		}
 	}
-	p.problems = append(p.problems, problemAt(sev, p.path, p.data, off, format, args...))
+	p.problems = append(p.problems, diagAt(sev, p.data, off, format, args...))
 }
 
 // decode parses the JSON text into a top-level object.
@@ -95,7 +95,7 @@ func (p *fileParser) decode() (map[string]any, bool) {
 	if bytes.HasPrefix(body, utf8BOM) {
 		p.base = len(utf8BOM)
 		body = body[p.base:]
-		p.problems = append(p.problems, problemAt(ast.Warning, p.path, p.data, 0, "byte order mark at the start of the file is ignored"))
+		p.problems = append(p.problems, diagAt(ast.Warning, p.data, 0, "byte order mark at the start of the file is ignored"))
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
@@ -105,12 +105,12 @@ func (p *fileParser) decode() (map[string]any, bool) {
 		return nil, false
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		p.problems = append(p.problems, problemAt(ast.Error, p.path, p.data, p.base+int(dec.InputOffset()), "invalid JSON: unexpected data after the top-level value"))
+		p.problems = append(p.problems, diagAt(ast.Error, p.data, p.base+int(dec.InputOffset()), "invalid JSON: unexpected data after the top-level value"))
 		return nil, false
 	}
 	obj, ok := root.(map[string]any)
 	if !ok {
-		p.problems = append(p.problems, problemAt(ast.Error, p.path, p.data, p.base, "the configuration must be a JSON object, not %s", typeName(root)))
+		p.problems = append(p.problems, diagAt(ast.Error, p.data, p.base, "the configuration must be a JSON object, not %s", typeName(root)))
 	}
 	return obj, ok
 }
@@ -125,7 +125,7 @@ func (p *fileParser) syntaxError(err error, fallback int) {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		off, msg = len(p.data)-p.base, "unexpected end of JSON input"
 	}
-	p.problems = append(p.problems, problemAt(ast.Error, p.path, p.data, p.base+off, "invalid JSON: %s", msg))
+	p.problems = append(p.problems, diagAt(ast.Error, p.data, p.base+off, "invalid JSON: %s", msg))
 }
 
 // lookupPointer returns the value at a JSON pointer of the form "/a/b".

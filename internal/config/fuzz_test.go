@@ -32,7 +32,8 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("\xEF\xBB\xBF{\"lint\":{\"severity\":{\"a\":1}}}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		env := fakeEnv(map[string]string{"X": "1"})
-		cf, problems := parseConfigFile("/p/c.json", data, env, "/home/u")
+		cf, ds := parseConfigFile("/p/c.json", data, env, "/home/u")
+		problems := flattenFile("/p/c.json", data, ds)
 		if cf == nil {
 			t.Fatal("nil result")
 		}
@@ -53,7 +54,8 @@ func FuzzParseDotenv(f *testing.F) {
 	seedFiles(f, func(n string) bool { return strings.HasSuffix(n, ".env") })
 	f.Add([]byte("A=\"x\"\nB='y'\n# c\nexport C=1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		vars, problems := ParseDotenv(".env", data)
+		vars, ds := ParseDotenv(data)
+		problems := flattenFile(".env", data, ds)
 		for _, v := range vars {
 			if !validEnvName(v.Key) || v.Line < 1 {
 				t.Errorf("bad var %+v", v)
@@ -61,7 +63,7 @@ func FuzzParseDotenv(f *testing.F) {
 			if strings.ContainsAny(v.Value, "\n\"'") || strings.TrimSpace(v.Value) != v.Value || strings.HasPrefix(v.Value, "#") {
 				continue
 			}
-			again, _ := ParseDotenv(".env", []byte(v.Key+"="+v.Value))
+			again, _ := ParseDotenv([]byte(v.Key + "=" + v.Value))
 			if len(again) != 1 || again[0].Value != v.Value {
 				t.Errorf("round trip of %+v gave %+v", v, again)
 			}

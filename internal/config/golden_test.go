@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/skillscript/skillc/ast"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden outputs in testdata/config")
@@ -138,7 +140,7 @@ func rootPath(root, rel string) string {
 }
 
 // dump formats a loaded configuration deterministically.
-func dump(c *Config, problems []Problem, secrets []string) string {
+func dump(c *Config, problems []ast.FileDiagnostics, secrets []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "home: %s\n", c.Home)
 	fmt.Fprintf(&b, "config: %s\n", c.ConfigPath)
@@ -160,7 +162,7 @@ func dump(c *Config, problems []Problem, secrets []string) string {
 		fmt.Fprintf(&b, "secret %s: %v\n", name, map[bool]string{true: "set", false: "unset"}[ok])
 	}
 	b.WriteString("problems:\n")
-	for _, p := range problems {
+	for _, p := range Format(problems) {
 		fmt.Fprintf(&b, "  %s\n", p)
 	}
 	return b.String()

@@ -7,71 +7,116 @@ import (
 	"github.com/skillscript/skillc/ast"
 )
 
-// Problem is something wrong with a configuration input: an unreadable or
-// malformed file, a value of the wrong type, an unknown setting. Problems
-// never stop loading; the affected setting keeps its default.
-type Problem struct {
-	Severity ast.Severity
-	File     string // the file at fault; empty for the environment
-	Offset   int    // byte offset in File; -1 when unknown
-	Line     int    // 1-based; 0 when unknown
-	Column   int    // 1-based, in characters; 0 when unknown
-	Message  string
+// Problems are reported as ast.Diagnostic values with byte ranges into the
+// file at fault, grouped per file in ast.FileDiagnostics (with the file's
+// source, which turns the ranges into lines and columns). A problem of the
+// process environment has no file: its FileDiagnostics has an empty File
+// and no source. Problems never stop loading; the affected setting keeps
+// its default.
+
+// diagAt builds a diagnostic at byte offset off of src (off < 0: no
+// position). The range is empty: config problems point at a value's start.
+func diagAt(sev ast.Severity, src []byte, off int, format string, args ...any) *ast.Diagnostic {
+	d := &ast.Diagnostic{Severity: sev, Message: fmt.Sprintf(format, args...)}
+	if off >= 0 && src != nil {
+		off = min(off, len(src))
+		d.Range = ast.RangeOf(off, off)
+	}
+	return d
 }
 
-// String formats the problem as "file:line:col: severity: message", leaving
-// out the parts that are unknown.
-func (p Problem) String() string {
-	loc := p.File
-	if loc == "" {
-		loc = "environment"
+// diagAtLine builds a diagnostic at the start of 1-based line n of src.
+func diagAtLine(sev ast.Severity, src []byte, n int, format string, args ...any) *ast.Diagnostic {
+	if src == nil || n < 1 {
+		return diagAt(sev, nil, -1, format, args...)
 	}
-	if p.Line > 0 {
-		loc = fmt.Sprintf("%s:%d:%d", loc, p.Line, p.Column)
-	}
-	return fmt.Sprintf("%s: %s: %s", loc, p.Severity, p.Message)
+	return diagAt(sev, src, ast.NewLineTable(src).LineStart(n), format, args...)
 }
 
-// Error implements error.
-func (p Problem) Error() string { return p.String() }
+// sortByPosition orders diagnostics by position; those without one come
+// first. The sort is stable.
+func sortByPosition(ds ast.Diagnostics) {
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Range.From < ds[j].Range.From })
+}
 
-// HasErrors reports whether any problem is an error.
-func HasErrors(ps []Problem) bool {
-	for _, p := range ps {
-		if p.Severity == ast.Error {
+// HasErrors reports whether any diagnostic of any file is an error.
+func HasErrors(fds []ast.FileDiagnostics) bool {
+	for _, fd := range fds {
+		if fd.Diags.HasErrors() {
 			return true
 		}
 	}
 	return false
 }
 
-// problemAt builds a problem at byte offset off of src (off < 0: no position).
-func problemAt(sev ast.Severity, file string, src []byte, off int, format string, args ...any) Problem {
-	p := Problem{Severity: sev, File: file, Offset: -1, Message: fmt.Sprintf(format, args...)}
-	if off >= 0 && src != nil {
-		off = min(off, len(src))
-		pos := ast.NewLineTable(src).Position(ast.PosOf(off))
-		p.Offset, p.Line, p.Column = off, pos.Line, pos.Column
+// Format renders problems one a line as "file:line:col: severity: message",
+// leaving out the parts that are unknown; problems of the environment are
+// prefixed "environment". Columns count characters.
+func Format(fds []ast.FileDiagnostics) []string {
+	var out []string
+	for _, fd := range fds {
+		var lines *ast.LineTable
+		if fd.Src != nil {
+			lines = ast.NewLineTable(fd.Src)
+		}
+		for _, d := range fd.Diags {
+			out = append(out, formatOne(fd.File, lines, d))
+		}
 	}
-	return p
+	return out
 }
 
-// fileProblem builds a problem about a whole file.
-func fileProblem(sev ast.Severity, file string, format string, args ...any) Problem {
-	return problemAt(sev, file, nil, -1, format, args...)
+func formatOne(file string, lines *ast.LineTable, d *ast.Diagnostic) string {
+	loc := file
+	if loc == "" {
+		loc = "environment"
+	}
+	if lines != nil && d.Range.From.IsValid() {
+		pos := lines.Position(d.Range.From)
+		loc = fmt.Sprintf("%s:%d:%d", loc, pos.Line, pos.Column)
+	}
+	return fmt.Sprintf("%s: %s: %s", loc, d.Severity, d.Message)
 }
 
-// sortProblems orders problems by file, then position; problems without a
-// position come first within their file. The sort is stable.
-func sortProblems(ps []Problem) {
-	sort.SliceStable(ps, func(i, j int) bool {
-		a, b := ps[i], ps[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
+// problems collects the diagnostics of one Load per file.
+type problems struct {
+	byFile map[string]*ast.FileDiagnostics
+	srcs   map[string][]byte
+}
+
+// source records the contents of file, for positions reported later.
+func (ps *problems) source(file string, src []byte) {
+	if ps.srcs == nil {
+		ps.srcs = map[string][]byte{}
+	}
+	ps.srcs[file] = src
+}
+
+// add reports ds against file ("" = the environment).
+func (ps *problems) add(file string, ds ...*ast.Diagnostic) {
+	if len(ds) == 0 {
+		return
+	}
+	if ps.byFile == nil {
+		ps.byFile = map[string]*ast.FileDiagnostics{}
+	}
+	fd := ps.byFile[file]
+	if fd == nil {
+		fd = &ast.FileDiagnostics{File: file}
+		ps.byFile[file] = fd
+	}
+	fd.Diags = append(fd.Diags, ds...)
+}
+
+// list returns the problems by file name, each file's sorted by position
+// and carrying the file's source when it was read.
+func (ps *problems) list() []ast.FileDiagnostics {
+	out := make([]ast.FileDiagnostics, 0, len(ps.byFile))
+	for file, fd := range ps.byFile {
+		fd.Src = ps.srcs[file]
+		sortByPosition(fd.Diags)
+		out = append(out, *fd)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out
 }

@@ -4,8 +4,8 @@
 // Parse is pure: it performs no I/O beyond reading the supplied bytes and
 // looks environment variables up through a caller-supplied function. It
 // returns the typed File (as complete as the input allows) together with
-// every Problem found, each carrying the byte offset, line and column of the
-// offending JSON value so that lint and the language server can point at it.
+// every problem found as an ast.Diagnostic whose range covers the offending
+// JSON value, so that lint and the language server can point at it.
 //
 // The file has three kinds of top-level keys:
 //

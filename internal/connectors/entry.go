@@ -14,7 +14,7 @@ func (p *parser) parseEntry(fl field) *Connector {
 	name := fl.Key
 	fields, err := objectFields(fl.Raw, fl.ValOff)
 	if err != nil {
-		p.errorf(KindInvalidValue, fl.ValOff, name, "connector %q must be an object with \"class\" and \"config\", not %s", name, kindOf(fl.Raw))
+		p.errorf(kindInvalidValue, fl.ValOff, name, "connector %q must be an object with \"class\" and \"config\", not %s", name, kindOf(fl.Raw))
 		return nil
 	}
 	c := &Connector{Name: name, Offset: fl.KeyOff}
@@ -41,7 +41,7 @@ func indexFields(fields []field) map[string]field {
 func (p *parser) entryClass(c *Connector, fl field, byKey map[string]field) bool {
 	cf, ok := byKey["class"]
 	if !ok {
-		p.errorf(KindMissingField, fl.KeyOff, c.Name, "connector %q has no \"class\" (one of %s)", c.Name, strings.Join(knownClasses, ", "))
+		p.errorf(kindMissingField, fl.KeyOff, c.Name, "connector %q has no \"class\" (one of %s)", c.Name, strings.Join(knownClasses, ", "))
 		return false
 	}
 	class, ok := p.str(cf, c.Name+".class", nil)
@@ -56,12 +56,12 @@ func (p *parser) entryClass(c *Connector, fl field, byKey map[string]field) bool
 			msg += "; did you mean %q?"
 			args = append(args, s)
 		}
-		p.errorf(KindUnknownConnectorClass, cf.ValOff, c.Name+".class", msg, args...)
+		p.errorf(kindUnknownConnectorClass, cf.ValOff, c.Name+".class", msg, args...)
 		return false
 	}
 	cfg, ok := byKey["config"]
 	if !ok {
-		p.errorf(KindMissingField, fl.KeyOff, c.Name, "connector %q has no \"config\"", c.Name)
+		p.errorf(kindMissingField, fl.KeyOff, c.Name, "connector %q has no \"config\"", c.Name)
 		return false
 	}
 	p.entryConfig(c, cfg)
@@ -81,7 +81,7 @@ func (p *parser) entryField(c *Connector, f field) {
 	case f.Key == "description":
 		p.str(f, path, nil)
 	default:
-		p.warnf(KindUnknownField, f.KeyOff, path, "unknown field %q in connector %q", f.Key, c.Name)
+		p.warnf(kindUnknownField, f.KeyOff, path, "unknown field %q in connector %q", f.Key, c.Name)
 	}
 }
 
@@ -108,7 +108,7 @@ func (p *parser) entryConfig(c *Connector, cfg field) {
 	path := c.Name + ".config"
 	fields, err := objectFields(cfg.Raw, cfg.ValOff)
 	if err != nil {
-		p.errorf(KindInvalidValue, cfg.ValOff, path, "%s must be an object, not %s", path, kindOf(cfg.Raw))
+		p.errorf(kindInvalidValue, cfg.ValOff, path, "%s must be an object, not %s", path, kindOf(cfg.Raw))
 		return
 	}
 	byKey := indexFields(fields)
@@ -147,10 +147,10 @@ func (p *parser) stdioConfig(c *Connector, fields []field, scope map[string]stri
 		}
 	}
 	if s.Command == "" {
-		p.errorf(KindMissingField, cfg.ValOff, path, "connector %q (%s) needs config.command", c.Name, c.Class)
+		p.errorf(kindMissingField, cfg.ValOff, path, "connector %q (%s) needs config.command", c.Name, c.Class)
 	}
 	if s.Framing == "" {
-		p.warnf(KindFramingUnset, cfg.ValOff, path, "connector %q does not set config.framing; assuming \"newline\" (set it explicitly: a server using the other framing hangs until the init timeout)", c.Name)
+		p.warnf(kindFramingUnset, cfg.ValOff, path, "connector %q does not set config.framing; assuming \"newline\" (set it explicitly: a server using the other framing hangs until the init timeout)", c.Name)
 		s.Framing = FramingNewline
 	}
 	return s
@@ -162,7 +162,7 @@ func (p *parser) framing(f field, path string) string {
 		return ""
 	}
 	if v != FramingNewline && v != FramingLSP {
-		p.errorf(KindInvalidValue, f.ValOff, path, "framing must be \"newline\" or \"lsp\", not %q", v)
+		p.errorf(kindInvalidValue, f.ValOff, path, "framing must be \"newline\" or \"lsp\", not %q", v)
 		return ""
 	}
 	return v
@@ -190,7 +190,7 @@ func (p *parser) httpConfig(c *Connector, fields []field, scope map[string]strin
 		}
 	}
 	if h.URL == "" {
-		p.errorf(KindMissingField, cfg.ValOff, path, "connector %q (%s) needs config.endpoint", c.Name, c.Class)
+		p.errorf(kindMissingField, cfg.ValOff, path, "connector %q (%s) needs config.endpoint", c.Name, c.Class)
 	}
 	return h
 }
@@ -199,14 +199,14 @@ func (p *parser) httpConfig(c *Connector, fields []field, scope map[string]strin
 // there is a hard error: ignoring it would silently allow every tool.
 func (p *parser) configField(c *Connector, f field, path string) {
 	if f.Key == "allowed_tools" || f.Key == "allowedTools" {
-		p.errorf(KindAllowedToolsInConfig, f.KeyOff, path,
+		p.errorf(kindAllowedToolsInConfig, f.KeyOff, path,
 			"allowed_tools must sit at the top level of connector %q, beside \"class\" and \"config\", not inside \"config\" (refusing to load: it would silently allow every tool)", c.Name)
 		return
 	}
 	if strings.HasPrefix(f.Key, "_") {
 		return
 	}
-	p.warnf(KindUnknownField, f.KeyOff, path, "unknown config field %q for %s connector %q", f.Key, c.Class, c.Name)
+	p.warnf(kindUnknownField, f.KeyOff, path, "unknown config field %q for %s connector %q", f.Key, c.Class, c.Name)
 }
 
 // toolDecls parses static tool declarations: an array of
@@ -217,7 +217,7 @@ func (p *parser) toolDecls(f field, path string) []ToolDecl {
 	}
 	items, err := arrayItems(f.Raw, f.ValOff)
 	if err != nil {
-		p.errorf(KindInvalidValue, f.ValOff, path, "%s must be an array or object of tool declarations", path)
+		p.errorf(kindInvalidValue, f.ValOff, path, "%s must be an array or object of tool declarations", path)
 		return nil
 	}
 	var out []ToolDecl
@@ -243,7 +243,7 @@ func (p *parser) toolDeclMap(f field, path string) []ToolDecl {
 func (p *parser) toolDecl(it field, name, path string) (ToolDecl, bool) {
 	fields, err := objectFields(it.Raw, it.ValOff)
 	if err != nil {
-		p.errorf(KindInvalidValue, it.ValOff, path, "tool declaration must be an object, not %s", kindOf(it.Raw))
+		p.errorf(kindInvalidValue, it.ValOff, path, "tool declaration must be an object, not %s", kindOf(it.Raw))
 		return ToolDecl{}, false
 	}
 	t := ToolDecl{Name: name, Offset: it.ValOff}
@@ -251,7 +251,7 @@ func (p *parser) toolDecl(it field, name, path string) (ToolDecl, bool) {
 		p.toolDeclField(&t, f, path+"."+f.Key)
 	}
 	if t.Name == "" {
-		p.errorf(KindMissingField, it.ValOff, path, "tool declaration has no \"name\"")
+		p.errorf(kindMissingField, it.ValOff, path, "tool declaration has no \"name\"")
 		return t, false
 	}
 	return t, true
@@ -269,7 +269,7 @@ func (p *parser) toolDeclField(t *ToolDecl, f field, path string) {
 		t.Mutating = p.boolean(f, path)
 	default:
 		if !strings.HasPrefix(f.Key, "_") {
-			p.warnf(KindUnknownField, f.KeyOff, path, "unknown tool declaration field %q", f.Key)
+			p.warnf(kindUnknownField, f.KeyOff, path, "unknown tool declaration field %q", f.Key)
 		}
 	}
 }
@@ -277,15 +277,15 @@ func (p *parser) toolDeclField(t *ToolDecl, f field, path string) {
 func (p *parser) schema(f field, path string) json.RawMessage {
 	var s jsonschema.Schema
 	if kindOf(f.Raw) != "an object" {
-		p.errorf(KindInvalidValue, f.ValOff, path, "input schema must be a JSON object, not %s", kindOf(f.Raw))
+		p.errorf(kindInvalidValue, f.ValOff, path, "input schema must be a JSON object, not %s", kindOf(f.Raw))
 		return nil
 	}
 	if err := json.Unmarshal(f.Raw, &s); err != nil {
-		p.errorf(KindInvalidValue, f.ValOff, path, "invalid input schema: %v", err)
+		p.errorf(kindInvalidValue, f.ValOff, path, "invalid input schema: %v", err)
 		return nil
 	}
 	if _, err := s.Resolve(nil); err != nil {
-		p.errorf(KindInvalidValue, f.ValOff, path, "invalid input schema: %v", err)
+		p.errorf(kindInvalidValue, f.ValOff, path, "invalid input schema: %v", err)
 		return nil
 	}
 	return append(json.RawMessage(nil), f.Raw...)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/skillscript/skillc/ast"
 )
 
 // EnvFunc looks an environment variable up, reporting whether it is set.
@@ -12,12 +14,14 @@ type EnvFunc func(name string) (string, bool)
 
 // Parse parses connectors.json. env resolves ${NAME} references; nil means
 // no variable is set. The returned File holds everything that could be
-// understood even when problems are reported.
-func Parse(data []byte, env EnvFunc) (*File, []Problem) {
+// understood even when problems are reported. Problems are diagnostics
+// with byte ranges into data under the rules unknown-connector-class and
+// invalid-connectors-config.
+func Parse(data []byte, env EnvFunc) (*File, ast.Diagnostics) {
 	if env == nil {
 		env = func(string) (string, bool) { return "", false }
 	}
-	p := &parser{data: data, env: env, lines: lineStarts(data)}
+	p := &parser{data: data, env: env}
 	f := &File{}
 	p.parseFile(f)
 	return f, p.problems
@@ -26,32 +30,34 @@ func Parse(data []byte, env EnvFunc) (*File, []Problem) {
 type parser struct {
 	data     []byte
 	env      EnvFunc
-	lines    []int
-	problems []Problem
+	problems ast.Diagnostics
 }
 
-func (p *parser) report(kind string, sev Severity, off int, path, format string, args ...any) {
-	line, col := p.position(off)
-	p.problems = append(p.problems, Problem{
-		Kind: kind, Severity: sev, Message: fmt.Sprintf(format, args...),
-		Path: path, Offset: off, Line: line, Column: col,
+// report adds a problem of kind at the JSON value starting at byte off;
+// path (the dotted JSON path of the value) is kept for the reader of the
+// call site only.
+func (p *parser) report(kind string, sev ast.Severity, off int, _, format string, args ...any) {
+	off = min(max(off, 0), len(p.data))
+	end := min(off+valueLen(p.data, off), len(p.data))
+	p.problems = append(p.problems, &ast.Diagnostic{
+		Severity: sev, Rule: ruleOf(kind), Range: ast.RangeOf(off, end), Message: fmt.Sprintf(format, args...),
 	})
 }
 
 func (p *parser) errorf(kind string, off int, path, format string, args ...any) {
-	p.report(kind, SeverityError, off, path, format, args...)
+	p.report(kind, ast.Error, off, path, format, args...)
 }
 
 func (p *parser) warnf(kind string, off int, path, format string, args ...any) {
-	p.report(kind, SeverityWarning, off, path, format, args...)
+	p.report(kind, ast.Warning, off, path, format, args...)
 }
 
 func (p *parser) syntax(err error, path string) {
 	if pe, ok := err.(*posError); ok {
-		p.errorf(KindSyntax, pe.Off, path, "%s", pe.Msg)
+		p.errorf(kindSyntax, pe.Off, path, "%s", pe.Msg)
 		return
 	}
-	p.errorf(KindSyntax, 0, path, "%v", err)
+	p.errorf(kindSyntax, 0, path, "%v", err)
 }
 
 func (p *parser) parseFile(f *File) {
@@ -68,7 +74,7 @@ func (p *parser) parseFile(f *File) {
 			continue
 		}
 		if seen[fl.Key] {
-			p.errorf(KindDuplicateKey, fl.KeyOff, fl.Key, "duplicate key %q", fl.Key)
+			p.errorf(kindDuplicateKey, fl.KeyOff, fl.Key, "duplicate key %q", fl.Key)
 			continue
 		}
 		seen[fl.Key] = true
@@ -121,7 +127,7 @@ func (p *parser) lookup(name string, off int, path string, scope map[string]stri
 	if v, ok := p.env(name); ok {
 		return v
 	}
-	p.errorf(KindMissingEnv, off, path, "environment variable %s is not set (referenced as ${%s})", name, name)
+	p.errorf(kindMissingEnv, off, path, "environment variable %s is not set (referenced as ${%s})", name, name)
 	return ""
 }
 
@@ -138,28 +144,35 @@ func validEnvName(s string) bool {
 	return true
 }
 
-// lineStarts returns the byte offsets at which lines start.
-func lineStarts(b []byte) []int {
-	starts := []int{0}
-	for i, c := range b {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
+// valueLen returns the length of the JSON string or word at off.
+func valueLen(src []byte, off int) int {
+	if off >= len(src) {
+		return 0
 	}
-	return starts
+	if src[off] == '"' {
+		for i := off + 1; i < len(src); i++ {
+			switch src[i] {
+			case '\\':
+				i++
+			case '"':
+				return i - off + 1
+			case '\n':
+				return i - off
+			}
+		}
+		return len(src) - off
+	}
+	n := 0
+	for off+n < len(src) && isWordByte(src[off+n]) {
+		n++
+	}
+	return max(n, 1)
 }
 
-func (p *parser) position(off int) (line, col int) {
-	lo, hi := 0, len(p.lines)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if p.lines[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo + 1, off - p.lines[lo] + 1
+// isWordByte reports whether b continues a JSON literal (true, null, a
+// number's digits).
+func isWordByte(b byte) bool {
+	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 // decodeAny decodes raw into a generic value, expanding ${ENV} in every

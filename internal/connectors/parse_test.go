@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillscript/skillc/ast"
 )
 
 func envMap(m map[string]string) EnvFunc {
@@ -83,36 +85,37 @@ func TestParseProblems(t *testing.T) {
 		col      int
 		msg      string
 	}{
-		{"syntax", "{\n  \"a\": {\"class\": }\n}", KindSyntax, 2, 0, "invalid JSON"},
-		{"unknown class", "{\n  \"gh\": {\"class\": \"RemoteMcpConector\", \"config\": {}}\n}", KindUnknownConnectorClass, 2, 19, `did you mean "RemoteMcpConnector"`},
-		{"allowed_tools in config", "{\"gh\": {\"class\": \"RemoteMcpConnector\",\n \"config\": {\"command\": \"x\", \"framing\": \"newline\",\n   \"allowed_tools\": [\"a\"]}}}", KindAllowedToolsInConfig, 3, 4, "top level"},
-		{"missing env", "{\"gh\": {\"class\": \"HttpMcpConnector\", \"config\": {\"endpoint\": \"${NOPE}\"}}}", KindMissingEnv, 1, 0, "NOPE is not set"},
-		{"missing class", `{"gh": {"config": {}}}`, KindMissingField, 1, 2, `no "class"`},
-		{"missing command", `{"gh": {"class": "RemoteMcpConnector", "config": {"framing": "lsp"}}}`, KindMissingField, 1, 0, "config.command"},
-		{"bad framing", `{"gh": {"class": "RemoteMcpConnector", "config": {"command": "x", "framing": "crlf"}}}`, KindInvalidValue, 1, 0, "framing"},
-		{"framing unset", `{"gh": {"class": "RemoteMcpConnector", "config": {"command": "x"}}}`, KindFramingUnset, 1, 0, "framing"},
-		{"bad allowed_tools", `{"gh": {"class": "HttpMcpConnector", "config": {"url": "http://x"}, "allowed_tools": "all"}}`, KindInvalidValue, 1, 0, "array of strings"},
-		{"entry not object", `{"gh": 3}`, KindInvalidValue, 1, 8, "must be an object"},
-		{"bare ollama", `{"substrate": {"local_model": "ollama"}}`, KindUnknownSubstrateType, 1, 0, "object form"},
-		{"ollama without tag", `{"substrate": {"local_model": {"type": "ollama", "config": {}}}}`, KindMissingField, 1, 0, "defaultModelTag"},
-		{"unknown slot", `{"substrate": {"vector_store": "x"}}`, KindUnknownField, 1, 16, "unknown substrate slot"},
-		{"unknown type", `{"substrate": {"data_store": {"type": "postgres"}}}`, KindUnknownSubstrateType, 1, 0, "postgres"},
-		{"custom without module", `{"substrate": {"agent_connector": {"type": "custom"}}}`, KindMissingField, 1, 0, "module"},
-		{"duplicate", "{\"a\": {\"class\": \"HttpMcpConnector\", \"config\": {\"url\": \"u\"}},\n\"a\": {}}", KindDuplicateKey, 2, 1, "duplicate"},
-		{"bad schema", `{"gh": {"class": "HttpMcpConnector", "config": {"url": "u"}, "tools": [{"name": "t", "inputSchema": "x"}]}}`, KindInvalidValue, 1, 0, "input schema"},
-		{"tool without name", `{"gh": {"class": "HttpMcpConnector", "config": {"url": "u"}, "tools": [{}]}}`, KindMissingField, 1, 0, "name"},
-		{"bad pool", `{"gh": {"class": "HttpMcpConnector", "config": {"url": "u", "maxPoolSize": -1}}}`, KindInvalidValue, 1, 0, "non-negative"},
-		{"unknown entry field", `{"gh": {"class": "HttpMcpConnector", "config": {"url": "u"}, "allowedTools": []}}`, KindUnknownField, 1, 0, "unknown field"},
+		{"syntax", "{\n  \"a\": {\"class\": }\n}", kindSyntax, 2, 0, "invalid JSON"},
+		{"unknown class", "{\n  \"gh\": {\"class\": \"RemoteMcpConector\", \"config\": {}}\n}", kindUnknownConnectorClass, 2, 19, `did you mean "RemoteMcpConnector"`},
+		{"allowed_tools in config", "{\"gh\": {\"class\": \"RemoteMcpConnector\",\n \"config\": {\"command\": \"x\", \"framing\": \"newline\",\n   \"allowed_tools\": [\"a\"]}}}", kindAllowedToolsInConfig, 3, 4, "top level"},
+		{"missing env", "{\"gh\": {\"class\": \"HttpMcpConnector\", \"config\": {\"endpoint\": \"${NOPE}\"}}}", kindMissingEnv, 1, 0, "NOPE is not set"},
+		{"missing class", `{"gh": {"config": {}}}`, kindMissingField, 1, 2, `no "class"`},
+		{"missing command", `{"gh": {"class": "RemoteMcpConnector", "config": {"framing": "lsp"}}}`, kindMissingField, 1, 0, "config.command"},
+		{"bad framing", `{"gh": {"class": "RemoteMcpConnector", "config": {"command": "x", "framing": "crlf"}}}`, kindInvalidValue, 1, 0, "framing"},
+		{"framing unset", `{"gh": {"class": "RemoteMcpConnector", "config": {"command": "x"}}}`, kindFramingUnset, 1, 0, "framing"},
+		{"bad allowed_tools", `{"gh": {"class": "HttpMcpConnector", "config": {"url": "http://x"}, "allowed_tools": "all"}}`, kindInvalidValue, 1, 0, "array of strings"},
+		{"entry not object", `{"gh": 3}`, kindInvalidValue, 1, 8, "must be an object"},
+		{"bare ollama", `{"substrate": {"local_model": "ollama"}}`, kindUnknownSubstrateType, 1, 0, "object form"},
+		{"ollama without tag", `{"substrate": {"local_model": {"type": "ollama", "config": {}}}}`, kindMissingField, 1, 0, "defaultModelTag"},
+		{"unknown slot", `{"substrate": {"vector_store": "x"}}`, kindUnknownField, 1, 16, "unknown substrate slot"},
+		{"unknown type", `{"substrate": {"data_store": {"type": "postgres"}}}`, kindUnknownSubstrateType, 1, 0, "postgres"},
+		{"custom without module", `{"substrate": {"agent_connector": {"type": "custom"}}}`, kindMissingField, 1, 0, "module"},
+		{"duplicate", "{\"a\": {\"class\": \"HttpMcpConnector\", \"config\": {\"url\": \"u\"}},\n\"a\": {}}", kindDuplicateKey, 2, 1, "duplicate"},
+		{"bad schema", `{"gh": {"class": "HttpMcpConnector", "config": {"url": "u"}, "tools": [{"name": "t", "inputSchema": "x"}]}}`, kindInvalidValue, 1, 0, "input schema"},
+		{"tool without name", `{"gh": {"class": "HttpMcpConnector", "config": {"url": "u"}, "tools": [{}]}}`, kindMissingField, 1, 0, "name"},
+		{"bad pool", `{"gh": {"class": "HttpMcpConnector", "config": {"url": "u", "maxPoolSize": -1}}}`, kindInvalidValue, 1, 0, "non-negative"},
+		{"unknown entry field", `{"gh": {"class": "HttpMcpConnector", "config": {"url": "u"}, "allowedTools": []}}`, kindUnknownField, 1, 0, "unknown field"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, probs := Parse([]byte(tc.in), fullEnv)
-			p := findKind(probs, tc.kind)
+			p := findProblem(probs, ruleOf(tc.kind), tc.msg)
 			if p == nil {
-				t.Fatalf("no %s problem in %v", tc.kind, probs)
+				t.Fatalf("no %s problem (%s) in %v", tc.kind, ruleOf(tc.kind), probs)
 			}
-			if p.Line != tc.line || (tc.col != 0 && p.Column != tc.col) {
-				t.Errorf("position = %d:%d, want %d:%d (%v)", p.Line, p.Column, tc.line, tc.col, p)
+			pos := ast.NewLineTable([]byte(tc.in)).Position(p.Range.From)
+			if pos.Line != tc.line || (tc.col != 0 && pos.Column != tc.col) {
+				t.Errorf("position = %d:%d, want %d:%d (%v)", pos.Line, pos.Column, tc.line, tc.col, p)
 			}
 			if !strings.Contains(p.Message, tc.msg) {
 				t.Errorf("message %q does not contain %q", p.Message, tc.msg)
@@ -124,10 +127,11 @@ func TestParseProblems(t *testing.T) {
 	}
 }
 
-func findKind(ps []Problem, kind string) *Problem {
-	for i := range ps {
-		if ps[i].Kind == kind {
-			return &ps[i]
+// findProblem returns the first problem of rule whose message contains msg.
+func findProblem(ps ast.Diagnostics, rule, msg string) *ast.Diagnostic {
+	for _, p := range ps {
+		if p.Rule == rule && strings.Contains(p.Message, msg) {
+			return p
 		}
 	}
 	return nil
@@ -205,8 +209,8 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("nil file")
 		}
 		for _, p := range probs {
-			if p.Offset < 0 || p.Offset > len(data) || p.Line < 1 || p.Column < 1 {
-				t.Fatalf("problem position out of range: %+v (len %d)", p, len(data))
+			if !p.Range.IsValid() || p.Range.To.Offset() > len(data) || (p.Rule != RuleInvalidConnectorsConfig && p.Rule != RuleUnknownConnectorClass) {
+				t.Fatalf("problem out of range or without its rule: %+v (len %d)", p, len(data))
 			}
 		}
 	})

@@ -22,7 +22,7 @@ var slotRules = map[string]slotRule{
 func (p *parser) parseSubstrate(f *File, fl field) {
 	fields, err := objectFields(fl.Raw, fl.ValOff)
 	if err != nil {
-		p.errorf(KindInvalidValue, fl.ValOff, "substrate", "substrate must be an object, not %s", kindOf(fl.Raw))
+		p.errorf(kindInvalidValue, fl.ValOff, "substrate", "substrate must be an object, not %s", kindOf(fl.Raw))
 		return
 	}
 	for _, sf := range fields {
@@ -43,7 +43,7 @@ func (p *parser) substrateSlot(f *File, sf field) {
 		dst = &f.Substrate.AgentConnector
 	default:
 		if !strings.HasPrefix(sf.Key, "_") {
-			p.errorf(KindUnknownField, sf.KeyOff, "substrate."+sf.Key, "unknown substrate slot %q (known: data_store, skill_store, local_model, agent_connector)", sf.Key)
+			p.errorf(kindUnknownField, sf.KeyOff, "substrate."+sf.Key, "unknown substrate slot %q (known: data_store, skill_store, local_model, agent_connector)", sf.Key)
 		}
 		return
 	}
@@ -69,7 +69,7 @@ func (p *parser) slot(sf field, rule slotRule) Slot {
 	case "an object":
 		p.slotObject(&s, sf, path, rule)
 	default:
-		p.errorf(KindInvalidValue, sf.ValOff, path, "%s must be a string, null or an object, not %s", path, kindOf(sf.Raw))
+		p.errorf(kindInvalidValue, sf.ValOff, path, "%s must be a string, null or an object, not %s", path, kindOf(sf.Raw))
 	}
 	return s
 }
@@ -88,7 +88,7 @@ func (p *parser) badSlotType(sf field, path, v string, rule slotRule, short bool
 	if short && rule.hint != "" {
 		msg += "; " + rule.hint
 	}
-	p.errorf(KindUnknownSubstrateType, sf.ValOff, path, msg, args...)
+	p.errorf(kindUnknownSubstrateType, sf.ValOff, path, msg, args...)
 }
 
 func (p *parser) slotObject(s *Slot, sf field, path string, rule slotRule) {
@@ -96,7 +96,7 @@ func (p *parser) slotObject(s *Slot, sf field, path string, rule slotRule) {
 	by := indexFields(fields)
 	tf, ok := by["type"]
 	if !ok {
-		p.errorf(KindMissingField, sf.ValOff, path, "%s object needs a \"type\"", path)
+		p.errorf(kindMissingField, sf.ValOff, path, "%s object needs a \"type\"", path)
 		return
 	}
 	s.Type, _ = p.str(tf, path+".type", nil)
@@ -109,7 +109,7 @@ func (p *parser) slotObject(s *Slot, sf field, path string, rule slotRule) {
 		p.slotField(s, f, path+"."+f.Key)
 	}
 	if s.Type == "custom" && s.Module == "" {
-		p.errorf(KindMissingField, sf.ValOff, path, "%s of type custom needs a \"module\"", path)
+		p.errorf(kindMissingField, sf.ValOff, path, "%s of type custom needs a \"module\"", path)
 	}
 }
 
@@ -124,11 +124,11 @@ func (p *parser) slotField(s *Slot, f field, path string) {
 		if m, ok := p.decodeAny(f.Raw, f.ValOff, path, nil).(map[string]any); ok {
 			s.Config = m
 		} else if !isNull(f.Raw) {
-			p.errorf(KindInvalidValue, f.ValOff, path, "%s must be an object, not %s", path, kindOf(f.Raw))
+			p.errorf(kindInvalidValue, f.ValOff, path, "%s must be an object, not %s", path, kindOf(f.Raw))
 		}
 	default:
 		if !strings.HasPrefix(f.Key, "_") {
-			p.warnf(KindUnknownField, f.KeyOff, path, "unknown field %q", f.Key)
+			p.warnf(kindUnknownField, f.KeyOff, path, "unknown field %q", f.Key)
 		}
 	}
 	if s.Type == "custom" && s.Export == "" {
@@ -147,7 +147,7 @@ func (p *parser) substrateModel(f *File, sf field, s Slot) {
 	base.MaxTokens = intFrom(s.Config["maxTokens"])
 	base.Timeout = time.Duration(intFrom(s.Config["timeoutMs"])) * time.Millisecond
 	if base.Model == "" {
-		p.errorf(KindMissingField, sf.ValOff, path, "substrate.local_model (%s) needs config.defaultModelTag: the model is too important to default silently", s.Type)
+		p.errorf(kindMissingField, sf.ValOff, path, "substrate.local_model (%s) needs config.defaultModelTag: the model is too important to default silently", s.Type)
 		return
 	}
 	p.addModel(f, base)
@@ -155,7 +155,7 @@ func (p *parser) substrateModel(f *File, sf field, s Slot) {
 	for _, name := range sortedKeys(aliases) {
 		tag, ok := aliases[name].(string)
 		if !ok {
-			p.errorf(KindInvalidValue, sf.ValOff, path+".models."+name, "model alias %q must map to a model tag string", name)
+			p.errorf(kindInvalidValue, sf.ValOff, path+".models."+name, "model alias %q must map to a model tag string", name)
 			continue
 		}
 		m := base
@@ -169,7 +169,7 @@ func (p *parser) substrateModel(f *File, sf field, s Slot) {
 
 func (p *parser) addModel(f *File, m ModelSpec) {
 	if f.Model(m.Name) != nil {
-		p.errorf(KindDuplicateKey, m.Offset, "localModels."+m.Name, "local model %q is defined twice", m.Name)
+		p.errorf(kindDuplicateKey, m.Offset, "localModels."+m.Name, "local model %q is defined twice", m.Name)
 		return
 	}
 	f.Models = append(f.Models, &m)
@@ -184,7 +184,7 @@ var modelTypes = map[string]string{
 func (p *parser) parseLocalModels(f *File, fl field) {
 	fields, err := objectFields(fl.Raw, fl.ValOff)
 	if err != nil {
-		p.errorf(KindInvalidValue, fl.ValOff, "localModels", "localModels must be an object, not %s", kindOf(fl.Raw))
+		p.errorf(kindInvalidValue, fl.ValOff, "localModels", "localModels must be an object, not %s", kindOf(fl.Raw))
 		return
 	}
 	for _, mf := range fields {
@@ -198,7 +198,7 @@ func (p *parser) localModel(f *File, mf field) {
 	path := "localModels." + mf.Key
 	fields, err := objectFields(mf.Raw, mf.ValOff)
 	if err != nil {
-		p.errorf(KindInvalidValue, mf.ValOff, path, "%s must be an object, not %s", path, kindOf(mf.Raw))
+		p.errorf(kindInvalidValue, mf.ValOff, path, "%s must be an object, not %s", path, kindOf(mf.Raw))
 		return
 	}
 	m := ModelSpec{Name: mf.Key, Type: "ollama", Offset: mf.KeyOff}
@@ -206,7 +206,7 @@ func (p *parser) localModel(f *File, mf field) {
 		p.localModelField(&m, fl, path+"."+fl.Key)
 	}
 	if m.Model == "" {
-		p.errorf(KindMissingField, mf.ValOff, path, "local model %q needs a \"model\" tag", mf.Key)
+		p.errorf(kindMissingField, mf.ValOff, path, "local model %q needs a \"model\" tag", mf.Key)
 		return
 	}
 	p.addModel(f, m)
@@ -217,7 +217,7 @@ func (p *parser) localModelField(m *ModelSpec, fl field, path string) {
 	case "type", "class":
 		t, _ := p.str(fl, path, nil)
 		if m.Type = modelTypes[t]; m.Type == "" {
-			p.errorf(KindUnknownSubstrateType, fl.ValOff, path, "unknown local model type %q (valid: ollama, openai)", t)
+			p.errorf(kindUnknownSubstrateType, fl.ValOff, path, "unknown local model type %q (valid: ollama, openai)", t)
 		}
 	case "model", "defaultModelTag":
 		m.Model, _ = p.str(fl, path, nil)
@@ -231,7 +231,7 @@ func (p *parser) localModelField(m *ModelSpec, fl field, path string) {
 		m.Timeout = p.millis(fl, path)
 	default:
 		if !strings.HasPrefix(fl.Key, "_") {
-			p.warnf(KindUnknownField, fl.KeyOff, path, "unknown local model field %q", fl.Key)
+			p.warnf(kindUnknownField, fl.KeyOff, path, "unknown local model field %q", fl.Key)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package connectors
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 )
 
@@ -149,61 +148,33 @@ type ModelSpec struct {
 	Offset    int
 }
 
-// Severity ranks a Problem.
-type Severity int
-
-// Problem severities.
+// Problem kinds: what is wrong, finer than the rule a problem is
+// reported under (see ruleOf).
 const (
-	SeverityError Severity = iota
-	SeverityWarning
+	kindSyntax                = "syntax"
+	kindUnknownConnectorClass = "unknown-connector-class"
+	kindAllowedToolsInConfig  = "allowed-tools-in-config"
+	kindMissingEnv            = "missing-env"
+	kindInvalidValue          = "invalid-value"
+	kindUnknownField          = "unknown-field"
+	kindMissingField          = "missing-field"
+	kindDuplicateKey          = "duplicate-key"
+	kindUnknownSubstrateType  = "unknown-substrate-type"
+	kindFramingUnset          = "framing-unset"
 )
 
-// String returns "error" or "warning".
-func (s Severity) String() string {
-	if s == SeverityWarning {
-		return "warning"
-	}
-	return "error"
-}
-
-// Problem kinds.
+// The lint rules connectors.json problems are reported under.
 const (
-	KindSyntax                = "syntax"
-	KindUnknownConnectorClass = "unknown-connector-class"
-	KindAllowedToolsInConfig  = "allowed-tools-in-config"
-	KindMissingEnv            = "missing-env"
-	KindInvalidValue          = "invalid-value"
-	KindUnknownField          = "unknown-field"
-	KindMissingField          = "missing-field"
-	KindDuplicateKey          = "duplicate-key"
-	KindUnknownSubstrateType  = "unknown-substrate-type"
-	KindFramingUnset          = "framing-unset"
+	RuleUnknownConnectorClass   = "unknown-connector-class"
+	RuleInvalidConnectorsConfig = "invalid-connectors-config"
 )
 
-// Problem is one finding in connectors.json.
-type Problem struct {
-	Kind     string
-	Severity Severity
-	Message  string
-	// Path is the dotted JSON path of the offending value.
-	Path string
-	// Offset is the byte offset of the offending value; Line and Column
-	// are 1-based (Column counts bytes).
-	Offset       int
-	Line, Column int
-}
-
-// Error formats the problem as "line:col: message".
-func (p Problem) Error() string {
-	return fmt.Sprintf("%d:%d: %s", p.Line, p.Column, p.Message)
-}
-
-// HasErrors reports whether any problem is an error.
-func HasErrors(ps []Problem) bool {
-	for _, p := range ps {
-		if p.Severity == SeverityError {
-			return true
-		}
+// ruleOf returns the rule a problem of kind is reported under: an unknown
+// connector class has its own rule, everything else is
+// invalid-connectors-config.
+func ruleOf(kind string) string {
+	if kind == kindUnknownConnectorClass {
+		return RuleUnknownConnectorClass
 	}
-	return false
+	return RuleInvalidConnectorsConfig
 }

@@ -12,7 +12,7 @@ import (
 func (p *parser) str(fl field, path string, scope map[string]string) (string, bool) {
 	var s string
 	if err := json.Unmarshal(fl.Raw, &s); err != nil {
-		p.errorf(KindInvalidValue, fl.ValOff, path, "%s must be a string, not %s", path, kindOf(fl.Raw))
+		p.errorf(kindInvalidValue, fl.ValOff, path, "%s must be a string, not %s", path, kindOf(fl.Raw))
 		return "", false
 	}
 	return p.expand(s, fl.ValOff, path, scope), true
@@ -21,7 +21,7 @@ func (p *parser) str(fl field, path string, scope map[string]string) (string, bo
 func (p *parser) strList(fl field, path string, scope map[string]string) ([]string, bool) {
 	var ss []string
 	if err := json.Unmarshal(fl.Raw, &ss); err != nil || isNull(fl.Raw) {
-		p.errorf(KindInvalidValue, fl.ValOff, path, "%s must be an array of strings, not %s", path, kindOf(fl.Raw))
+		p.errorf(kindInvalidValue, fl.ValOff, path, "%s must be an array of strings, not %s", path, kindOf(fl.Raw))
 		return nil, false
 	}
 	out := make([]string, len(ss))
@@ -34,7 +34,7 @@ func (p *parser) strList(fl field, path string, scope map[string]string) ([]stri
 func (p *parser) strMap(fl field, path string, scope map[string]string) map[string]string {
 	var m map[string]string
 	if err := json.Unmarshal(fl.Raw, &m); err != nil || isNull(fl.Raw) {
-		p.errorf(KindInvalidValue, fl.ValOff, path, "%s must be an object of strings, not %s", path, kindOf(fl.Raw))
+		p.errorf(kindInvalidValue, fl.ValOff, path, "%s must be an object of strings, not %s", path, kindOf(fl.Raw))
 		return nil
 	}
 	for _, k := range sortedKeys(m) {
@@ -46,7 +46,7 @@ func (p *parser) strMap(fl field, path string, scope map[string]string) map[stri
 func (p *parser) nonNegInt(fl field, path string) int {
 	var n int
 	if err := json.Unmarshal(fl.Raw, &n); err != nil || n < 0 {
-		p.errorf(KindInvalidValue, fl.ValOff, path, "%s must be a non-negative integer", path)
+		p.errorf(kindInvalidValue, fl.ValOff, path, "%s must be a non-negative integer", path)
 		return 0
 	}
 	return n
@@ -59,7 +59,7 @@ func (p *parser) millis(fl field, path string) time.Duration {
 func (p *parser) boolean(fl field, path string) bool {
 	var b bool
 	if err := json.Unmarshal(fl.Raw, &b); err != nil {
-		p.errorf(KindInvalidValue, fl.ValOff, path, "%s must be true or false, not %s", path, kindOf(fl.Raw))
+		p.errorf(kindInvalidValue, fl.ValOff, path, "%s must be true or false, not %s", path, kindOf(fl.Raw))
 	}
 	return b
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/syntax"
 )
@@ -84,7 +85,7 @@ func TestSpecDiagnostics(t *testing.T) {
 			if m := skipMarker.FindSubmatch(src); m != nil {
 				t.Skip(string(m[1]))
 			}
-			ctx := lint.ContextFrom(cfg, nil, path)
+			ctx := workspace.ContextFrom(cfg, nil, path)
 			f, _, ds := lint.Check(path, src, ctx, lint.Options{ReportUnusedSuppressions: true})
 			var got []string
 			for _, d := range ds {

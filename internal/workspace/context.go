@@ -92,60 +92,20 @@ func connectorOf(c *connectors.Connector) *lint.Connector {
 	return out
 }
 
-// CheckConnectors turns the problems connectors.Parse found in a
-// connectors.json into diagnostics: an unknown class is
-// unknown-connector-class, everything else invalid-connectors-config
-// (warnings stay warnings). Options apply as for skills.
-func CheckConnectors(path string, src []byte, problems []connectors.Problem, opts lint.Options) ast.FileDiagnostics {
+// CheckConnectors applies the lint options (severity overrides, disabled
+// rules) to the diagnostics connectors.Parse reported for the
+// connectors.json at path.
+func CheckConnectors(path string, src []byte, problems ast.Diagnostics, opts lint.Options) ast.FileDiagnostics {
 	fd := ast.FileDiagnostics{File: path, Src: src}
-	for _, pr := range problems {
-		rule := "invalid-connectors-config"
-		if pr.Kind == connectors.KindUnknownConnectorClass {
-			rule = "unknown-connector-class"
-		}
-		sev := ast.Error
-		if pr.Severity == connectors.SeverityWarning {
-			sev = ast.Warning
-		}
-		sev, on := opts.Effective(rule, sev)
+	for _, d := range problems {
+		sev, on := opts.Effective(d.Rule, d.Severity)
 		if !on {
 			continue
 		}
-		off := min(max(pr.Offset, 0), len(src))
-		end := min(off+valueLen(src, off), len(src))
-		fd.Diags = append(fd.Diags, &ast.Diagnostic{Severity: sev, Rule: rule, Range: ast.RangeOf(off, end), Message: pr.Message})
+		cp := *d
+		cp.Severity = sev
+		fd.Diags = append(fd.Diags, &cp)
 	}
 	fd.Diags.Sort()
 	return fd
-}
-
-// valueLen returns the length of the JSON string or word at off.
-func valueLen(src []byte, off int) int {
-	if off >= len(src) {
-		return 0
-	}
-	if src[off] == '"' {
-		for i := off + 1; i < len(src); i++ {
-			switch src[i] {
-			case '\\':
-				i++
-			case '"':
-				return i - off + 1
-			case '\n':
-				return i - off
-			}
-		}
-		return len(src) - off
-	}
-	n := 0
-	for off+n < len(src) && isWordByte(src[off+n]) {
-		n++
-	}
-	return max(n, 1)
-}
-
-// isWordByte reports whether b continues a JSON literal (true, null, a
-// number's digits).
-func isWordByte(b byte) bool {
-	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }

@@ -43,9 +43,9 @@ func dirContext(t *testing.T, dir, file string) *lint.Context {
 	}
 	var conns *connectors.File
 	if cfg.Connectors != nil {
-		var cprobs []connectors.Problem
+		var cprobs ast.Diagnostics
 		conns, cprobs = connectors.Parse(cfg.Connectors, cfg.Getenv)
-		if connectors.HasErrors(cprobs) && !strings.Contains(dir, "connectors-config") && !strings.Contains(dir, "unknown-connector-class") {
+		if cprobs.HasErrors() && !strings.Contains(dir, "connectors-config") && !strings.Contains(dir, "unknown-connector-class") {
 			t.Fatalf("%s: connectors problems: %v", dir, cprobs)
 		}
 	}

@@ -41,8 +41,9 @@ type Env struct {
 	// Lint before setting FilePath.
 	Lint        *lint.Context
 	LintOptions lint.Options
-	// ConfigProblems are the problems of the configuration inputs.
-	ConfigProblems []config.Problem
+	// ConfigDiagnostics are the problems of the configuration inputs
+	// (skillscript.config.json, .env files, the environment), per file.
+	ConfigDiagnostics []ast.FileDiagnostics
 	// ConnectorDiagnostics are the diagnostics of the connectors.json in
 	// use (File empty when there is none).
 	ConnectorDiagnostics ast.FileDiagnostics
@@ -63,7 +64,7 @@ func Load(dir string, o LoadOptions) *Env {
 		}
 		cfg.Origins["skills_dir"] = "flag --skills"
 	}
-	env := &Env{Config: cfg, Connectors: &connectors.File{}, ConfigProblems: problems, LintOptions: lintOptions(cfg.Lint)}
+	env := &Env{Config: cfg, Connectors: &connectors.File{}, ConfigDiagnostics: problems, LintOptions: lintOptions(cfg.Lint)}
 	var parsed *connectors.File
 	if cfg.ConnectorsPath != "" {
 		f, problems := connectors.Parse(cfg.Connectors, cfg.Getenv)

@@ -75,8 +75,9 @@ func TestLoadReportsConfigAndConnectorProblems(t *testing.T) {
 		config.ConnectorsFileName: "{\n  \"gh\": {\"class\": \"HttpConector\", \"config\": {\"url\": \"https://x\"}}\n}",
 	})
 	env := Load(dir, LoadOptions{Home: t.TempDir()})
-	if len(env.ConfigProblems) != 1 || !strings.Contains(env.ConfigProblems[0].Message, "securedMode") {
-		t.Errorf("config problems = %v", env.ConfigProblems)
+	cfgd := env.ConfigDiagnostics
+	if len(cfgd) != 1 || cfgd[0].File != filepath.Join(dir, config.ConfigFileName) || len(cfgd[0].Diags) != 1 || !strings.Contains(cfgd[0].Diags[0].Message, "securedMode") {
+		t.Errorf("config diagnostics = %+v", cfgd)
 	}
 	cd := env.ConnectorDiagnostics
 	if cd.File != filepath.Join(dir, config.ConnectorsFileName) || len(cd.Diags) != 1 || cd.Diags[0].Rule != "unknown-connector-class" {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/connectors"
 )
@@ -65,19 +66,28 @@ func DefaultHome(env connectors.EnvFunc) string {
 
 // ConfigError reports connectors.json problems that prevent wiring.
 type ConfigError struct {
-	Path     string
-	Problems []connectors.Problem
+	Path  string
+	Src   []byte
+	Diags ast.Diagnostics
 }
 
 // Error lists every error-severity problem as path:line:col: message.
 func (e *ConfigError) Error() string {
-	var lines []string
-	for _, p := range e.Problems {
-		if p.Severity == connectors.SeverityError {
-			lines = append(lines, fmt.Sprintf("%s:%d:%d: %s", e.Path, p.Line, p.Column, p.Message))
+	return strings.Join(locate(e.Path, e.Src, e.Diags, ast.Error), "\n")
+}
+
+// locate formats the diagnostics of severity sev as path:line:col: message
+// (columns count characters).
+func locate(path string, src []byte, ds ast.Diagnostics, sev ast.Severity) []string {
+	lines := ast.NewLineTable(src)
+	var out []string
+	for _, d := range ds {
+		if d.Severity == sev {
+			pos := lines.Position(d.Range.From)
+			out = append(out, fmt.Sprintf("%s:%d:%d: %s", path, pos.Line, pos.Column, d.Message))
 		}
 	}
-	return strings.Join(lines, "\n")
+	return out
 }
 
 // Load reads and parses the connectors.json at path (a missing file is an
@@ -88,13 +98,11 @@ func Load(ctx context.Context, path string, s Settings) (*contract.Registry, err
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	f, problems := connectors.Parse(data, s.Env)
-	for _, p := range problems {
-		if p.Severity == connectors.SeverityWarning {
-			s.warn("%s:%d:%d: %s", path, p.Line, p.Column, p.Message)
-		}
+	for _, w := range locate(path, data, problems, ast.Warning) {
+		s.warn("%s", w)
 	}
-	if connectors.HasErrors(problems) {
-		return nil, &ConfigError{Path: path, Problems: problems}
+	if problems.HasErrors() {
+		return nil, &ConfigError{Path: path, Src: data, Diags: problems}
 	}
 	return Build(ctx, f, s)
 }
