@@ -73,8 +73,14 @@ func (s *Server) ruleURL(rule string) uri.URI {
 
 // lspDiagnostic converts one diagnostic of snap.
 func (s *Server) lspDiagnostic(snap *snapshot, d *ast.Diagnostic) protocol.Diagnostic {
+	return s.lspDiagnosticIn(snap.uri, snap.lines, d)
+}
+
+// lspDiagnosticIn converts one diagnostic of the file at u, whose line
+// table is lines. Related locations in other files point at those files.
+func (s *Server) lspDiagnosticIn(u string, lines *ast.LineTable, d *ast.Diagnostic) protocol.Diagnostic {
 	out := protocol.Diagnostic{
-		Range:    lspRange(snap.lines, d.Range),
+		Range:    lspRange(lines, d.Range),
 		Severity: lspSeverity(d.Severity),
 		Source:   protocol.NewOptional("skillc"),
 		Message:  protocol.String(d.Message),
@@ -84,8 +90,12 @@ func (s *Server) lspDiagnostic(snap *snapshot, d *ast.Diagnostic) protocol.Diagn
 		out.CodeDescription = protocol.CodeDescription{Href: s.ruleURL(d.Rule)}
 	}
 	for _, r := range d.Related {
+		ru, rl := u, lines
+		if r.File != "" {
+			ru, rl = fileURI(r.File), s.linesOf(r.File)
+		}
 		out.RelatedInformation = append(out.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: uri.URI(snap.uri), Range: lspRange(snap.lines, r.Range)},
+			Location: protocol.Location{URI: uri.URI(ru), Range: lspRange(rl, r.Range)},
 			Message:  r.Message,
 		})
 	}

@@ -217,15 +217,23 @@ func (s *Server) publish(u string, v int32) {
 	if snap == nil {
 		return
 	}
-	diags := s.lspDiagnostics(snap)
+	if s.send(u, v, s.lspDiagnostics(snap)) {
+		s.publishEnv(snap)
+	}
+}
+
+// send publishes diags for version v of u; it reports false (and sends
+// nothing) when the document moved on or closed meanwhile.
+func (s *Server) send(u string, v int32, diags []protocol.Diagnostic) bool {
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	if !s.isCurrent(u, v) {
-		return
+		return false
 	}
 	s.notify("textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
 		URI: uri.URI(u), Version: protocol.NewOptional(v), Diagnostics: diags,
 	})
+	return true
 }
 
 // isCurrent reports whether u is open at version v.

@@ -77,7 +77,11 @@ type Server struct {
 	shutdown    bool
 
 	pubMu sync.Mutex // orders publishDiagnostics notifications
-	exit  chan struct{}
+	// envSent records the environments of generation envGen whose
+	// configuration files' diagnostics were published (under pubMu).
+	envSent map[*Env]bool
+	envGen  int
+	exit    chan struct{}
 }
 
 // NewServer returns a server with the given options.
