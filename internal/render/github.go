@@ -13,16 +13,18 @@ import (
 //	::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=rule-id::message
 //
 // Warnings use ::warning and infos ::notice. A diagnostic without a position
-// carries only the file. Property values and the message are escaped the way
+// carries only the file. Related locations in other files are appended to
+// the message as "note: file:line:col: message" lines. Property values and the message are escaped the way
 // the Actions runner expects.
 func GitHub(w io.Writer, results []ast.FileDiagnostics) error {
+	files := newFileLines(results)
 	for _, r := range results {
 		lt := ast.NewLineTable(r.Src)
 		for _, d := range r.Diags {
 			if d == nil {
 				continue
 			}
-			if _, err := io.WriteString(w, githubLine(r.File, lt, d)); err != nil {
+			if _, err := io.WriteString(w, githubLine(r.File, lt, d, files)); err != nil {
 				return err
 			}
 		}
@@ -31,7 +33,7 @@ func GitHub(w io.Writer, results []ast.FileDiagnostics) error {
 }
 
 // githubLine formats one annotation, newline included.
-func githubLine(file string, lt *ast.LineTable, d *ast.Diagnostic) string {
+func githubLine(file string, lt *ast.LineTable, d *ast.Diagnostic, files *fileLines) string {
 	cmd := "error"
 	switch level(d.Severity) {
 	case ast.Warning:
@@ -48,7 +50,15 @@ func githubLine(file string, lt *ast.LineTable, d *ast.Diagnostic) string {
 	if d.Rule != "" {
 		props = append(props, "title="+escapeProperty(d.Rule))
 	}
-	return "::" + cmd + " " + strings.Join(props, ",") + "::" + escapeData(sanitizeMessage(d.Message)) + "\n"
+	msg := d.Message
+	for _, r := range d.Related {
+		if !elsewhere(file, r) {
+			continue // an annotation already sits on this file
+		}
+		rfile, rlt := files.relatedPlace(file, lt, r)
+		msg += "\nnote: " + location(rfile, spanOf(rlt, r.Range)) + ": " + r.Message
+	}
+	return "::" + cmd + " " + strings.Join(props, ",") + "::" + escapeData(sanitizeMessage(msg)) + "\n"
 }
 
 // escapeData escapes a workflow command message.

@@ -34,8 +34,14 @@ type HumanOptions struct {
 // The excerpt appears only with opts.Context. It returns the first write
 // error.
 func Human(w io.Writer, file string, src []byte, ds ast.Diagnostics, opts HumanOptions) error {
-	p := &humanPrinter{w: w, opts: opts, st: newStyles(opts.Color), file: file, lt: ast.NewLineTable(src)}
-	for _, d := range ds {
+	return human(w, ast.FileDiagnostics{File: file, Src: src, Diags: ds}, opts, newFileLines(nil))
+}
+
+// human writes the diagnostics of one result; files resolves related
+// locations in other files.
+func human(w io.Writer, r ast.FileDiagnostics, opts HumanOptions, files *fileLines) error {
+	p := &humanPrinter{w: w, opts: opts, st: newStyles(opts.Color), file: r.File, lt: ast.NewLineTable(r.Src), files: files}
+	for _, d := range r.Diags {
 		if d != nil {
 			p.diagnostic(d)
 		}
@@ -45,8 +51,9 @@ func Human(w io.Writer, file string, src []byte, ds ast.Diagnostics, opts HumanO
 
 // HumanAll writes the diagnostics of every result with [Human].
 func HumanAll(w io.Writer, results []ast.FileDiagnostics, opts HumanOptions) error {
+	files := newFileLines(results)
 	for _, r := range results {
-		if err := Human(w, r.File, r.Src, r.Diags, opts); err != nil {
+		if err := human(w, r, opts, files); err != nil {
 			return err
 		}
 	}
@@ -97,12 +104,13 @@ func (s styles) severity(sev ast.Severity) *color.Color {
 
 // humanPrinter writes one file's diagnostics and remembers the first error.
 type humanPrinter struct {
-	w    io.Writer
-	opts HumanOptions
-	st   styles
-	file string
-	lt   *ast.LineTable
-	err  error
+	w     io.Writer
+	opts  HumanOptions
+	st    styles
+	file  string
+	lt    *ast.LineTable
+	files *fileLines
+	err   error
 }
 
 // printf writes unless an earlier write failed.
@@ -125,7 +133,8 @@ func (p *humanPrinter) diagnostic(d *ast.Diagnostic) {
 		p.excerpt(sp)
 	}
 	for _, r := range d.Related {
-		p.printf("  %s %s: %s\n", p.st.note.Sprint("note:"), p.location(spanOf(p.lt, r.Range)), indentMessage(r.Message))
+		file, lt := p.files.relatedPlace(p.file, p.lt, r)
+		p.printf("  %s %s: %s\n", p.st.note.Sprint("note:"), location(file, spanOf(lt, r.Range)), indentMessage(r.Message))
 	}
 	for _, f := range d.Fixes {
 		p.printf("  %s %s\n", p.st.fix.Sprint("fix:"), indentMessage(f.Title))
@@ -133,11 +142,14 @@ func (p *humanPrinter) diagnostic(d *ast.Diagnostic) {
 }
 
 // location formats file:line:col, or just the file without a position.
-func (p *humanPrinter) location(sp span) string {
+func (p *humanPrinter) location(sp span) string { return location(p.file, sp) }
+
+// location formats file:line:col, or just file without a position.
+func location(file string, sp span) string {
 	if !sp.valid() {
-		return p.file
+		return file
 	}
-	return fmt.Sprintf("%s:%d:%d", p.file, sp.Line, sp.Col)
+	return fmt.Sprintf("%s:%d:%d", file, sp.Line, sp.Col)
 }
 
 // excerpt writes the first line of sp with a gutter and the caret line.

@@ -30,6 +30,7 @@ type jsonDiagnostic struct {
 
 // jsonRelated is a related location of the JSON format.
 type jsonRelated struct {
+	File      string `json:"file,omitempty"` // set when not the diagnostic's file
 	Line      int    `json:"line"`
 	Column    int    `json:"column"`
 	EndLine   int    `json:"end_line"`
@@ -56,6 +57,9 @@ type jsonEdit struct {
 //
 //	{"diagnostics": [{"file", "line", "column", "end_line", "end_column",
 //	  "severity", "rule", "message", "target", "related"?, "fixes"?}, ...],
+//	 (a related location: {"file"?, "line", "column", "end_line",
+//	  "end_column", "message"}; "file" appears when the location lies in
+//	  another file than the diagnostic)
 //	 "summary": {"files", "errors", "warnings", "infos"}}
 //
 // Lines and columns are 1-based, columns count characters and end columns
@@ -63,11 +67,12 @@ type jsonEdit struct {
 // "fixes" appear only when the diagnostic has them.
 func JSON(w io.Writer, results []ast.FileDiagnostics) error {
 	rep := jsonReport{Diagnostics: []jsonDiagnostic{}, Summary: Summarize(results)}
+	files := newFileLines(results)
 	for _, r := range results {
 		lt := ast.NewLineTable(r.Src)
 		for _, d := range r.Diags {
 			if d != nil {
-				rep.Diagnostics = append(rep.Diagnostics, jsonDiag(r.File, lt, d))
+				rep.Diagnostics = append(rep.Diagnostics, jsonDiag(r.File, lt, d, files))
 			}
 		}
 	}
@@ -78,15 +83,19 @@ func JSON(w io.Writer, results []ast.FileDiagnostics) error {
 }
 
 // jsonDiag converts one diagnostic.
-func jsonDiag(file string, lt *ast.LineTable, d *ast.Diagnostic) jsonDiagnostic {
+func jsonDiag(file string, lt *ast.LineTable, d *ast.Diagnostic, files *fileLines) jsonDiagnostic {
 	sp := spanOf(lt, d.Range)
 	out := jsonDiagnostic{
 		File: file, Line: sp.Line, Column: sp.Col, EndLine: sp.EndLine, EndColumn: sp.EndCol,
 		Severity: level(d.Severity).String(), Rule: d.Rule, Message: d.Message, Target: d.Target,
 	}
 	for _, rel := range d.Related {
-		rs := spanOf(lt, rel.Range)
-		out.Related = append(out.Related, jsonRelated{rs.Line, rs.Col, rs.EndLine, rs.EndCol, rel.Message})
+		rfile, rlt := files.relatedPlace(file, lt, rel)
+		rs := spanOf(rlt, rel.Range)
+		if !elsewhere(file, rel) {
+			rfile = ""
+		}
+		out.Related = append(out.Related, jsonRelated{rfile, rs.Line, rs.Col, rs.EndLine, rs.EndCol, rel.Message})
 	}
 	for _, f := range d.Fixes {
 		jf := jsonFix{Title: f.Title, Edits: []jsonEdit{}}

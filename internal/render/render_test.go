@@ -306,3 +306,54 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("Summarize = %+v, want %+v", got, want)
 	}
 }
+
+// A related location in another file is shown with that file's name and
+// its line and column, resolved from the other result's source (or from the
+// disk when the file is not among the results).
+func TestRelatedInAnotherFile(t *testing.T) {
+	other := filepath.Join(t.TempDir(), "twin.skill.md")
+	if err := os.WriteFile(other, []byte("# Skill: report\n\n# Skill: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := []byte("# Skill: report\n")
+	d := &ast.Diagnostic{Severity: ast.Info, Rule: "duplicate-skill-name", Range: ast.RangeOf(9, 15), Message: "dup",
+		Related: []ast.Related{{File: other, Range: ast.RangeOf(26, 27), Message: "also declared here"}}}
+	results := []ast.FileDiagnostics{{File: "a.skill.md", Src: src, Diags: ast.Diagnostics{d}}}
+	var human, js, gh, sarif bytes.Buffer
+	if err := HumanAll(&human, results, HumanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "note: " + other + ":3:10: also declared here"; !strings.Contains(human.String(), want) {
+		t.Errorf("human = %q, want %q", human.String(), want)
+	}
+	if err := JSON(&js, results); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Diagnostics []struct {
+			Related []struct {
+				File   string
+				Line   int
+				Column int
+			}
+		}
+	}
+	if err := json.Unmarshal(js.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Diagnostics[0].Related; len(r) != 1 || r[0].File != other || r[0].Line != 3 || r[0].Column != 10 {
+		t.Errorf("json related = %+v", r)
+	}
+	if err := GitHub(&gh, results); err != nil {
+		t.Fatal(err)
+	}
+	if want := "%0Anote: " + other + ":3:10: also declared here"; !strings.Contains(gh.String(), want) {
+		t.Errorf("github = %q, want %q", gh.String(), want)
+	}
+	if err := SARIF(&sarif, results, ToolInfo{Name: "skillc", Root: filepath.Dir(other)}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sarif.String(), `"uri": "twin.skill.md"`) || !strings.Contains(sarif.String(), `"startLine": 3`) {
+		t.Errorf("sarif related location missing: %s", sarif.String())
+	}
+}

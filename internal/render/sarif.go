@@ -132,12 +132,12 @@ func SARIF(w io.Writer, results []ast.FileDiagnostics, tool ToolInfo) error {
 		ColumnKind: "unicodeCodePoints",
 		Results:    []sarifResult{},
 	}
+	files := newFileLines(results)
 	for _, r := range results {
-		lt := ast.NewLineTable(r.Src)
-		uri := artifactURI(r.File, tool.Root)
+		at := sarifPlace{file: r.File, lt: ast.NewLineTable(r.Src), root: tool.Root, files: files}
 		for _, d := range r.Diags {
 			if d != nil {
-				run.Results = append(run.Results, sarifResultOf(uri, lt, d, index))
+				run.Results = append(run.Results, sarifResultOf(at, d, index))
 			}
 		}
 	}
@@ -196,8 +196,17 @@ func sarifLevel(s ast.Severity) string {
 	return "error"
 }
 
+// sarifPlace is the file a SARIF result is reported in.
+type sarifPlace struct {
+	file  string
+	lt    *ast.LineTable
+	root  string
+	files *fileLines
+}
+
 // sarifResultOf converts one diagnostic.
-func sarifResultOf(uri string, lt *ast.LineTable, d *ast.Diagnostic, index map[string]int) sarifResult {
+func sarifResultOf(at sarifPlace, d *ast.Diagnostic, index map[string]int) sarifResult {
+	uri, lt := artifactURI(at.file, at.root), at.lt
 	id := ruleID(d)
 	msg := d.Message
 	if msg == "" {
@@ -209,7 +218,8 @@ func sarifResultOf(uri string, lt *ast.LineTable, d *ast.Diagnostic, index map[s
 	}
 	for i, rel := range d.Related {
 		id := i + 1
-		loc := sarifLocation{ID: &id, PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: uri}, Region: sarifRegionOf(lt, rel.Range)}}
+		rfile, rlt := at.files.relatedPlace(at.file, lt, rel)
+		loc := sarifLocation{ID: &id, PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: artifactURI(rfile, at.root)}, Region: sarifRegionOf(rlt, rel.Range)}}
 		if rel.Message != "" {
 			loc.Message = &sarifText{Text: rel.Message}
 		}
