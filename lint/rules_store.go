@@ -104,7 +104,8 @@ func ruleDisabledSkillReference() *Rule {
 			}
 			for _, r := range skillRefs(p) {
 				if si, ok := p.Ctx.Skills.Lookup(r.name); ok && si.Status == "Disabled" {
-					p.Reportf(r.arg.Value, "%s names skill %q, which is Disabled (%s): the op will fail", r.verb(), r.name, si.File)
+					d := p.Reportf(r.arg.Value, "%s names skill %q, which is Disabled: the op will fail", r.verb(), r.name)
+					d.Related = append(d.Related, disabledAt(si))
 				}
 			}
 		},
@@ -131,7 +132,8 @@ func ruleReferenceToDisabledSkill() *Rule {
 			for _, h := range p.File.HeadersOf(ast.HeaderTemplates) {
 				for _, n := range h.Names {
 					if si, ok := disabled(n.Name); ok {
-						p.Reportf(n, "template %s is Disabled (%s)", n.Name, si.File)
+						d := p.Reportf(n, "template %s is Disabled", n.Name)
+						d.Related = append(d.Related, disabledAt(si))
 					}
 				}
 			}
@@ -142,7 +144,8 @@ func ruleReferenceToDisabledSkill() *Rule {
 				if a := d.Arg("name"); a != nil {
 					if v, ok := litString(a.Value); ok {
 						if si, dis := disabled(v); dis {
-							p.Reportf(a.Value, "skill_read reads %q, which is Disabled (%s)", v, si.File)
+							d := p.Reportf(a.Value, "skill_read reads %q, which is Disabled", v)
+							d.Related = append(d.Related, disabledAt(si))
 						}
 					}
 				}
@@ -253,6 +256,22 @@ func storeCopies(p *Pass, name string) (self bool, others []string) {
 	return self, others
 }
 
+// storedCopies returns a related location at the `# Skill:` name of each
+// of the other stored files declaring name.
+func storedCopies(p *Pass, name string, others []string, msg string) []ast.Related {
+	si, _ := p.Ctx.Skills.Lookup(name)
+	out := make([]ast.Related, 0, len(others))
+	for _, f := range others {
+		out = append(out, si.Declared(f, msg))
+	}
+	return out
+}
+
+// disabledAt is the related location of a Disabled skill's status header.
+func disabledAt(si SkillInfo) ast.Related {
+	return ast.Related{File: si.File, Range: si.StatusAt, Message: "skill " + si.Name + " is declared Disabled here"}
+}
+
 func skillHeaderName(f *ast.File) *ast.Ident {
 	if h := f.Header(ast.HeaderSkill); h != nil && len(h.Names) == 1 {
 		return h.Names[0]
@@ -276,7 +295,8 @@ func ruleSkillNameCollision() *Rule {
 			}
 			self, others := storeCopies(p, id.Name)
 			if !self && len(others) > 0 {
-				p.Reportf(id, "the skill store already has a skill named %s (%s): saving this one replaces it", id.Name, strings.Join(others, ", "))
+				d := p.Reportf(id, "the skill store already has a skill named %s: saving this one replaces it", id.Name)
+				d.Related = storedCopies(p, id.Name, others, "the stored skill "+id.Name)
 			}
 		},
 	}
@@ -298,7 +318,8 @@ func ruleDuplicateSkillName() *Rule {
 			}
 			self, others := storeCopies(p, id.Name)
 			if self && len(others) > 0 {
-				p.Reportf(id, "skill name %s is also declared by %s in the skill store", id.Name, strings.Join(others, ", "))
+				d := p.Reportf(id, "skill name %s is also declared by another skill in the skill store", id.Name)
+				d.Related = storedCopies(p, id.Name, others, "skill name "+id.Name+" also declared here")
 			}
 		},
 	}

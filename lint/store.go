@@ -21,6 +21,17 @@ type SkillInfo struct {
 	// in the store declaring this name (more than one is a duplicate).
 	File  string
 	Files []string
+	// NameAt maps each file of Files to the range of its `# Skill:` name
+	// (absent for a file without the header); StatusAt is the range of
+	// File's `# Status:` header. Rules point related locations at them.
+	NameAt   map[string]ast.Range
+	StatusAt ast.Range
+}
+
+// Declared returns the related location "declared here" of the skill's
+// name in file, with message msg.
+func (si SkillInfo) Declared(file, msg string) ast.Related {
+	return ast.Related{File: file, Range: si.NameAt[file], Message: msg}
 }
 
 // SkillIndex is a view of the skill store.
@@ -60,6 +71,12 @@ func (m MapIndex) Add(si SkillInfo) {
 		return
 	}
 	prev.Files = append(prev.Files, si.File)
+	if r, ok := si.NameAt[si.File]; ok {
+		if prev.NameAt == nil {
+			prev.NameAt = map[string]ast.Range{}
+		}
+		prev.NameAt[si.File] = r
+	}
 	m[si.Name] = prev
 }
 
@@ -102,9 +119,11 @@ func SkillInfoOf(path string, src []byte) SkillInfo {
 	si := SkillInfo{Name: f.SkillName(), Type: "procedural", File: path}
 	if si.Name == "" {
 		si.Name = strings.TrimSuffix(filepath.Base(path), ".skill.md")
+	} else if h := f.Header(ast.HeaderSkill); h != nil && len(h.Names) == 1 {
+		si.NameAt = map[string]ast.Range{path: h.Names[0].Span()}
 	}
 	if h := f.Header(ast.HeaderStatus); h != nil && h.Status != nil {
-		si.Status = h.Status.State
+		si.Status, si.StatusAt = h.Status.State, h.Span()
 	}
 	if h := f.Header(ast.HeaderType); h != nil && len(h.Names) == 1 {
 		si.Type = h.Names[0].Name

@@ -36,3 +36,25 @@ func TestConfigProblemsArePublishedLikeCheck(t *testing.T) {
 		t.Errorf("config diagnostics = %+v", cfg.Diagnostics)
 	}
 }
+
+// A related location in another skill is sent with that file's URI and
+// its range there.
+func TestRelatedInformationPointsAtTheOtherFile(t *testing.T) {
+	dir := t.TempDir()
+	body := "\nt:\n    emit(text=\"x\")\n\ndefault: t\n"
+	writeFile(t, dir, "a.skill.md", "# Skill: report"+body)
+	writeFile(t, dir, "b.skill.md", "# Timeout: 30\n# Skill: report"+body)
+	c := newTestClient(t, Options{Debounce: -1, Home: t.TempDir()})
+	c.initialize(dir)
+	u := string(uri.File(filepath.Join(dir, "a.skill.md")))
+	c.open(u, "# Skill: report"+body)
+	d := findDiag(c.waitDiags(u, atVersion(1)), "duplicate-skill-name")
+	if d == nil || len(d.RelatedInformation) != 1 {
+		t.Fatalf("duplicate-skill-name = %+v", d)
+	}
+	loc := d.RelatedInformation[0].Location
+	want := protocol.Range{Start: protocol.Position{Line: 1, Character: 9}, End: protocol.Position{Line: 1, Character: 15}}
+	if string(loc.URI) != string(uri.File(filepath.Join(dir, "b.skill.md"))) || loc.Range != want {
+		t.Errorf("related location = %+v, want b.skill.md at %+v", loc, want)
+	}
+}

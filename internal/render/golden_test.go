@@ -27,7 +27,9 @@ var outputs = []struct {
 	name string
 	run  func(*bytes.Buffer, []ast.FileDiagnostics) error
 }{
-	{"want/human", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return HumanAll(b, rs, HumanOptions{Context: true}) }},
+	{"want/human", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error {
+		return HumanAll(b, rs, HumanOptions{Context: true})
+	}},
 	{"want/human-short", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return HumanAll(b, rs, HumanOptions{}) }},
 	{"want/json", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return JSON(b, rs) }},
 	{"want/sarif", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return SARIF(b, rs, testTool) }},
