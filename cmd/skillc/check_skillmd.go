@@ -8,7 +8,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/agentskills"
-	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
 	"github.com/urfave/cli/v2"
 )
@@ -54,16 +54,16 @@ func packageFile(dir string) string {
 
 // checkSkillMD validates one package file with the configuration's lint
 // options (severity overrides, disabled rules) and suppression comments.
-func checkSkillMD(path string, env *analysisEnv, pkg agentskills.Options) (render.FileResult, error) {
-	s, ds, err := lint.CheckSkillMD(path, pkg, env.opts)
+func checkSkillMD(path string, env *workspace.Env, pkg agentskills.Options) (ast.FileDiagnostics, error) {
+	s, ds, err := lint.CheckSkillMD(path, pkg, env.LintOptions)
 	if err != nil {
-		return render.FileResult{}, fmt.Errorf("%s: %v", path, errNoFile(err))
+		return ast.FileDiagnostics{}, fmt.Errorf("%s: %v", path, errNoFile(err))
 	}
-	return render.FileResult{File: path, Src: s.Src, Diags: ds}, nil
+	return ast.FileDiagnostics{File: path, Src: s.Src, Diags: ds}, nil
 }
 
 // recheckSkillMD validates fixed package-file bytes for the --fix loop.
-func recheckSkillMD(path string, src []byte, env *analysisEnv, pkg agentskills.Options) ast.Diagnostics {
+func recheckSkillMD(path string, src []byte, env *workspace.Env, pkg agentskills.Options) ast.Diagnostics {
 	dir := filepath.Dir(path)
 	abs, _ := filepath.Abs(dir)
 	in := agentskills.Input{Path: path, DirName: filepath.Base(abs), Src: src}
@@ -72,5 +72,5 @@ func recheckSkillMD(path string, src []byte, env *analysisEnv, pkg agentskills.O
 		in.Exists = func(rel string) bool { _, err := root.Stat(rel); return err == nil }
 	}
 	s, ds := agentskills.Parse(in, pkg)
-	return lint.FinishSkillMD(s, ds, env.opts)
+	return lint.FinishSkillMD(s, ds, env.LintOptions)
 }
