@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"crypto/ed25519"
 	"encoding/json"
 	"sort"
 )
@@ -45,6 +46,11 @@ type Context struct {
 	// index (nil when the store could not be listed).
 	SkillsKnown bool
 	Skills      SkillIndex
+
+	// SecuredMode reports that the deployment enforces approval
+	// signatures; ApprovalKey is the operator's public key when known.
+	SecuredMode bool
+	ApprovalKey ed25519.PublicKey
 }
 
 // Connector is one wired MCP connector.

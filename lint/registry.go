@@ -61,6 +61,9 @@ func Rules() []*Rule {
 		ruleUnconfirmedMutation(),
 		// status and output
 		ruleStatusDisabled(),
+		ruleMalformedSignature(),
+		ruleStaleSignature(),
+		ruleUnsignedApproval(),
 		ruleDraftWithTrigger(),
 		ruleUnusedAugmentingHeader(),
 		ruleOutputAgentTargetNoEmit(),

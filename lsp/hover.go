@@ -61,7 +61,7 @@ func (snap *snapshot) hoverText(sym symbol) string {
 	case symHeader:
 		if sym.header != nil {
 			if h, ok := lang.Header(sym.header.Kind); ok {
-				return headerMarkdown(h)
+				return joinNonEmpty(headerMarkdown(h), snap.statusHover(sym.header))
 			}
 		}
 	case symSecret:
@@ -400,4 +400,19 @@ func oneLine(s string) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// statusHover adds the approval state to a hover on # Status:.
+func (snap *snapshot) statusHover(h *ast.Header) string {
+	if h.Kind != ast.HeaderStatus {
+		return ""
+	}
+	return snap.approvalHover()
+}
+
+func joinNonEmpty(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + "\n\n" + b
 }

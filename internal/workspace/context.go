@@ -41,6 +41,9 @@ func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *lint.
 	if conns != nil {
 		addConnectors(ctx, conns)
 	}
+	if cfg != nil {
+		addApproval(ctx, cfg)
+	}
 	return ctx
 }
 
