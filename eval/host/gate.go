@@ -22,7 +22,7 @@ func Policy(cfg *config.Config) (p approval.Policy, generated bool) {
 
 // KeyPaths are the operator's key files: SKILLSCRIPT_APPROVAL_KEY_FILE and
 // SKILLSCRIPT_APPROVAL_PUBLIC_KEY_FILE from the process environment only
-// (never a .env found next to a skill, decision A3), else
+// (never a .env found next to a skill, decision V3), else
 // ~/.config/skillscript/approval.{key,pub}.
 func KeyPaths() approval.KeyPaths {
 	home, _ := os.UserHomeDir()
