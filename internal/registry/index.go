@@ -1,0 +1,218 @@
+package registry
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/agentskills"
+	"github.com/skillscript/skillc/syntax"
+)
+
+// stamp identifies a file version for the hash cache.
+type stamp struct {
+	size  int64
+	mtime time.Time
+	sum   string
+}
+
+// hashCache remembers the sha256 of files by absolute path; a file whose
+// size and modification time are unchanged is not read again.
+type hashCache map[string]stamp
+
+// hashFile returns the hex sha256 of the file at abs (read through root
+// as rel, so it cannot leave the package).
+func (c hashCache) hashFile(root *os.Root, rel, abs string, st fs.FileInfo) (string, error) {
+	if s, ok := c[abs]; ok && s.size == st.Size() && s.mtime.Equal(st.ModTime()) {
+		return s.sum, nil
+	}
+	f, err := root.Open(rel)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	c[abs] = stamp{size: st.Size(), mtime: st.ModTime(), sum: sum}
+	return sum, nil
+}
+
+// skipResource reports files and directories a package manifest leaves
+// out: version-control and editor clutter, caches and compiled Python.
+func skipResource(name string, dir bool) bool {
+	if dir {
+		return name == ".git" || name == "node_modules" || name == "__pycache__"
+	}
+	return name == ".DS_Store" || strings.HasSuffix(name, ".pyc")
+}
+
+// manifest lists every regular file of the package in dir, sorted by
+// path, with sizes and hashes. Symbolic links that stay inside the
+// package are followed; those that leave it are reported and left out.
+func manifest(dir string, cache hashCache) ([]Resource, []Problem, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer root.Close()
+	var out []Resource
+	var probs []Problem
+	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == "." {
+			return err
+		}
+		if skipResource(d.Name(), d.IsDir()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		st, err := root.Stat(p)
+		if err != nil {
+			probs = append(probs, Problem{Path: filepath.Join(dir, p), Diag: ast.Warnf(agentskills.RuleSymlink, ast.Range{},
+				"%s is a symbolic link that leaves the package or cannot be resolved; it is not part of the package", p)})
+			return nil
+		}
+		if !st.Mode().IsRegular() {
+			return nil
+		}
+		sum, err := cache.hashFile(root, p, filepath.Join(dir, p), st)
+		if err != nil {
+			return err
+		}
+		out = append(out, Resource{Path: path.Clean(p), Size: st.Size(), SHA256: sum})
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, probs, err
+}
+
+// Digest returns "sha256:<hex>" over the canonical manifest: one
+// "path\x00size\x00sha256\n" line per file, sorted by path.
+func Digest(rs []Resource) string {
+	h := sha256.New()
+	for _, r := range rs {
+		fmt.Fprintf(h, "%s\x00%d\x00%s\n", r.Path, r.Size, r.SHA256)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// indexPackage builds the record of the package in dir.
+func indexPackage(c candidate, opts Options, cache hashCache) (*Record, []Problem) {
+	abs, _ := filepath.Abs(c.path)
+	s, ds, err := agentskills.LoadDir(abs, opts.Validation)
+	rec := &Record{Kind: KindPackage, Origin: c.origin, Root: abs, rank: rankOf(c)}
+	if err != nil {
+		return nil, []Problem{{Path: abs, Diag: ast.Errorf(agentskills.RuleFrontmatter, ast.Range{}, "%v", err)}}
+	}
+	rec.Location, rec.Diags, rec.Src = s.Path, ds, s.Src
+	rec.Name, rec.Description, rec.Frontmatter, rec.Body = s.Name, s.Description, s.Frontmatter, s.Body
+	rec.Loadable = s.Loadable
+	rec.Status = s.Metadata["status"]
+	rec.Tags, _ = agentskills.SplitTools(s.Metadata["tags"])
+	if rec.Name == "" {
+		rec.Name = filepath.Base(abs)
+	}
+	res, probs, err := manifest(abs, cache)
+	if err != nil {
+		probs = append(probs, Problem{Path: abs, Diag: ast.Errorf(agentskills.RuleScanLimit, ast.Range{}, "cannot list the package files: %v", err)})
+		rec.Loadable = false
+	}
+	rec.Resources, rec.Digest = res, Digest(res)
+	return rec, probs
+}
+
+// maxScriptSize caps what the registry reads of one skillscript.
+const maxScriptSize = 2 << 20
+
+// indexScript builds the record of a skillscript file.
+func indexScript(c candidate, cache hashCache) (*Record, []Problem) {
+	abs, _ := filepath.Abs(c.path)
+	rec := &Record{Kind: KindScript, Origin: c.origin, Location: abs, rank: rankOf(c)}
+	st, err := os.Stat(abs)
+	if err != nil || st.Size() > maxScriptSize {
+		return nil, []Problem{{Path: abs, Diag: ast.Errorf(agentskills.RuleTooLarge, ast.Range{}, "cannot index %s: missing or larger than %d bytes", abs, maxScriptSize)}}
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, []Problem{{Path: abs, Diag: ast.Errorf(agentskills.RuleScanLimit, ast.Range{}, "cannot read %s: %v", abs, err)}}
+	}
+	f, ds := syntax.Parse(abs, src)
+	rec.Src, rec.Diags = src, ds
+	fillScript(rec, f)
+	if rec.Name == "" {
+		rec.Name = strings.TrimSuffix(filepath.Base(abs), ".skill.md")
+	}
+	rec.Loadable = !f.NotText && !ds.HasErrors()
+	sum := sha256.Sum256(src)
+	rec.Resources = []Resource{{Path: filepath.Base(abs), Size: int64(len(src)), SHA256: hex.EncodeToString(sum[:])}}
+	rec.Digest = "sha256:" + hex.EncodeToString(sum[:])
+	return rec, nil
+}
+
+// fillScript copies a skillscript's headers into the record.
+func fillScript(rec *Record, f *ast.File) {
+	rec.Name = f.SkillName()
+	fm := map[string]any{}
+	for _, h := range f.Headers {
+		if h.Key != nil {
+			fm[h.Key.Name] = h.Value
+		}
+	}
+	rec.Frontmatter = fm
+	con := &Contract{Type: "procedural"}
+	if h := f.Header(ast.HeaderDescription); h != nil {
+		rec.Description = strings.TrimSpace(h.Value)
+	}
+	if h := f.Header(ast.HeaderStatus); h != nil && h.Status != nil {
+		rec.Status = h.Status.State
+	}
+	if h := f.Header(ast.HeaderType); h != nil && len(h.Names) == 1 {
+		con.Type = h.Names[0].Name
+	}
+	for _, h := range f.HeadersOf(ast.HeaderVars) {
+		for _, v := range h.Vars {
+			if v.Name != nil {
+				con.Vars = append(con.Vars, v.Name.Name)
+			}
+		}
+	}
+	con.Returns = headerNames(f, ast.HeaderReturns)
+	rec.Tags = headerNames(f, ast.HeaderTags)
+	for _, h := range f.HeadersOf(ast.HeaderOutput) {
+		for _, o := range h.Outputs {
+			if o.Kind != nil {
+				con.Output = append(con.Output, o.Kind.Name)
+			}
+		}
+	}
+	rec.Contract = con
+}
+
+func headerNames(f *ast.File, k ast.HeaderKind) []string {
+	var out []string
+	for _, h := range f.HeadersOf(k) {
+		for _, n := range h.Names {
+			out = append(out, n.Name)
+		}
+	}
+	return out
+}
+
+// rankOf orders candidates: origin precedence, then root order.
+func rankOf(c candidate) int { return originRank(c.origin)*1000 + c.order }

@@ -1,0 +1,102 @@
+// Package registry is the one skill registry behind every skill tool: it
+// indexes Agent Skills packages (a directory holding SKILL.md) and
+// skillscripts (*.skill.md) from several roots into one catalog of
+// records, resolves names by origin precedence, reports shadowed and
+// colliding skills, hashes every package file, and reloads when files
+// change.
+//
+// The kind of a skill is decided by file name, never by content: a
+// directory holding SKILL.md is a package and is not descended into (a
+// *.skill.md inside it is one of its resources); any other *.skill.md is a
+// skillscript. Compiled *.skill files and provenance files are ignored.
+package registry
+
+import (
+	"github.com/skillscript/skillc/ast"
+)
+
+// Kind is the kind of a skill.
+type Kind string
+
+// The two kinds.
+const (
+	KindPackage Kind = "agentskill"  // a directory with SKILL.md
+	KindScript  Kind = "skillscript" // a <name>.skill.md file
+)
+
+// The origin labels of local roots; remote skills use "mcp:<server>".
+const (
+	OriginProject = "project"
+	OriginUser    = "user"
+	OriginConfig  = "config"
+)
+
+// Resource is one file of a package: its path relative to the package
+// root (slash-separated), its size and the sha256 of its bytes.
+type Resource struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// Contract is what a skillscript declares to its callers.
+type Contract struct {
+	Vars    []string `json:"vars,omitempty"`
+	Returns []string `json:"returns,omitempty"`
+	Output  []string `json:"output,omitempty"`
+	Type    string   `json:"type,omitempty"`
+}
+
+// Record is one indexed skill of either kind.
+type Record struct {
+	Kind        Kind           `json:"kind"`
+	Name        string         `json:"name"`
+	Origin      string         `json:"origin"`
+	ID          string         `json:"id"` // origin + "/" + name
+	Description string         `json:"description"`
+	Location    string         `json:"location"`           // SKILL.md or .skill.md, absolute
+	Root        string         `json:"root_dir,omitempty"` // package directory (packages only)
+	Frontmatter map[string]any `json:"frontmatter,omitempty"`
+	Status      string         `json:"status,omitempty"`
+	Tags        []string       `json:"tags,omitempty"`
+	Resources   []Resource     `json:"resources"`
+	Digest      string         `json:"digest"` // "sha256:<hex>"
+	Contract    *Contract      `json:"contract,omitempty"`
+	// Body is the package's Markdown body (packages only).
+	Body string `json:"-"`
+	// Loadable is false when the skill cannot be used (see
+	// agentskills.Skill.Loadable; collisions and disabled skills too).
+	Loadable bool `json:"loadable"`
+	// ShadowedBy is the id of the visible skill that hides this one.
+	ShadowedBy string `json:"shadowed_by,omitempty"`
+	// Diags are the validation diagnostics of Location (Src holds its
+	// bytes for rendering).
+	Diags ast.Diagnostics `json:"-"`
+	Src   []byte          `json:"-"`
+	rank  int
+}
+
+// Visible reports whether the model may see and load the skill.
+func (r *Record) Visible() bool {
+	return r.Loadable && r.ShadowedBy == "" && r.Status != "Disabled"
+}
+
+// Problem is a registry-level diagnostic about a path (a scan limit, a
+// collision, a shadowed skill).
+type Problem struct {
+	Path string
+	Diag *ast.Diagnostic
+}
+
+// originRank orders origins: project, user, configured roots, then MCP.
+func originRank(origin string) int {
+	switch {
+	case origin == OriginProject:
+		return 0
+	case origin == OriginUser:
+		return 1
+	case len(origin) >= 4 && origin[:4] == "mcp:":
+		return 3
+	}
+	return 2
+}

@@ -1,0 +1,252 @@
+package registry
+
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/agentskills"
+)
+
+// Options configure a registry. The zero value has no roots.
+type Options struct {
+	Roots []Root
+	// MaxDepth and MaxDirs bound the scan of each root (defaults 6 and
+	// 2000).
+	MaxDepth, MaxDirs int
+	// Validation is how packages are validated (default compat).
+	Validation agentskills.Options
+	// External are records from elsewhere (origin "mcp:<server>"); they
+	// never shadow a local skill.
+	External []*Record
+}
+
+func (o Options) maxDepth() int {
+	if o.MaxDepth > 0 {
+		return o.MaxDepth
+	}
+	return DefaultMaxDepth
+}
+
+func (o Options) maxDirs() int {
+	if o.MaxDirs > 0 {
+		return o.MaxDirs
+	}
+	return DefaultMaxDirs
+}
+
+// Registry is the catalog of skills from every root. It is safe for
+// concurrent use; Refresh replaces the catalog atomically.
+type Registry struct {
+	opts Options
+
+	refreshing sync.Mutex // serialises Refresh (it owns cache)
+	mu       sync.RWMutex
+	records  []*Record // every record, sorted by name then rank
+	byName   map[string]*Record
+	byID     map[string]*Record
+	problems []Problem
+	dirs     []string
+	gen      uint64
+	cache    hashCache
+}
+
+// New returns a registry over opts; call Refresh to index it.
+func New(opts Options) *Registry {
+	return &Registry{opts: opts, cache: hashCache{}}
+}
+
+// Refresh rescans every root and rebuilds the catalog. Files whose size
+// and modification time did not change are not hashed again. The
+// generation increases when any digest, location or the set of skills
+// changed.
+func (r *Registry) Refresh() {
+	r.refreshing.Lock()
+	defer r.refreshing.Unlock()
+	cands, probs, dirs := scan(r.opts)
+	cache := r.cache
+	var recs []*Record
+	for _, c := range cands {
+		var rec *Record
+		var ps []Problem
+		if c.kind == KindPackage {
+			rec, ps = indexPackage(c, r.opts, cache)
+		} else {
+			rec, ps = indexScript(c, cache)
+		}
+		probs = append(probs, ps...)
+		if rec != nil {
+			rec.ID = rec.Origin + "/" + rec.Name
+			recs = append(recs, rec)
+		}
+	}
+	for _, e := range r.opts.External {
+		cp := *e
+		cp.rank, cp.ID = originRank(cp.Origin)*1000, cp.Origin+"/"+cp.Name
+		recs = append(recs, &cp)
+	}
+	probs = append(probs, resolve(recs)...)
+	r.install(recs, probs, dirs)
+}
+
+// install swaps in a new catalog.
+func (r *Registry) install(recs []*Record, probs []Problem, dirs []string) {
+	byName, byID := map[string]*Record{}, map[string]*Record{}
+	for _, rec := range recs {
+		byID[rec.ID] = rec
+		if rec.Visible() {
+			byName[rec.Name] = rec
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if changed(r.records, recs) {
+		r.gen++
+	}
+	r.records, r.byName, r.byID, r.problems, r.dirs = recs, byName, byID, probs, dirs
+}
+
+// changed reports whether two catalogs differ in ids, locations or digests.
+func changed(a, b []*Record) bool {
+	if len(a) != len(b) {
+		return true
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID || a[i].Digest != b[i].Digest || a[i].Location != b[i].Location || a[i].Visible() != b[i].Visible() {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve sorts recs, marks same-origin name collisions and shadowed
+// skills, and returns the problems.
+func resolve(recs []*Record) []Problem {
+	sort.SliceStable(recs, func(i, j int) bool {
+		if recs[i].Name != recs[j].Name {
+			return recs[i].Name < recs[j].Name
+		}
+		if recs[i].rank != recs[j].rank {
+			return recs[i].rank < recs[j].rank
+		}
+		return recs[i].Location < recs[j].Location
+	})
+	var probs []Problem
+	for i := 0; i < len(recs); {
+		j := i
+		for j < len(recs) && recs[j].Name == recs[i].Name {
+			j++
+		}
+		probs = append(probs, resolveName(recs[i:j])...)
+		i = j
+	}
+	return probs
+}
+
+// resolveName handles the records sharing one name (sorted by rank).
+func resolveName(group []*Record) []Problem {
+	var probs []Problem
+	byOrigin := map[string][]*Record{}
+	for _, rec := range group {
+		byOrigin[rec.Origin] = append(byOrigin[rec.Origin], rec)
+	}
+	for _, same := range byOrigin {
+		if len(same) < 2 {
+			continue
+		}
+		for _, rec := range same {
+			rec.Loadable = false
+			probs = append(probs, Problem{Path: rec.Location, Diag: ast.Errorf(agentskills.RuleNameCollision, ast.Range{},
+				"%s %q collides with %s in origin %s; rename one of them", rec.Kind, rec.Name, others(same, rec), rec.Origin)})
+		}
+	}
+	var winner *Record
+	for _, rec := range group {
+		if !rec.Loadable || rec.Status == "Disabled" {
+			continue
+		}
+		if winner == nil {
+			winner = rec
+			continue
+		}
+		rec.ShadowedBy = winner.ID
+		probs = append(probs, Problem{Path: rec.Location, Diag: &ast.Diagnostic{Severity: ast.Info, Rule: agentskills.RuleShadowed,
+			Message: "skill " + rec.ID + " is shadowed by " + winner.ID + " (" + winner.Location + ")"}})
+	}
+	return probs
+}
+
+// others lists the locations of the records in same other than rec.
+func others(same []*Record, rec *Record) string {
+	var out []string
+	for _, o := range same {
+		if o != rec {
+			out = append(out, string(o.Kind)+" "+o.Location)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// List returns the visible skills sorted by name.
+func (r *Registry) List() []*Record {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]*Record, 0, len(r.byName))
+	for _, rec := range r.records {
+		if r.byName[rec.Name] == rec {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// All returns every record, shadowed and unloadable ones included.
+func (r *Registry) All() []*Record {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]*Record(nil), r.records...)
+}
+
+// Names returns the visible names, sorted (for tool enums).
+func (r *Registry) Names() []string {
+	recs := r.List()
+	out := make([]string, len(recs))
+	for i, rec := range recs {
+		out[i] = rec.Name
+	}
+	return out
+}
+
+// Lookup returns the visible skill called name, or the record with the
+// origin-qualified id name ("user/report"), shadowed ones included.
+func (r *Registry) Lookup(name string) (*Record, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if rec, ok := r.byName[name]; ok {
+		return rec, true
+	}
+	rec, ok := r.byID[name]
+	return rec, ok && rec.Loadable
+}
+
+// Problems returns the registry-level problems of the last Refresh.
+func (r *Registry) Problems() []Problem {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]Problem(nil), r.problems...)
+}
+
+// Generation counts the refreshes that changed the catalog.
+func (r *Registry) Generation() uint64 {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.gen
+}
+
+// Dirs returns the directories the last scan visited.
+func (r *Registry) Dirs() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]string(nil), r.dirs...)
+}

@@ -1,0 +1,164 @@
+package registry
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/agentskills"
+)
+
+// Root is a directory of skills and the origin label its skills get.
+type Root struct {
+	Dir    string
+	Origin string
+}
+
+// DefaultRoots returns the roots in precedence order: <project>/.agents/skills
+// (origin "project"), <home>/.agents/skills ("user"), then each configured
+// directory ("config", "config-2", ...). Empty project or home are left out.
+func DefaultRoots(project, home string, configured ...string) []Root {
+	var out []Root
+	if project != "" {
+		out = append(out, Root{Dir: filepath.Join(project, ".agents", "skills"), Origin: OriginProject})
+	}
+	if home != "" {
+		out = append(out, Root{Dir: filepath.Join(home, ".agents", "skills"), Origin: OriginUser})
+	}
+	for i, d := range configured {
+		origin := OriginConfig
+		if i > 0 {
+			origin = fmt.Sprintf("%s-%d", OriginConfig, i+1)
+		}
+		out = append(out, Root{Dir: d, Origin: origin})
+	}
+	return out
+}
+
+// Default scan bounds, per root.
+const (
+	DefaultMaxDepth = 6
+	DefaultMaxDirs  = 2000
+)
+
+// candidate is a skill found by the scan, not yet indexed.
+type candidate struct {
+	kind   Kind
+	path   string // package directory or .skill.md file
+	origin string
+	order  int // index of the root, for precedence among configured roots
+}
+
+// walker scans one root with bounded depth and directory count. It
+// follows symbolic links to directories once, remembering resolved paths
+// so that a link loop is reported instead of followed.
+type walker struct {
+	root     Root
+	order    int
+	maxDepth int
+	maxDirs  int
+	dirs     int
+	seen     map[string]bool
+	watched  []string // every directory visited (for the watcher)
+	out      []candidate
+	probs    []Problem
+	limited  bool
+}
+
+func (w *walker) problem(path, format string, args ...any) {
+	w.probs = append(w.probs, Problem{Path: path, Diag: ast.Warnf(agentskills.RuleScanLimit, ast.Range{}, format, args...)})
+}
+
+// walk visits dir (whose resolved path is real) at depth.
+func (w *walker) walk(dir, real string, depth int) {
+	if w.dirs >= w.maxDirs {
+		if !w.limited {
+			w.problem(dir, "stopped scanning %s after %d directories (the limit); skills below were not indexed", w.root.Dir, w.maxDirs)
+			w.limited = true
+		}
+		return
+	}
+	if w.seen[real] {
+		w.problem(dir, "symbolic link loop: %s leads back to %s, which was already scanned", dir, real)
+		return
+	}
+	w.seen[real] = true
+	w.dirs++
+	w.watched = append(w.watched, dir)
+	if packageFile(dir) != "" {
+		w.out = append(w.out, candidate{kind: KindPackage, path: dir, origin: w.root.Origin, order: w.order})
+		return
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		if depth == 0 && os.IsNotExist(err) {
+			return // an absent root is normal (no user skills)
+		}
+		w.problem(dir, "cannot read %s: %v", dir, err)
+		return
+	}
+	for _, e := range ents {
+		w.entry(dir, real, depth, e)
+	}
+}
+
+// entry handles one directory entry.
+func (w *walker) entry(dir, real string, depth int, e os.DirEntry) {
+	name := e.Name()
+	path := filepath.Join(dir, name)
+	isDir, sub := e.IsDir(), filepath.Join(real, name)
+	if e.Type()&os.ModeSymlink != 0 {
+		st, err := os.Stat(path)
+		if err != nil {
+			w.problem(path, "cannot follow the symbolic link %s: %v", path, err)
+			return
+		}
+		isDir = st.IsDir()
+		if sub, err = filepath.EvalSymlinks(path); err != nil {
+			return
+		}
+	}
+	switch {
+	case isDir && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "__pycache__"):
+	case isDir && depth+1 > w.maxDepth:
+		w.problem(path, "%s is deeper than %d levels below %s; it was not scanned", path, w.maxDepth, w.root.Dir)
+	case isDir:
+		w.walk(path, sub, depth+1)
+	case strings.HasSuffix(name, ".skill.md"):
+		w.out = append(w.out, candidate{kind: KindScript, path: path, origin: w.root.Origin, order: w.order})
+	}
+}
+
+// packageFile returns the package file of dir, or "".
+func packageFile(dir string) string {
+	for _, n := range []string{agentskills.FileName, "skill.md"} {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+			return n
+		}
+	}
+	return ""
+}
+
+// scan walks every root and returns the candidates, the problems and the
+// directories visited.
+func scan(opts Options) ([]candidate, []Problem, []string) {
+	var cands []candidate
+	var probs []Problem
+	var dirs []string
+	for i, root := range opts.Roots {
+		abs, err := filepath.Abs(root.Dir)
+		if err != nil {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			real = abs
+		}
+		w := &walker{root: root, order: i, maxDepth: opts.maxDepth(), maxDirs: opts.maxDirs(), seen: map[string]bool{}}
+		w.walk(abs, real, 0)
+		cands, probs, dirs = append(cands, w.out...), append(probs, w.probs...), append(dirs, w.watched...)
+	}
+	return cands, probs, dirs
+}
