@@ -15,7 +15,7 @@ func interspersed(app *cli.App, args []string) []string {
 		return args
 	}
 	cmd := app.Command(args[1])
-	if cmd == nil {
+	if cmd == nil || len(cmd.Subcommands) > 0 {
 		return args
 	}
 	var flags, pos []string

@@ -83,6 +83,7 @@ func commands(s *streams) []*cli.Command {
 		rulesCommand(s),
 		explainCommand(s),
 		completionCommand(s),
+		skillsCommand(s),
 	}
 	return append(cmds, approvalCommands(s)...)
 }

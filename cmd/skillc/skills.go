@@ -1,0 +1,155 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/registry"
+	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/internal/skillrt"
+	"github.com/skillscript/skillc/lint"
+	"github.com/urfave/cli/v2"
+)
+
+// skillsCommand is `skillc skills`: the registry of SKILL.md packages and
+// skillscripts seen from the command line.
+func skillsCommand(s *streams) *cli.Command {
+	flags := append([]cli.Flag{
+		&cli.StringSliceFlag{Name: "root", Usage: "extra skill root directory (repeatable; origin config, config-2, ...)"},
+		&cli.StringFlag{Name: "project", Value: ".", Usage: "project directory whose .agents/skills is scanned"},
+		&cli.BoolFlag{Name: "no-user", Usage: "do not scan ~/.agents/skills"},
+		&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+	}, skillMDFlags()...)
+	return &cli.Command{
+		Name:  "skills",
+		Usage: "list, show, preview and validate Agent Skills packages and skillscripts from the skill roots",
+		Subcommands: []*cli.Command{
+			{Name: "list", Usage: "list the visible skills (shadowed ones on stderr)", Flags: flags, Action: func(c *cli.Context) error { return skillsList(c, s) }},
+			{Name: "show", Usage: "print one skill's record", ArgsUsage: "NAME|ORIGIN/NAME", Flags: flags, Action: func(c *cli.Context) error { return skillsShow(c, s) }},
+			{Name: "load-preview", Usage: "print the instructions a session would get after skills_load NAME...", ArgsUsage: "NAME...", Flags: flags, Action: func(c *cli.Context) error { return skillsPreview(c, s) }},
+			{Name: "validate", Usage: "validate every skill in the roots; exit 1 on errors", Flags: append(flags, &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "human", Usage: "human, json, sarif or github"}), Action: func(c *cli.Context) error { return skillsValidate(c, s) }},
+		},
+	}
+}
+
+// openRegistry indexes the roots the flags name.
+func openRegistry(c *cli.Context) (*registry.Registry, error) {
+	vopts, err := skillMDOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	home := ""
+	if !c.Bool("no-user") {
+		home, _ = os.UserHomeDir()
+	}
+	reg := registry.New(registry.Options{Roots: registry.DefaultRoots(c.String("project"), home, c.StringSlice("root")...), Validation: vopts})
+	reg.Refresh()
+	return reg, nil
+}
+
+func skillsList(c *cli.Context, s *streams) error {
+	reg, err := openRegistry(c)
+	if err != nil {
+		return err
+	}
+	recs := reg.List()
+	if c.Bool("json") {
+		return writeJSON(s, recs)
+	}
+	for _, r := range recs {
+		fmt.Fprintf(s.out, "%-32s %-11s %-9s %s\n", r.Name, r.Kind, r.Origin, oneLine(r.Description, 80))
+	}
+	for _, p := range reg.Problems() {
+		fmt.Fprintf(s.err, "%s: %s[%s]: %s\n", p.Path, p.Diag.Severity, p.Diag.Rule, p.Diag.Message)
+	}
+	return nil
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func writeJSON(s *streams, v any) error {
+	enc := json.NewEncoder(s.out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func skillsShow(c *cli.Context, s *streams) error {
+	if c.NArg() != 1 {
+		return cli.Exit("show takes one skill name or origin/name", exitUsage)
+	}
+	reg, err := openRegistry(c)
+	if err != nil {
+		return err
+	}
+	rec, ok := reg.Lookup(c.Args().First())
+	if !ok {
+		return cli.Exit(fmt.Sprintf("unknown skill %q; known: %s", c.Args().First(), strings.Join(reg.Names(), ", ")), exitFindings)
+	}
+	return writeJSON(s, rec)
+}
+
+func skillsPreview(c *cli.Context, s *streams) error {
+	reg, err := openRegistry(c)
+	if err != nil {
+		return err
+	}
+	rt := skillrt.New(reg, skillrt.Options{})
+	out, err := rt.Load("preview", skillrt.LoadInput{Names: c.Args().Slice()})
+	if err != nil {
+		return cli.Exit(err.Error(), exitFindings)
+	}
+	if c.Bool("json") {
+		return writeJSON(s, out)
+	}
+	fmt.Fprint(s.out, rt.Compose("preview"))
+	for _, sc := range out.Skillscripts {
+		fmt.Fprintf(s.out, "\n%s: %s\n", sc.Name, sc.Run)
+	}
+	return nil
+}
+
+// skillsValidate renders every record's diagnostics and the registry's
+// problems like skillc check does.
+func skillsValidate(c *cli.Context, s *streams) error {
+	reg, err := openRegistry(c)
+	if err != nil {
+		return err
+	}
+	var results []render.FileResult
+	for _, rec := range reg.All() {
+		ds := rec.Diags
+		if rec.Kind == registry.KindScript {
+			_, _, ds = lint.Check(rec.Location, rec.Src, nil, lint.Options{})
+		}
+		results = append(results, render.FileResult{File: rec.Location, Src: rec.Src, Diags: ds})
+	}
+	byPath := map[string]ast.Diagnostics{}
+	for _, p := range reg.Problems() {
+		byPath[p.Path] = append(byPath[p.Path], p.Diag)
+	}
+	paths := make([]string, 0, len(byPath))
+	for p := range byPath {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		results = append(results, render.FileResult{File: p, Diags: byPath[p]})
+	}
+	if err := writeReport(s, results, c.String("format"), false); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if failing(results, ast.Error) {
+		return cli.Exit("", exitFindings)
+	}
+	return nil
+}
