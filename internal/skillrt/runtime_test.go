@@ -32,7 +32,7 @@ func skillMD(name, desc, body string) string {
 
 // fixture builds a registry with two packages and a skillscript; the
 // returned directory holds the root and a sibling "outside" directory.
-func fixture(t *testing.T, opts Options) (*Runtime, string) {
+func fixture(t testing.TB, opts Options) (*Runtime, string) {
 	t.Helper()
 	base := t.TempDir()
 	root := filepath.Join(base, "skills")
