@@ -42,14 +42,14 @@ type Registry struct {
 	opts Options
 
 	refreshing sync.Mutex // serialises Refresh (it owns cache)
-	mu       sync.RWMutex
-	records  []*Record // every record, sorted by name then rank
-	byName   map[string]*Record
-	byID     map[string]*Record
-	problems []Problem
-	dirs     []string
-	gen      uint64
-	cache    hashCache
+	mu         sync.RWMutex
+	records    []*Record // every record, sorted by name then rank
+	byName     map[string]*Record
+	byID       map[string]*Record
+	problems   []Problem
+	dirs       []string
+	gen        uint64
+	cache      hashCache
 }
 
 // New returns a registry over opts; call Refresh to index it.

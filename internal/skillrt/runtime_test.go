@@ -173,7 +173,9 @@ func readRefused(t *testing.T, path, want string) {
 	}
 }
 
-func TestReadRefusesDotDot(t *testing.T)   { readRefused(t, "../../outside/secret.txt", "leaves the skill root") }
+func TestReadRefusesDotDot(t *testing.T) {
+	readRefused(t, "../../outside/secret.txt", "leaves the skill root")
+}
 func TestReadRefusesAbsolute(t *testing.T) { readRefused(t, "/etc/passwd", "is absolute") }
 func TestReadRefusesSymlinkOut(t *testing.T) {
 	readRefused(t, "leak.txt", "outside the skill root")
