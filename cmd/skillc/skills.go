@@ -9,7 +9,6 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/registry"
-	"github.com/skillscript/skillc/internal/render"
 	"github.com/skillscript/skillc/internal/skillrt"
 	"github.com/skillscript/skillc/lint"
 	"github.com/urfave/cli/v2"
@@ -125,13 +124,13 @@ func skillsValidate(c *cli.Context, s *streams) error {
 	if err != nil {
 		return err
 	}
-	var results []render.FileResult
+	var results []ast.FileDiagnostics
 	for _, rec := range reg.All() {
 		ds := rec.Diags
 		if rec.Kind == registry.KindScript {
 			_, _, ds = lint.Check(rec.Location, rec.Src, nil, lint.Options{})
 		}
-		results = append(results, render.FileResult{File: rec.Location, Src: rec.Src, Diags: ds})
+		results = append(results, ast.FileDiagnostics{File: rec.Location, Src: rec.Src, Diags: ds})
 	}
 	byPath := map[string]ast.Diagnostics{}
 	for _, p := range reg.Problems() {
@@ -143,7 +142,7 @@ func skillsValidate(c *cli.Context, s *streams) error {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		results = append(results, render.FileResult{File: p, Diags: byPath[p]})
+		results = append(results, ast.FileDiagnostics{File: p, Diags: byPath[p]})
 	}
 	if err := writeReport(s, results, c.String("format"), false); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
