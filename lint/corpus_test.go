@@ -2,39 +2,52 @@ package lint
 
 import (
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/testcorpus"
 )
 
-// corpusDir is the shared conformance corpus.
-const corpusDir = "../../shared/corpus"
-
-func requireCorpus(t *testing.T) string {
-	t.Helper()
-	dir, _ := filepath.Abs(corpusDir)
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("corpus missing at %s (CI is set): %v", dir, err)
-		}
-		t.Skipf("corpus not available at %s", dir)
-	}
-	return dir
-}
-
-func lintFile(t testing.TB, path string) ast.Diagnostics {
+// findings lints the file at path with no context (as `skillc check`
+// does without configuration) and returns its diagnostics as findings.
+func findings(t *testing.T, path string) []testcorpus.Finding {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, ds := Check(path, src, nil, Options{})
-	return ds
+	f, _, ds := Check(path, src, nil, Options{})
+	out := make([]testcorpus.Finding, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, testcorpus.Finding{Line: f.Lines.Position(d.Range.From).Line, Rule: d.Rule, Severity: d.Severity.String()})
+	}
+	return out
 }
 
+// TestCorpusConformance performs the conformance check in-process on the
+// repository's own corpus (testdata/corpus): every positive fixture fires
+// its rule, no negative fixture does, no example has an error, and every
+// file's diagnostics match its "# want:" markers exactly.
+func TestCorpusConformance(t *testing.T) {
+	dir := testcorpus.Own(t)
+	if n := testcorpus.Conformance(t, dir, findings); n < 40 {
+		t.Errorf("only %d corpus files checked", n)
+	}
+	for _, path := range testcorpus.SkillFiles(t, dir) {
+		testcorpus.Markers(t, path, findings(t, path))
+	}
+}
+
+// TestSharedCorpusConformance performs the same check (without markers)
+// on the shared conformance corpus, when it is present.
+func TestSharedCorpusConformance(t *testing.T) {
+	dir := testcorpus.Shared(t, "corpus")
+	testcorpus.Conformance(t, dir, findings)
+}
+
+// rulesOf returns the sorted, comma-separated rule ids of ds.
 func rulesOf(ds ast.Diagnostics) string {
 	set := map[string]bool{}
 	for _, d := range ds {
@@ -46,44 +59,4 @@ func rulesOf(ds ast.Diagnostics) string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, ",")
-}
-
-// TestCorpusConformance performs the check of conformance/check-corpus
-// in-process: every positive fixture fires its rule, no negative fixture
-// does, and no example has an error.
-func TestCorpusConformance(t *testing.T) {
-	dir := requireCorpus(t)
-	adv := filepath.Join(dir, "adversarial")
-	rules, err := os.ReadDir(adv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, rd := range rules {
-		files, _ := filepath.Glob(filepath.Join(adv, rd.Name(), "*.skill.md"))
-		for _, path := range files {
-			name := filepath.Base(path)
-			want := strings.HasPrefix(name, "positive-")
-			ds := lintFile(t, path)
-			fired := false
-			for _, d := range ds {
-				if d.Rule == rd.Name() {
-					fired = true
-				}
-			}
-			if fired != want {
-				t.Errorf("%s/%s: want fire=%v for %s; got %s", rd.Name(), name, want, rd.Name(), rulesOf(ds))
-			}
-		}
-	}
-	examples, _ := filepath.Glob(filepath.Join(dir, "examples", "*.skill.md"))
-	if len(examples) == 0 {
-		t.Fatal("no examples in the corpus")
-	}
-	for _, path := range examples {
-		for _, d := range lintFile(t, path) {
-			if d.Severity == ast.Error {
-				t.Errorf("%s: error %s at %v: %s", filepath.Base(path), d.Rule, d.Range, d.Message)
-			}
-		}
-	}
 }

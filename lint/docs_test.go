@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite generated files (docs/rules.md)")
@@ -75,8 +76,7 @@ func TestRegistry(t *testing.T) {
 // referenceIDs reads the id → severity tables of the spec's rule-ids.md.
 func referenceIDs(t *testing.T) map[string]ast.Severity {
 	t.Helper()
-	dir := requireCorpus(t)
-	src, err := os.ReadFile(dir + "/../spec/rule-ids.md")
+	src, err := os.ReadFile(testcorpus.Shared(t, "spec", "rule-ids.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

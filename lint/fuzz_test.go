@@ -7,12 +7,17 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/testcorpus"
 )
 
 // FuzzLint checks that parse + check + lint never panics, that every
 // diagnostic range lies inside the source, and that every fix applies.
 func FuzzLint(f *testing.F) {
-	for _, pattern := range []string{"../testdata/lint/*/*.skill.md", "../testdata/lint/*/*/*.skill.md", corpusDir + "/*/*.skill.md", corpusDir + "/adversarial/*/*.skill.md"} {
+	patterns := []string{"../testdata/lint/*/*.skill.md", "../testdata/lint/*/*/*.skill.md", "../testdata/corpus/*/*.skill.md", "../testdata/corpus/adversarial/*/*.skill.md"}
+	if shared, ok := testcorpus.SharedIfPresent(f, "corpus"); ok {
+		patterns = append(patterns, shared+"/*/*.skill.md", shared+"/adversarial/*/*.skill.md")
+	}
+	for _, pattern := range patterns {
 		files, _ := filepath.Glob(pattern)
 		for _, p := range files {
 			if src, err := os.ReadFile(p); err == nil {

@@ -70,8 +70,12 @@ func checkFastSource(t *testing.T, name string, src []byte) int {
 // TestFastMatcher checks the fast matcher against participle on every line
 // of the testdata and the shared corpus, and on lines it must decline.
 func TestFastMatcher(t *testing.T) {
-	files := testdataFiles(t)
-	files = append(files, corpusFilesOrNone(t)...)
+	files := append(testdataFiles(t), corpusFiles(t, "")...)
+	t.Run("shared", func(t *testing.T) {
+		for _, p := range sharedCorpusFiles(t, "") {
+			checkFastSource(t, p, readFile(t, p))
+		}
+	})
 	accepted := 0
 	for _, p := range files {
 		accepted += checkFastSource(t, p, readFile(t, p))
@@ -109,14 +113,6 @@ func TestFastMatcher(t *testing.T) {
 			t.Errorf("%s: the fast matcher should leave this to participle", src)
 		}
 	}
-}
-
-// corpusFilesOrNone returns the shared corpus files, or none when the
-// corpus is missing (outside CI).
-func corpusFilesOrNone(t *testing.T) []string {
-	var files []string
-	t.Run("corpus", func(t *testing.T) { files = corpusFiles(t, "") })
-	return files
 }
 
 // FuzzFastMatcher checks that whatever the fast matcher accepts, participle

@@ -42,8 +42,11 @@ func checkFormat(t testing.TB, name string, src []byte) []byte {
 // TestFormatProperties checks the formatter's guarantees on every
 // testdata and corpus file that parses without errors.
 func TestFormatProperties(t *testing.T) {
-	files := testdataFiles(t)
-	files = append(files, corpusFiles(t, "")...)
+	checkFormatProperties(t, append(testdataFiles(t), corpusFiles(t, "")...))
+	t.Run("shared", func(t *testing.T) { checkFormatProperties(t, sharedCorpusFiles(t, "")) })
+}
+
+func checkFormatProperties(t *testing.T, files []string) {
 	formatted := 0
 	for _, path := range files {
 		if checkFormat(t, path, readFile(t, path)) != nil {

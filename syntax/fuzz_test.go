@@ -4,23 +4,26 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/skillscript/skillc/internal/testcorpus"
 )
 
-// addSeeds seeds f with the testdata files and, when present, the shared
-// corpus.
+// addSeeds seeds f with the testdata files, the own corpus and, when
+// present, the shared corpus.
 func addSeeds(f *testing.F) {
-	for _, p := range testdataFiles(f) {
+	for _, p := range append(testdataFiles(f), corpusFiles(f, "")...) {
 		f.Add(readFile(f, p))
 	}
-	root := filepath.Join(sharedDir, "corpus")
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && filepath.Ext(p) == ".md" {
-			if b, err := os.ReadFile(p); err == nil {
-				f.Add(b)
+	if root, ok := testcorpus.SharedIfPresent(f, "corpus"); ok {
+		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && filepath.Ext(p) == ".md" {
+				if b, err := os.ReadFile(p); err == nil {
+					f.Add(b)
+				}
 			}
-		}
-		return nil
-	})
+			return nil
+		})
+	}
 	f.Add([]byte(""))
 	f.Add([]byte("t:\n\temit(text=\"${X|head:5}\")\n"))
 }

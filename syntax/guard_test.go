@@ -23,8 +23,8 @@ func TestGrammarGolden(t *testing.T) {
 
 // minFastShare is the share of statement lines, conditions and values in
 // the repository's testdata that the fast matcher must take. It was 0.994
-// when measured (see TestFastPathShare's log); the bar sits a little
-// below so that only a real regression of the fast path trips it.
+// when measured (1,192 of 1,199 inputs in 340 files; see the test's log);
+// the bar sits a little below so that only a real regression trips it.
 const minFastShare = 0.97
 
 // TestFastPathShare parses every .skill.md under testdata and checks that

@@ -7,19 +7,16 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/syntax/golden")
 
-const (
-	testdataDir = "../testdata/syntax"
-	sharedDir   = "../../shared"
-)
+const testdataDir = "../testdata/syntax"
 
 // testdataFiles returns the .skill.md files under testdata/syntax.
 func testdataFiles(t testing.TB) []string {
@@ -31,29 +28,19 @@ func testdataFiles(t testing.TB) []string {
 	return files
 }
 
-// corpusFiles returns every .skill.md under the shared corpus. It fails
-// when the corpus is missing and CI is set, and skips otherwise.
+// corpusFiles returns the .skill.md files of the repository's own corpus
+// (testdata/corpus) under sub.
 func corpusFiles(t testing.TB, sub string) []string {
 	t.Helper()
-	root := filepath.Join(sharedDir, "corpus", sub)
-	if _, err := os.Stat(root); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("shared corpus %s is missing: %v", root, err)
-		}
-		t.Skipf("shared corpus %s is missing", root)
-	}
-	var files []string
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".skill.md") {
-			files = append(files, p)
-		}
-		return err
-	})
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus files under %s (%v)", root, err)
-	}
-	sort.Strings(files)
-	return files
+	return testcorpus.SkillFiles(t, testcorpus.Own(t, sub))
+}
+
+// sharedCorpusFiles returns the .skill.md files of the shared corpus
+// under sub. It skips t when the shared corpus is missing, or fails it
+// when CI is set.
+func sharedCorpusFiles(t testing.TB, sub string) []string {
+	t.Helper()
+	return testcorpus.SkillFiles(t, testcorpus.Shared(t, "corpus", sub))
 }
 
 func readFile(t testing.TB, path string) []byte {

@@ -24,10 +24,16 @@ func TestWantMarkers(t *testing.T) {
 	}
 }
 
-// TestCorpusExamplesClean requires every corpus example to parse without
-// error-severity diagnostics.
+// TestCorpusExamplesClean requires every example of the own corpus and,
+// when present, the shared corpus to parse without error-severity
+// diagnostics.
 func TestCorpusExamplesClean(t *testing.T) {
-	for _, path := range corpusFiles(t, "examples") {
+	checkExamplesClean(t, corpusFiles(t, "examples"))
+	t.Run("shared", func(t *testing.T) { checkExamplesClean(t, sharedCorpusFiles(t, "examples")) })
+}
+
+func checkExamplesClean(t *testing.T, files []string) {
+	for _, path := range files {
 		src := readFile(t, path)
 		f, diags := Parse(path, src)
 		for _, d := range diags {
@@ -43,12 +49,14 @@ func TestCorpusExamplesClean(t *testing.T) {
 
 // TestRangesNest walks every node of every testdata and corpus file.
 func TestRangesNest(t *testing.T) {
-	files := testdataFiles(t)
-	files = append(files, corpusFiles(t, "")...)
-	for _, path := range files {
-		f, _ := Parse(path, readFile(t, path))
-		checkRanges(t, f)
+	check := func(t *testing.T, files []string) {
+		for _, path := range files {
+			f, _ := Parse(path, readFile(t, path))
+			checkRanges(t, f)
+		}
 	}
+	check(t, append(testdataFiles(t), corpusFiles(t, "")...))
+	t.Run("shared", func(t *testing.T) { check(t, sharedCorpusFiles(t, "")) })
 }
 
 // TestParseGolden compares AST dumps with the golden txtar archives under
