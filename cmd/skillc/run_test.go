@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillscript/skillc/internal/testcorpus"
 	"github.com/urfave/cli/v2"
 )
 
@@ -56,23 +57,37 @@ func write(t *testing.T, dir, name, body string) string {
 	return p
 }
 
-func TestRunHelloWorldWithoutConfiguration(t *testing.T) {
+// TestRunExampleWithoutConfiguration runs an example of the own corpus
+// that needs no configuration, with and without --var, and the shared
+// corpus's hello-world when that is present.
+func TestRunExampleWithoutConfiguration(t *testing.T) {
 	isolate(t)
-	hello := "../../../shared/corpus/examples/hello-world.skill.md"
-	if _, err := os.Stat(hello); err != nil {
-		t.Skip("shared corpus not available")
-	}
-	out, errOut, code := runCLI(t, hello)
+	welcome := testcorpus.Own(t, "examples", "welcome-note.skill.md")
+	out, errOut, code := runCLI(t, welcome)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
 	}
-	if !strings.HasPrefix(out, "Hello, world!\nYour install is healthy.") {
+	if !strings.HasPrefix(out, "Welcome aboard, newcomer!\nStart with these 3 documents:\n- handbook\n") {
 		t.Errorf("stdout = %q", out)
 	}
-	out, _, _ = runCLI(t, "--var", "WHO=team", hello)
-	if !strings.HasPrefix(out, "Hello, team!\n") {
+	out, _, _ = runCLI(t, "--var", "NAME=team", welcome)
+	if !strings.HasPrefix(out, "Welcome aboard, team!\n") {
 		t.Errorf("--var: stdout = %q", out)
 	}
+	t.Run("shared hello-world", func(t *testing.T) {
+		hello := testcorpus.Shared(t, "corpus", "examples", "hello-world.skill.md")
+		out, errOut, code := runCLI(t, hello)
+		if code != 0 {
+			t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+		}
+		if !strings.HasPrefix(out, "Hello, world!\nYour install is healthy.") {
+			t.Errorf("stdout = %q", out)
+		}
+		out, _, _ = runCLI(t, "--var", "WHO=team", hello)
+		if !strings.HasPrefix(out, "Hello, team!\n") {
+			t.Errorf("--var: stdout = %q", out)
+		}
+	})
 }
 
 func TestRunJSONAndFailureExit(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillscript/skillc/internal/testcorpus"
 )
 
 // grammarRow is one row of the reference's op grammar summary.
@@ -124,27 +126,23 @@ func TestReservedMatchesReference(t *testing.T) {
 	}
 }
 
-// specDir returns the directory of the language reference, or "".
-func specDir() string {
-	for _, dir := range []string{os.Getenv("SKILLSCRIPT_SPEC"), filepath.Join("..", "..", "..", "shared", "spec")} {
-		if dir == "" {
-			continue
-		}
+// specDir returns the directory of the language reference: SKILLSCRIPT_SPEC,
+// else spec/ of the shared directory (package testcorpus), skipping t
+// loudly (failing it under CI) when neither has it.
+func specDir(t *testing.T) string {
+	if dir := os.Getenv("SKILLSCRIPT_SPEC"); dir != "" {
 		if _, err := os.Stat(filepath.Join(dir, "language-reference.md")); err == nil {
 			return dir
 		}
 	}
-	return ""
+	return filepath.Dir(testcorpus.Shared(t, "spec", "language-reference.md"))
 }
 
 // referenceSection returns the lines of the reference from the heading
 // that starts with title to the next heading of the same or a higher level.
 func referenceSection(t *testing.T, title string) []string {
 	t.Helper()
-	dir := specDir()
-	if dir == "" {
-		t.Skip("language reference not found (set SKILLSCRIPT_SPEC)")
-	}
+	dir := specDir(t)
 	f, err := os.Open(filepath.Join(dir, "language-reference.md"))
 	if err != nil {
 		t.Fatal(err)
