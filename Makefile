@@ -3,7 +3,15 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test vet fmt-check unit bench fuzz conformance editors clean
+.PHONY: all build test vet deadcode imports-check fmt-check unit bench fuzz conformance editors clean
+
+# Pinned tools, run with `go run` so a fresh machine needs nothing installed.
+TOOLS_VERSION := v0.52.0
+DEADCODE := golang.org/x/tools/cmd/deadcode@$(TOOLS_VERSION)
+GOIMPORTS := golang.org/x/tools/cmd/goimports@$(TOOLS_VERSION)
+MODULE := github.com/skillscript/skillc
+DEADCODE_ALLOW := internal/tools/deadcode-allow.txt
+GO_FILES = $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './editors/*/node_modules/*')
 
 all: build
 
@@ -12,21 +20,44 @@ build:
 
 # test runs the static checks, then every Go test with the race detector
 # (the Go tests include the corpus conformance check, the Neovim and Node
-# language-server clients and the editor grammar tests).
+# language-server clients and the editor grammar tests). It ends with the
+# list of skipped tests and why they skipped, then one summary line.
 test: vet fmt-check editors unit
 
-vet:
+# vet runs go vet, the dead-code check and the import-grouping check.
+vet: deadcode imports-check
 	$(GO) vet $(PKGS)
 
+# deadcode fails on any function that no main or test reaches, unless
+# $(DEADCODE_ALLOW) lists it or its package.
+deadcode:
+	@dead=$$($(GO) run $(DEADCODE) -test -f '{{range .Funcs}}{{printf "%s.%s %s\n" $$.Path .Name .Position}}{{end}}' $(PKGS)) || exit 1; \
+	printf '%s\n' "$$dead" | sed 's|^$(MODULE)/||' \
+	| awk 'NR == FNR { if ($$0 !~ /^#/ && NF) allow[$$1] = 1; next } NF == 0 { next } \
+	  { pkg = $$1; sub(/\..*/, "", pkg); if ($$1 in allow) { seen[$$1] = 1; next } if (pkg in allow) next; \
+	    print "deadcode: unreachable " $$1 " (" $$2 ")"; bad = 1 } \
+	  END { for (a in allow) if (a ~ /\./ && !(a in seen)) print "deadcode: note: " a " is no longer dead; remove it from $(DEADCODE_ALLOW)"; \
+	    if (bad) { print "deadcode: delete the functions above, or list them in $(DEADCODE_ALLOW)"; exit 1 } }' $(DEADCODE_ALLOW) -
+
+# imports-check fails when goimports would regroup a file's imports.
+imports-check:
+	@out=$$($(GO) run $(GOIMPORTS) -l $(GO_FILES)); \
+	if [ -n "$$out" ]; then echo "goimports needed (go run $(GOIMPORTS) -w FILE):"; echo "$$out"; exit 1; fi
+
 fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './editors/*/node_modules/*')); \
+	@out=$$(gofmt -l $(GO_FILES)); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# unit runs the Go tests through internal/tools/testreport, which prints
+# the skipped tests and their reasons at the end.
 unit:
-	$(GO) test -race -timeout 20m $(PKGS)
+	$(GO) run ./internal/tools/testreport -race -timeout 20m $(PKGS)
 
-conformance: build
-	python3 ../shared/conformance/check-corpus bin/skillc
+# conformance builds skillc and runs the conformance check against the
+# binary: on testdata/corpus always, and with the shared conformance script
+# when ../shared (or $$SKILLSCRIPT_SHARED) is present.
+conformance:
+	$(GO) test -count=1 -v -run '^TestConformance$$' ./cmd/skillc
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)

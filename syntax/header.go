@@ -3,9 +3,10 @@ package syntax
 import (
 	"bytes"
 	"fmt"
-	"github.com/skillscript/skillc/internal/textdist"
 	"strconv"
 	"strings"
+
+	"github.com/skillscript/skillc/internal/textdist"
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/robfig/cron/v3"

@@ -157,8 +157,6 @@ func tokRange(t lexer.Token) ast.Range {
 	return ast.RangeOf(t.Pos.Offset, t.Pos.Offset+len(t.Value))
 }
 
-func tokSet(t lexer.Token) bool { return t.Value != "" || t.Type != 0 }
-
 func tokensRange(toks []lexer.Token) ast.Range {
 	var r ast.Range
 	for _, t := range toks {

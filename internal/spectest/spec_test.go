@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/skillscript/skillc/internal/wantmark"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/skillscript/skillc/internal/wantmark"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
