@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/skillscript/skillc/ast"
 )
 
 var marker = regexp.MustCompile(`#\s*want(-above|-below)?:\s*([a-z0-9][a-z0-9, -]*)`)
@@ -31,6 +33,16 @@ func Expectations(src []byte) []string {
 		for _, id := range strings.FieldsFunc(m[2], func(r rune) bool { return r == ',' || r == ' ' }) {
 			out = append(out, fmt.Sprintf("%d %s", n, id))
 		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Got returns the sorted "line rule" pairs of ds (lines from lt).
+func Got(lt *ast.LineTable, ds ast.Diagnostics) []string {
+	out := make([]string, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%d %s", lt.Position(d.Range.From).Line, d.Rule))
 	}
 	sort.Strings(out)
 	return out
