@@ -78,6 +78,7 @@ func commands(s *streams) []*cli.Command {
 		fmtCommand(s),
 		versionCommand(s),
 		runCommand(s),
+		serveCommand(s),
 		testCommand(s),
 		lspCommand(),
 		rulesCommand(s),

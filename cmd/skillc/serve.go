@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skillscript/skillc/eval/host"
+	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/serve"
+	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/workspace"
+	"github.com/urfave/cli/v2"
+)
+
+// serveCommand is "skillc serve": the runtime host.
+func serveCommand(s *streams) *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "run the runtime host: MCP over Streamable HTTP (/mcp) or stdio, triggers, traces, /healthz /readyz /metrics",
+		Flags: append([]cli.Flag{
+			&cli.BoolFlag{Name: "stdio", Usage: "speak MCP on stdin/stdout instead of listening on HTTP"},
+			&cli.StringFlag{Name: "host", Usage: "bind address (env SKILLSCRIPT_HOST, default 127.0.0.1)"},
+			&cli.IntFlag{Name: "port", Usage: "HTTP port (env SKILLSCRIPT_PORT, default 7878; 0 picks a free port)", Value: -1},
+			&cli.StringFlag{Name: "identity-header", Usage: "inbound caller-identity header, e.g. X-Agent-Id (env " + serve.EnvIdentityHeader + ")"},
+			&cli.BoolFlag{Name: "event-ingress", Usage: "mount POST /event (env " + serve.EnvEventIngress + ")"},
+			&cli.DurationFlag{Name: "poll-interval", Usage: "scheduler tick (env " + serve.EnvPollInterval + ", default 30s)"},
+			&cli.DurationFlag{Name: "max-deadline", Usage: "ceiling on every run's wall-clock time (env SKILLSCRIPT_MAX_DEADLINE_SECONDS)"},
+			&cli.IntFlag{Name: "max-recursion-depth", Usage: "execute_skill nesting limit (env SKILLSCRIPT_MAX_RECURSION_DEPTH, default 10)"},
+			&cli.StringFlag{Name: "database", Usage: "trigger queue: a SQLite file (default $SKILLSCRIPT_HOME/queue.db) or postgres://... (env " + serve.EnvDatabaseURL + ")"},
+			&cli.DurationFlag{Name: "grace", Usage: "how long in-flight runs may finish after SIGTERM", Value: serve.DefaultGrace},
+			&cli.StringFlag{Name: "trace", Usage: "record runs in $SKILLSCRIPT_HOME/traces (on|off)", Value: "on"},
+			&cli.StringFlag{Name: "log-level", Usage: "debug, info, warn or error", Value: "info"},
+		}, configFlags()...),
+		Action: func(c *cli.Context) error { return runServe(c, s) },
+	}
+}
+
+func runServe(c *cli.Context, s *streams) error {
+	ws, err := loadServeConfig(c, s)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	cfg := ws.Config
+	set, err := serveSettings(c, cfg)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	log := newLogger(s, c.String("log-level"))
+	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	h, closeAll, err := buildHost(ctx, s, ws, set, log)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	defer closeAll()
+	srv, err := h.NewMCPServer()
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if c.Bool("stdio") {
+		return serveStdio(ctx, h, srv)
+	}
+	ln, err := net.Listen("tcp", set.Addr())
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("listen %s: %v", set.Addr(), err), exitUsage)
+	}
+	fmt.Fprintf(s.err, "skillc serve: listening on http://%s/mcp\n", ln.Addr())
+	if err := h.Serve(ctx, ln, srv); err != nil {
+		return cli.Exit(err.Error(), exitFindings)
+	}
+	return nil
+}
+
+// serveStdio speaks MCP on stdin/stdout until the client disconnects or
+// a signal arrives.
+func serveStdio(ctx context.Context, h *serve.Host, srv *mcp.Server) error {
+	err := srv.Run(ctx, &mcp.StdioTransport{})
+	h.Shutdown(nil)
+	if err != nil && ctx.Err() == nil && !isEOF(err) {
+		return cli.Exit(err.Error(), exitFindings)
+	}
+	return nil
+}
+
+func isEOF(err error) bool {
+	return err != nil && (err.Error() == "EOF" || err.Error() == "server is closing: EOF")
+}
+
+// loadServeConfig reads the configuration rooted at $SKILLSCRIPT_HOME
+// (plus --config/--connectors/--skills) and reports its problems.
+func loadServeConfig(c *cli.Context, s *streams) (*workspace.Env, error) {
+	home, _ := os.UserHomeDir()
+	ws := workspace.Load("", workspace.LoadOptions{
+		ConfigPath: c.String("config"), ConnectorsPath: c.String("connectors"), SkillsDir: c.String("skills"),
+		Env: os.LookupEnv, Home: home,
+	})
+	for _, fd := range append(ws.ConfigDiagnostics, ws.ConnectorDiagnostics) {
+		for _, d := range fd.Diags {
+			fmt.Fprintf(s.err, "skillc: config: %s: %s\n", fd.File, d.Message)
+		}
+	}
+	cfg := ws.Config
+	if cfg.Home == "" {
+		return nil, fmt.Errorf("cannot locate SKILLSCRIPT_HOME: set it or HOME")
+	}
+	if c.IsSet("max-deadline") {
+		cfg.MaxDeadline = c.Duration("max-deadline")
+	}
+	if c.IsSet("max-recursion-depth") {
+		cfg.MaxRecursionDepth = c.Int("max-recursion-depth")
+	}
+	return ws, nil
+}
+
+// serveSettings resolves the host settings: flags over environment over
+// configuration over defaults.
+func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
+	set, err := serve.SettingsFrom(cfg)
+	if err != nil {
+		return set, err
+	}
+	if c.IsSet("host") {
+		set.Host = c.String("host")
+	}
+	if c.Int("port") >= 0 {
+		set.Port = c.Int("port")
+	}
+	if c.IsSet("identity-header") {
+		set.IdentityHeader = c.String("identity-header")
+	}
+	if c.IsSet("event-ingress") {
+		set.EventIngress = c.Bool("event-ingress")
+	}
+	if c.IsSet("poll-interval") {
+		set.PollInterval = c.Duration("poll-interval")
+	}
+	if c.IsSet("database") {
+		set.DatabaseURL = c.String("database")
+	}
+	set.Grace = c.Duration("grace")
+	switch c.String("trace") {
+	case "on":
+		set.Trace = true
+	case "off":
+		set.Trace = false
+	default:
+		return set, fmt.Errorf("--trace %q: want on or off", c.String("trace"))
+	}
+	if c.Bool("stdio") {
+		return set, nil // no listener: the bind check does not apply
+	}
+	return set, set.Check()
+}
+
+func newLogger(s *streams, level string) *slog.Logger {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		lv = slog.LevelInfo
+	}
+	return slog.New(slog.NewJSONHandler(s.err, &slog.HandlerOptions{Level: lv}))
+}
+
+// buildHost wires the runner, the trace store and the host.
+func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Settings, log *slog.Logger) (*serve.Host, func(), error) {
+	cfg := ws.Config
+	r, closeReg, err := host.NewRunner(ctx, host.Options{
+		Config: cfg, SkillsDir: cfg.SkillsDir, Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var traces *trace.Store
+	if set.Trace {
+		if traces, err = openTraces(ctx, cfg, log); err != nil {
+			closeReg()
+			return nil, nil, err
+		}
+	}
+	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version})
+	if err != nil {
+		closeReg()
+		return nil, nil, err
+	}
+	return h, func() {
+		_ = h.Close()
+		if traces != nil {
+			_ = traces.Close()
+		}
+	}, nil
+}
+
+// openTraces opens the trace store and closes the rows of runs a killed
+// process left running.
+func openTraces(ctx context.Context, cfg *config.Config, log *slog.Logger) (*trace.Store, error) {
+	st, err := trace.Open(filepath.Join(cfg.TraceDir, trace.FileName))
+	if err != nil {
+		return nil, err
+	}
+	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if n, err := st.Recover(rctx, "the host stopped before the run finished"); err != nil {
+		log.Warn("trace recovery failed", "err", err)
+	} else if n > 0 {
+		log.Warn("recorded interrupted runs as aborted", "count", n)
+	}
+	return st, nil
+}

@@ -1,0 +1,378 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serveProc is a real `skillc serve` process started by a test.
+type serveProc struct {
+	cmd    *exec.Cmd
+	url    string // http://host:port
+	stderr *strings.Builder
+	done   chan error
+}
+
+var listenLine = regexp.MustCompile(`listening on (http://[^/\s]+)/mcp`)
+
+// startServe runs `skillc serve --port 0 args...` with SKILLSCRIPT_HOME
+// set to home and waits for its listening line.
+func startServe(t *testing.T, home string, env []string, args ...string) *serveProc {
+	t.Helper()
+	cmd := exec.Command("skillc", append([]string{"serve", "--port", "0"}, args...)...)
+	cmd.Env = append(append(os.Environ(), "SKILLSCRIPT_HOME="+home), env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &serveProc{cmd: cmd, stderr: &strings.Builder{}, done: make(chan error, 1)}
+	urlc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			p.stderr.WriteString(line + "\n")
+			if m := listenLine.FindStringSubmatch(line); m != nil {
+				urlc <- m[1]
+			}
+		}
+		p.done <- cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+	})
+	select {
+	case p.url = <-urlc:
+	case err := <-p.done:
+		t.Fatalf("skillc serve exited early: %v\n%s", err, p.stderr)
+	case <-time.After(20 * time.Second):
+		t.Fatalf("skillc serve did not start:\n%s", p.stderr)
+	}
+	return p
+}
+
+// stop sends SIGTERM and waits for the process to exit.
+func (p *serveProc) stop(t *testing.T) error {
+	t.Helper()
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-p.done:
+		return err
+	case <-time.After(30 * time.Second):
+		t.Fatalf("skillc serve did not exit after SIGTERM:\n%s", p.stderr)
+	}
+	return nil
+}
+
+// headerTransport adds fixed headers to every request.
+type headerTransport struct{ h http.Header }
+
+func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range t.h {
+		r.Header[k] = v
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// connect opens an MCP session over Streamable HTTP, sending headers.
+func connect(t *testing.T, url string, headers map[string]string) *mcp.ClientSession {
+	t.Helper()
+	h := http.Header{}
+	for k, v := range headers {
+		h.Set(k, v)
+	}
+	tr := &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: headerTransport{h}}, DisableStandaloneSSE: true}
+	c := mcp.NewClient(&mcp.Implementation{Name: "skillc-test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// callJSON calls a tool and decodes its JSON text content into out; it
+// checks the text and structuredContent agree on success.
+func callJSON(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, out any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if !res.IsError {
+		sc, _ := json.Marshal(res.StructuredContent)
+		var a, b any
+		_ = json.Unmarshal(sc, &a)
+		_ = json.Unmarshal([]byte(text), &b)
+		if !jsonEqual(a, b) {
+			t.Errorf("%s: structuredContent %s differs from text %s", name, sc, text)
+		}
+	}
+	if out != nil {
+		if err := json.Unmarshal([]byte(text), out); err != nil {
+			t.Fatalf("%s: text %q: %v", name, text, err)
+		}
+	}
+	return res
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func writeSkill(t *testing.T, home, name, body string) {
+	t.Helper()
+	dir := filepath.Join(home, "skills")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".skill.md"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const helloSkill = "# Skill: hello\n# Status: Approved\n# Vars: WHO=\"world\"\n\nHello, ${WHO}!\n"
+
+var wantTools = []string{
+	"blocked_shell_attempts", "compile_skill", "data_read", "execute_skill", "fires", "health_metrics", "help",
+	"lint_skill", "list_triggers", "register_trigger", "runtime_capabilities", "set_trigger_enabled",
+	"skill_list", "skill_preflight", "skill_read", "skill_status", "skill_write", "unregister_trigger",
+}
+
+func TestServeHTTP(t *testing.T) {
+	home := t.TempDir()
+	writeSkill(t, home, "hello", helloSkill)
+	p := startServe(t, home, []string{"SKILLSCRIPT_MCP_CALLER_IDENTITY_HEADER=X-Agent-Id"})
+	cs := connect(t, p.url, map[string]string{"X-Agent-Id": "alice"})
+
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+		if tl.InputSchema == nil || tl.OutputSchema == nil {
+			t.Errorf("tool %s lacks an input or output schema", tl.Name)
+		}
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, wantTools) {
+		t.Errorf("tools = %v\nwant %v", names, wantTools)
+	}
+
+	var ex struct {
+		TraceID        string `json:"trace_id"`
+		Status, Output string
+		Result         map[string]any
+	}
+	callJSON(t, cs, "execute_skill", map[string]any{"name": "hello", "inputs": map[string]any{"WHO": "serve"}}, &ex)
+	if ex.Status != "ok" || ex.Output != "Hello, serve!" || ex.TraceID == "" {
+		t.Errorf("execute_skill = %+v", ex)
+	}
+
+	t.Run("invalid params", func(t *testing.T) { testInvalidParams(t, cs) })
+	t.Run("authoring", func(t *testing.T) { testAuthoring(t, cs) })
+	t.Run("traces", func(t *testing.T) { testTraceTools(t, cs, ex.TraceID) })
+	t.Run("http routes", func(t *testing.T) { testRoutes(t, p.url) })
+	if err := p.stop(t); err != nil {
+		t.Errorf("exit after SIGTERM: %v\n%s", err, p.stderr)
+	}
+}
+
+func testInvalidParams(t *testing.T, cs *mcp.ClientSession) {
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"name": "hello", "inputs": "x"}, "inputs"},
+		{map[string]any{"name": "hello", "bogus": 1}, "bogus"},
+		{map[string]any{}, "name or source"},
+		{map[string]any{"name": 3}, "name"},
+	} {
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "execute_skill", Arguments: tc.args})
+		var we *jsonrpc.Error
+		if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams || !strings.Contains(we.Message, tc.want) {
+			t.Errorf("execute_skill %v: err = %v, want -32602 naming %q", tc.args, err, tc.want)
+		}
+	}
+	var body struct{ Error, Message string }
+	res := callJSON(t, cs, "execute_skill", map[string]any{"name": "missing"}, &body)
+	if !res.IsError || body.Error != "SkillNotFound" {
+		t.Errorf("missing skill: isError=%v %+v", res.IsError, body)
+	}
+}
+
+func testAuthoring(t *testing.T, cs *mcp.ClientSession) {
+	draft := "# Skill: smoke\n# Status: Draft\n\nrun:\n    emit(text=\"hi\")\ndefault: run\n"
+	var w struct{ Name, Status, Author string }
+	callJSON(t, cs, "skill_write", map[string]any{"name": "smoke", "source": draft}, &w)
+	if w.Author != "alice" || w.Status != "Draft" {
+		t.Errorf("skill_write = %+v, want author alice, Draft", w)
+	}
+	var pf struct {
+		Metadata struct{ Author string }
+		Runnable bool
+	}
+	callJSON(t, cs, "skill_preflight", map[string]any{"name": "smoke"}, &pf)
+	if pf.Metadata.Author != "alice" || pf.Runnable {
+		t.Errorf("skill_preflight = %+v", pf)
+	}
+	var body struct{ Error string }
+	if res := callJSON(t, cs, "execute_skill", map[string]any{"name": "smoke"}, &body); !res.IsError || body.Error != "SkillNotApproved" {
+		t.Errorf("draft ran: %+v", body)
+	}
+	var ex struct{ Status, Output string }
+	callJSON(t, cs, "execute_skill", map[string]any{"name": "smoke", "mechanical": true}, &ex)
+	if ex.Status != "ok" {
+		t.Errorf("mechanical draft run = %+v", ex)
+	}
+	callJSON(t, cs, "skill_status", map[string]any{"name": "smoke", "status": "approved"}, nil)
+	callJSON(t, cs, "execute_skill", map[string]any{"name": "smoke"}, &ex)
+	if ex.Status != "ok" || ex.Output != "hi" {
+		t.Errorf("approved run = %+v", ex)
+	}
+	bad := "# Skill: broken\n\nrun:\n    emit(text=\"${NOPE}\")\ndefault: run\n"
+	var lerr struct {
+		Error   string
+		Details []struct {
+			Rule         string
+			Line, Column int
+		}
+	}
+	if res := callJSON(t, cs, "skill_write", map[string]any{"name": "broken", "source": bad}, &lerr); !res.IsError || lerr.Error != "LintError" || len(lerr.Details) == 0 || lerr.Details[0].Line != 4 {
+		t.Errorf("skill_write of a broken skill: %+v", lerr)
+	}
+	var lint struct {
+		Diagnostics []struct {
+			Rule                    string
+			Line, Column, EndColumn int
+		}
+	}
+	callJSON(t, cs, "lint_skill", map[string]any{"source": bad}, &lint)
+	if len(lint.Diagnostics) == 0 || lint.Diagnostics[0].Line != 4 || lint.Diagnostics[0].Column == 0 {
+		t.Errorf("lint_skill = %+v", lint)
+	}
+	var list struct {
+		CatalogVersion string `json:"catalog_version"`
+		NotModified    bool   `json:"not_modified"`
+		Skills         []struct{ Name string }
+	}
+	callJSON(t, cs, "skill_list", map[string]any{"author": "alice"}, &list)
+	if len(list.Skills) != 1 || list.Skills[0].Name != "smoke" || list.CatalogVersion == "" {
+		t.Errorf("skill_list author=alice: %+v", list)
+	}
+	v := list.CatalogVersion
+	callJSON(t, cs, "skill_list", map[string]any{"author": "alice", "if_none_match": v}, &list)
+	if !list.NotModified {
+		t.Errorf("skill_list if_none_match: %+v", list)
+	}
+}
+
+func testTraceTools(t *testing.T, cs *mcp.ClientSession, traceID string) {
+	var fires struct {
+		Runs []struct {
+			TraceID string `json:"trace_id"`
+			Skill   string
+			Status  string
+			Trigger string `json:"trigger_kind"`
+			Caller  string `json:"caller_agent_id"`
+			Inputs  map[string]any
+		}
+	}
+	callJSON(t, cs, "fires", map[string]any{"trace_id": traceID}, &fires)
+	if len(fires.Runs) != 1 || fires.Runs[0].Skill != "hello" || fires.Runs[0].Caller != "alice" || fires.Runs[0].Trigger != "agent" || fires.Runs[0].Inputs["WHO"] != "serve" {
+		t.Errorf("fires = %+v", fires)
+	}
+	var health struct {
+		Skills []struct {
+			Skill string
+			Runs  int
+			OK    int
+		}
+	}
+	callJSON(t, cs, "health_metrics", map[string]any{"skill": "hello"}, &health)
+	if len(health.Skills) != 1 || health.Skills[0].OK != 1 {
+		t.Errorf("health_metrics = %+v", health)
+	}
+}
+
+func testRoutes(t *testing.T, url string) {
+	for path, want := range map[string]string{"/healthz": `"ok"`, "/readyz": `"ready":true`, "/metrics": `skillc_runs_total{status="ok",trigger="agent"}`} {
+		resp, err := http.Get(url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(b), want) {
+			t.Errorf("GET %s = %d %s, want %s", path, resp.StatusCode, b, want)
+		}
+	}
+	resp, err := http.Post(url+"/event", "application/json", strings.NewReader(`{"event_name":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("POST /event with ingress off = %d, want 404", resp.StatusCode)
+	}
+}
+
+func TestServeStdio(t *testing.T) {
+	home := t.TempDir()
+	writeSkill(t, home, "hello", helloSkill)
+	cmd := exec.Command("skillc", "serve", "--stdio")
+	cmd.Env = append(os.Environ(), "SKILLSCRIPT_HOME="+home)
+	c := mcp.NewClient(&mcp.Implementation{Name: "skillc-test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ex struct{ Status, Output string }
+	callJSON(t, cs, "execute_skill", map[string]any{"name": "hello"}, &ex)
+	if ex.Status != "ok" || ex.Output != "Hello, world!" {
+		t.Errorf("execute_skill over stdio = %+v", ex)
+	}
+	if err := cs.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+}
+
+func TestServeRefusesOpenBind(t *testing.T) {
+	cmd := exec.Command("skillc", "serve", "--host", "0.0.0.0", "--port", "0")
+	cmd.Env = append(os.Environ(), "SKILLSCRIPT_HOME="+t.TempDir(), "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitUsage {
+		t.Fatalf("err = %v, output %s", err, out)
+	}
+	for _, want := range []string{"refusing to listen on non-loopback address 0.0.0.0:0", "SKILLSCRIPT_DASHBOARD_AUTH_TOKEN", "SKILLSCRIPT_EVENT_INGRESS_AUTH_TOKEN"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

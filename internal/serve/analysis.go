@@ -1,0 +1,200 @@
+package serve
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/syntax"
+)
+
+// analyze lints src exactly like skillc check, with the host's skill
+// store as the skill index.
+func (h *Host) analyze(ctx context.Context, name string, src []byte) (*ast.File, *check.Info, ast.Diagnostics) {
+	ws := h.ws
+	if store := h.Skills(); store != nil {
+		ws = ws.WithSkills(&storeIndex{ctx: ctx, store: store})
+	}
+	return ws.Check(name, src)
+}
+
+// storeIndex is a lint.SkillIndex over the configured skill store.
+type storeIndex struct {
+	ctx   context.Context
+	store contract.SkillStore
+}
+
+// Lookup reads the skill's headers from the store.
+func (s *storeIndex) Lookup(name string) (lint.SkillInfo, bool) {
+	rec, err := s.store.Get(s.ctx, name)
+	if err != nil || rec == nil {
+		return lint.SkillInfo{}, false
+	}
+	f, _ := syntax.Parse(name, []byte(rec.Body))
+	si := lint.SkillInfo{Name: name, Status: contract.StatusWord(rec.Status), Type: rec.Type}
+	if hd := f.Header(ast.HeaderReturns); hd != nil {
+		for _, id := range hd.Names {
+			si.Returns = append(si.Returns, id.Name)
+		}
+	}
+	return si, true
+}
+
+// Names lists the stored skills.
+func (s *storeIndex) Names() []string {
+	metas, err := s.store.List(s.ctx, contract.SkillQuery{})
+	if err != nil {
+		return nil
+	}
+	out := make([]string, len(metas))
+	for i, m := range metas {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// diagSummary counts diagnostics by severity.
+type diagSummary struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+}
+
+func summarize(ds ast.Diagnostics) diagSummary {
+	var s diagSummary
+	for _, d := range ds {
+		switch d.Severity {
+		case ast.Error:
+			s.Errors++
+		case ast.Warning:
+			s.Warnings++
+		default:
+			s.Infos++
+		}
+	}
+	return s
+}
+
+func errorsOnly(ds ast.Diagnostics) ast.Diagnostics {
+	var out ast.Diagnostics
+	for _, d := range ds {
+		if d.Severity == ast.Error {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Footprint is what a skill can touch once approved, read from its ops.
+type Footprint struct {
+	Connectors    []string `json:"connectors"`
+	BuiltinOps    []string `json:"builtin_ops"`
+	ShellBinaries []string `json:"shell_binaries"`
+	DynamicShell  int      `json:"dynamic_shell"`
+	UnsafeShell   int      `json:"unsafe_shell"`
+	FileReads     int      `json:"file_reads"`
+	FileWrites    int      `json:"file_writes"`
+	Notifies      int      `json:"notifies"`
+	ChildSkills   []string `json:"child_skills"`
+	Effectful     bool     `json:"effectful"`
+}
+
+// footprintOf enumerates the ops of f.
+func footprintOf(info *check.Info) Footprint {
+	fp := Footprint{}
+	conns, builtins, bins, kids := set{}, set{}, set{}, set{}
+	for _, op := range info.Ops {
+		switch s := op.Stmt.(type) {
+		case *ast.DispatchStmt:
+			fp.addDispatch(s, conns, builtins)
+		case *ast.CallStmt:
+			fp.addCall(s, bins, kids)
+		}
+	}
+	fp.Connectors, fp.BuiltinOps, fp.ShellBinaries, fp.ChildSkills = conns.list(), builtins.list(), bins.list(), kids.list()
+	fp.Effectful = len(fp.Connectors) > 0 || len(fp.ShellBinaries) > 0 || fp.DynamicShell > 0 ||
+		fp.FileReads+fp.FileWrites+fp.Notifies > 0 || builtins["data_write"] || builtins["skill_write"]
+	return fp
+}
+
+func (fp *Footprint) addDispatch(s *ast.DispatchStmt, conns, builtins set) {
+	if s.Connector != nil {
+		conns[s.Connector.Name] = true
+	} else if s.Tool != nil {
+		builtins[s.Tool.Name] = true
+	}
+}
+
+func (fp *Footprint) addCall(s *ast.CallStmt, bins, kids set) {
+	if s.Name == nil {
+		return
+	}
+	switch s.Name.Name {
+	case "shell":
+		if bin, ok := lint.ShellBinary(s); ok {
+			bins[bin] = true
+			if bin == "bash" && s.Arg("unsafe") != nil {
+				fp.UnsafeShell++
+			}
+		} else {
+			fp.DynamicShell++
+		}
+	case "file_read":
+		fp.FileReads++
+	case "file_write":
+		fp.FileWrites++
+	case "notify":
+		fp.Notifies++
+	case "execute_skill", "inline":
+		for _, key := range []string{"name", "skill_name", "skill"} {
+			if a := s.Arg(key); a != nil {
+				if v, ok := literal(a.Value); ok {
+					kids[v] = true
+				}
+			}
+		}
+	}
+}
+
+// literal returns the value of a literal string argument.
+func literal(e ast.Expr) (string, bool) {
+	switch v := e.(type) {
+	case *ast.StringLit:
+		return v.Value.LitValue()
+	case *ast.BareWord:
+		return v.Value.LitValue()
+	}
+	return "", false
+}
+
+type set map[string]bool
+
+func (s set) list() []string {
+	out := make([]string, 0, len(s))
+	for k := range s {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// diagsJSON renders diagnostics in skillc check's JSON shape.
+func diagsJSON(name string, src []byte, ds ast.Diagnostics) []render.Diag {
+	return render.Diags(name, src, ds)
+}
+
+// headerList returns the comma-separated values of a raw header.
+func headerList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

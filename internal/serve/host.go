@@ -1,0 +1,131 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/workspace"
+)
+
+// Options configure a Host.
+type Options struct {
+	// Workspace is the loaded configuration and lint environment
+	// (required); lint_skill and skill_write lint through it.
+	Workspace *workspace.Env
+	Settings  Settings
+	// Runner is the base runner every run copies. Nil builds one from
+	// Config with NewRunner.
+	Runner *eval.Runner
+	// CloseRunner releases what Runner holds; may be nil.
+	CloseRunner func() error
+	// Traces records runs; nil disables recording.
+	Traces *trace.Store
+	// Logger receives structured logs; nil discards them.
+	Logger *slog.Logger
+	// Clock is the time source; nil means time.Now.
+	Clock func() time.Time
+	// Version is reported by runtime_capabilities and the MCP handshake.
+	Version string
+}
+
+// Host runs skills for the MCP tools, the trigger scheduler and /event.
+// It is safe for concurrent use.
+type Host struct {
+	cfg     *config.Config
+	ws      *workspace.Env
+	set     Settings
+	runner  *eval.Runner
+	closeR  func() error
+	traces  *trace.Store
+	log     *slog.Logger
+	now     func() time.Time
+	version string
+	started time.Time
+	metrics *metrics
+	secrets []string
+
+	triggers Triggers // set by SetTriggers; nil when triggers are off
+
+	mu       sync.Mutex
+	draining bool
+	inflight map[string]context.CancelFunc
+	wg       sync.WaitGroup
+}
+
+// New builds a host. The caller owns o.Traces and closes it after
+// Host.Close.
+func New(o Options) (*Host, error) {
+	if o.Workspace == nil || o.Workspace.Config == nil || o.Runner == nil {
+		return nil, fmt.Errorf("serve: host needs a workspace and a runner")
+	}
+	h := &Host{
+		cfg: o.Workspace.Config, ws: o.Workspace, set: o.Settings, runner: o.Runner, closeR: o.CloseRunner, traces: o.Traces,
+		log: o.Logger, now: o.Clock, version: o.Version, inflight: map[string]context.CancelFunc{},
+		secrets: secretValues(os.Environ()),
+	}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	h.started = h.now()
+	h.metrics = newMetrics(h)
+	return h, nil
+}
+
+// secretValues returns the values provisioned for {{secret.NAME}}, so
+// recorded inputs can be redacted against them.
+func secretValues(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, config.SecretPrefix) && v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// SetTriggers attaches the trigger service the trigger tools and /event
+// use.
+func (h *Host) SetTriggers(t Triggers) { h.triggers = t }
+
+// Skills returns the configured skill store, or nil.
+func (h *Host) Skills() contract.SkillStore {
+	if h.runner.Registry == nil {
+		return nil
+	}
+	return h.runner.Registry.Skills
+}
+
+// Registry returns the wired registry (never nil).
+func (h *Host) Registry() *contract.Registry {
+	if h.runner.Registry == nil {
+		return &contract.Registry{}
+	}
+	return h.runner.Registry
+}
+
+// Traces returns the trace store, or nil when recording is off.
+func (h *Host) Traces() *trace.Store { return h.traces }
+
+// Logger returns the host's logger.
+func (h *Host) Logger() *slog.Logger { return h.log }
+
+// Close releases the runner's registry.
+func (h *Host) Close() error {
+	if h.closeR != nil {
+		return h.closeR()
+	}
+	return nil
+}

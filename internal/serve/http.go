@@ -1,0 +1,143 @@
+package serve
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Handler returns the host's HTTP routes: /mcp (and /rpc, the same MCP
+// endpoint under the reference runtime's path), /event, /healthz, /readyz
+// and /metrics.
+func (h *Host) Handler(srv *mcp.Server) http.Handler {
+	mux := http.NewServeMux()
+	mcpH := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Logger: h.log, SessionTimeout: 30 * time.Minute})
+	guarded := h.limit(h.bearer(h.set.AuthToken, mcpH))
+	mux.Handle("/mcp", guarded)
+	mux.Handle("/rpc", guarded)
+	mux.Handle("/event", h.limit(http.HandlerFunc(h.serveEvent)))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("/readyz", h.serveReady)
+	mux.Handle("/metrics", h.metrics.handler())
+	return mux
+}
+
+// limit caps request bodies at MaxBody.
+func (h *Host) limit(next http.Handler) http.Handler {
+	max := h.set.MaxBody
+	if max <= 0 {
+		max = DefaultMaxBody
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > max {
+			writeJSON(w, http.StatusRequestEntityTooLarge, errorBody{Error: "RequestTooLarge", Message: "request body exceeds the host's limit"})
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, max)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bearer requires "Authorization: Bearer <token>" when token is set,
+// compared in constant time.
+func (h *Host) bearer(token string, next http.Handler) http.Handler {
+	if token == "" {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !tokenOK(r, token) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="skillc"`)
+			writeJSON(w, http.StatusUnauthorized, errorBody{Error: "Unauthorized", Message: "missing or wrong bearer token"})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func tokenOK(r *http.Request, token string) bool {
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(token)) == 1
+}
+
+// serveReady reports 503 while draining or when a store is unreachable.
+func (h *Host) serveReady(w http.ResponseWriter, r *http.Request) {
+	checks := map[string]string{}
+	ok := true
+	if h.Draining() {
+		checks["host"], ok = "draining", false
+	} else {
+		checks["host"] = "ok"
+	}
+	if h.traces != nil {
+		if err := h.traces.Ping(r.Context()); err != nil {
+			checks["traces"], ok = err.Error(), false
+		} else {
+			checks["traces"] = "ok"
+		}
+	}
+	if h.Skills() == nil {
+		checks["skill_store"] = "not configured"
+	} else {
+		checks["skill_store"] = "ok"
+	}
+	code := http.StatusOK
+	if !ok {
+		code = http.StatusServiceUnavailable
+	}
+	writeJSON(w, code, map[string]any{"ready": ok, "checks": checks})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// Serve serves HTTP on ln until ctx is done, then shuts down: intake
+// stops at once, in-flight runs get the grace period, the rest are cut
+// off and recorded aborted.
+func (h *Host) Serve(ctx context.Context, ln net.Listener, srv *mcp.Server) error {
+	hs := &http.Server{Handler: h.Handler(srv), ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	h.log.Info("serving", "addr", ln.Addr().String(), "mcp", "/mcp", "event_ingress", h.set.EventIngress)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	h.Shutdown(hs)
+	return nil
+}
+
+// Shutdown stops intake and drains in-flight runs, then closes hs (which
+// may be nil for the stdio transport).
+func (h *Host) Shutdown(hs *http.Server) {
+	h.log.Info("shutting down", "grace", h.set.Grace.String(), "in_flight", h.InFlight())
+	h.mu.Lock()
+	h.draining = true
+	h.mu.Unlock()
+	if hs != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), h.set.Grace)
+		defer cancel()
+		go func() { _ = hs.Shutdown(sctx) }()
+	}
+	h.Drain(h.set.Grace)
+	if hs != nil {
+		if err := hs.Close(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			h.log.Warn("closing http server", "err", err)
+		}
+	}
+}

@@ -1,0 +1,187 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skillscript/skillc/eval"
+)
+
+// call is the per-request context a tool handler sees.
+type call struct {
+	// caller is the agent id from the identity header, or "".
+	caller string
+}
+
+// toolSet registers the host's tools on one MCP server and validates
+// their arguments.
+type toolSet struct {
+	h       *Host
+	srv     *mcp.Server
+	schemas map[string]*jsonschema.Resolved
+	names   []string
+	err     error
+}
+
+// NewMCPServer returns an MCP server exposing the host's tools. The same
+// server backs the Streamable HTTP handler and the stdio transport.
+func (h *Host) NewMCPServer() (*mcp.Server, error) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "skillc", Title: "skillscript runtime (skillc serve)", Version: h.version},
+		&mcp.ServerOptions{Instructions: "Run, author and inspect skillscript skills. Call help for an overview."})
+	ts := &toolSet{h: h, srv: srv, schemas: map[string]*jsonschema.Resolved{}}
+	ts.register()
+	if ts.err != nil {
+		return nil, ts.err
+	}
+	srv.AddReceivingMiddleware(ts.middleware)
+	return srv, nil
+}
+
+// addTool registers one typed tool: its input and output schemas come from
+// In and Out. The handler's *Error becomes an isError result; a
+// *jsonrpc.Error (bad params) a protocol error.
+func addTool[In, Out any](ts *toolSet, name, desc string, fn func(context.Context, *call, In) (Out, error)) {
+	schema, err := jsonschema.For[In](schemaOptions())
+	if err == nil {
+		ts.schemas[name], err = schema.Resolve(nil)
+	}
+	var outSchema *jsonschema.Schema
+	if err == nil {
+		outSchema, err = jsonschema.For[Out](schemaOptions())
+	}
+	if err != nil {
+		ts.err = errors.Join(ts.err, fmt.Errorf("tool %s: schema: %w", name, err))
+		return
+	}
+	ts.names = append(ts.names, name)
+	mcp.AddTool(ts.srv, &mcp.Tool{Name: name, Description: desc, InputSchema: schema, OutputSchema: outSchema},
+		func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+			out, err := fn(ctx, &call{caller: ts.h.callerOf(req)}, in)
+			return nil, out, err
+		})
+}
+
+// schemaOptions describes the recursive eval.ErrorInfo (nested child
+// errors) as a plain object.
+func schemaOptions() *jsonschema.ForOptions {
+	return &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[eval.ErrorInfo](): {Type: "object", Description: "a run error: kind, message, target, op, range, nested"},
+	}}
+}
+
+// callerOf reads the configured identity header; an empty value is
+// absent.
+func (h *Host) callerOf(req *mcp.CallToolRequest) string {
+	if h.set.IdentityHeader == "" || req == nil || req.Extra == nil || req.Extra.Header == nil {
+		return ""
+	}
+	return strings.TrimSpace(req.Extra.Header.Get(h.set.IdentityHeader))
+}
+
+// middleware validates tools/call arguments against the tool's schema
+// (a -32602 error naming the field), rewrites tool errors into their typed
+// JSON form and counts calls.
+func (ts *toolSet) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				ts.h.log.Error("mcp handler panic", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+			}
+		}()
+		ctr, ok := req.(*mcp.CallToolRequest)
+		if method != "tools/call" || !ok || ctr.Params == nil {
+			return next(ctx, method, req)
+		}
+		name, start := ctr.Params.Name, time.Now()
+		if err := ts.validate(name, ctr.Params.Arguments); err != nil {
+			ts.h.metrics.toolCalls.WithLabelValues(name, "invalid_params").Inc()
+			return nil, err
+		}
+		res, err = next(ctx, method, req)
+		ts.h.metrics.toolDur.WithLabelValues(name).Observe(time.Since(start).Seconds())
+		ts.h.metrics.toolCalls.WithLabelValues(name, outcome(res, err)).Inc()
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
+			typedError(r)
+		}
+		return res, err
+	}
+}
+
+func outcome(res mcp.Result, err error) string {
+	var we *jsonrpc.Error
+	switch r, _ := res.(*mcp.CallToolResult); {
+	case errors.As(err, &we) && we.Code == jsonrpc.CodeInvalidParams:
+		return "invalid_params"
+	case err != nil, r != nil && r.IsError:
+		return "error"
+	}
+	return "ok"
+}
+
+// validate checks raw arguments against the tool's input schema.
+func (ts *toolSet) validate(name string, raw json.RawMessage) error {
+	rs, ok := ts.schemas[name]
+	if !ok {
+		return nil // unknown tool: the SDK reports it
+	}
+	var args any = map[string]any{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return invalidParams("arguments: %v", err)
+		}
+	}
+	if _, isObj := args.(map[string]any); !isObj {
+		return invalidParams("arguments: want a JSON object")
+	}
+	if err := rs.Validate(args); err != nil {
+		return invalidParams("%s", schemaMessage(err))
+	}
+	return nil
+}
+
+// schemaMessage shortens a jsonschema validation error to the failing
+// field and reason.
+func schemaMessage(err error) string {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "validating root: ")
+	msg = strings.ReplaceAll(msg, "validating /properties/", "field ")
+	return msg
+}
+
+// invalidParams is a JSON-RPC -32602 error.
+func invalidParams(format string, args ...any) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + fmt.Sprintf(format, args...)}
+}
+
+// errorBody is the JSON text of an isError result.
+type errorBody struct {
+	Error   string `json:"error"`
+	Message string `json:"message"`
+	Details any    `json:"details,omitempty"`
+}
+
+// typedError rewrites an isError result's text into {"error": name,
+// "message": ..., "details": ...}.
+func typedError(r *mcp.CallToolResult) {
+	err := r.GetError()
+	if err == nil {
+		return
+	}
+	body := errorBody{Error: ErrInternal, Message: err.Error()}
+	var he *Error
+	if errors.As(err, &he) {
+		body = errorBody{Error: he.Name, Message: he.Message, Details: he.Details}
+	}
+	b, _ := json.Marshal(body)
+	r.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+}

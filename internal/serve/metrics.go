@@ -1,0 +1,82 @@
+package serve
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/skillscript/skillc/eval"
+)
+
+// metrics are the host's Prometheus collectors, on a registry of their
+// own (no global state).
+type metrics struct {
+	reg       *prometheus.Registry
+	runs      *prometheus.CounterVec
+	runDur    *prometheus.HistogramVec
+	inflight  prometheus.Gauge
+	toolCalls *prometheus.CounterVec
+	toolDur   *prometheus.HistogramVec
+	events    *prometheus.CounterVec
+	fires     *prometheus.CounterVec
+}
+
+func newMetrics(h *Host) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		runs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "skillc_runs_total", Help: "Skill runs by trigger kind and status (ok, failed, refused).",
+		}, []string{"trigger", "status"}),
+		runDur: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "skillc_run_duration_seconds", Help: "Wall-clock duration of skill runs.",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 4, 10),
+		}, []string{"trigger"}),
+		inflight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "skillc_runs_in_flight", Help: "Runs currently executing.",
+		}),
+		toolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "skillc_mcp_tool_calls_total", Help: "MCP tool calls by tool and outcome (ok, error, invalid_params).",
+		}, []string{"tool", "outcome"}),
+		toolDur: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "skillc_mcp_tool_duration_seconds", Help: "MCP tool call latency.",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 4, 10),
+		}, []string{"tool"}),
+		events: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "skillc_event_requests_total", Help: "POST /event requests by HTTP status code.",
+		}, []string{"code"}),
+		fires: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "skillc_trigger_fires_total", Help: "Trigger fires enqueued by kind (cron, event).",
+		}, []string{"kind"}),
+	}
+	m.reg.MustRegister(m.runs, m.runDur, m.inflight, m.toolCalls, m.toolDur, m.events, m.fires,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "skillc_uptime_seconds", Help: "Seconds since the host started.",
+		}, func() float64 { return h.now().Sub(h.started).Seconds() }))
+	return m
+}
+
+// handler serves the registry in the Prometheus text format.
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// observe counts one finished (or refused) run.
+func (h *Host) observe(req RunRequest, res *eval.Result, d time.Duration) {
+	status := "refused"
+	if res != nil {
+		status = res.Status
+	}
+	trig := req.Trigger
+	if trig == "" {
+		trig = "unknown"
+	}
+	h.metrics.runs.WithLabelValues(trig, status).Inc()
+	h.metrics.runDur.WithLabelValues(trig).Observe(d.Seconds())
+	h.log.Info("run finished", "skill", req.Name, "trigger", trig, "status", status, "duration_ms", d.Milliseconds(), "caller", req.Caller)
+}
+
+// CountFire counts a trigger fire of kind.
+func (h *Host) CountFire(kind string) { h.metrics.fires.WithLabelValues(kind).Inc() }

@@ -1,0 +1,121 @@
+package serve
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/skillscript/skillc/internal/config"
+)
+
+// Environment variables read by the host beyond those of
+// internal/config.
+const (
+	EnvIdentityHeader = "SKILLSCRIPT_MCP_CALLER_IDENTITY_HEADER"
+	EnvPollInterval   = "SKILLSCRIPT_POLL_INTERVAL_SECONDS"
+	EnvEventIngress   = "SKILLSCRIPT_EVENT_INGRESS_ENABLED"
+	EnvEventToken     = "SKILLSCRIPT_EVENT_INGRESS_AUTH_TOKEN"
+	EnvAuthToken      = "SKILLSCRIPT_DASHBOARD_AUTH_TOKEN"
+	EnvDatabaseURL    = "SKILLSCRIPT_DATABASE_URL"
+)
+
+// Defaults of the host settings.
+const (
+	DefaultPollInterval = 30 * time.Second
+	DefaultGrace        = 30 * time.Second
+	DefaultMaxBody      = 4 << 20 // bytes of one HTTP request body
+)
+
+// Settings are the host's resolved settings: configuration plus flags.
+type Settings struct {
+	Host string
+	Port int
+	// IdentityHeader names the inbound header carrying the caller's agent
+	// id; empty means callers are anonymous.
+	IdentityHeader string
+	// EventIngress mounts POST /event; EventToken, when set, is the bearer
+	// token it requires.
+	EventIngress bool
+	EventToken   string
+	// AuthToken, when set, is the bearer token /mcp requires.
+	AuthToken string
+	// PollInterval is the scheduler tick.
+	PollInterval time.Duration
+	// DatabaseURL selects the queue database: empty or a file path for the
+	// embedded SQLite under $SKILLSCRIPT_HOME, postgres://... for Postgres.
+	DatabaseURL string
+	// Grace is how long in-flight runs may finish after SIGTERM.
+	Grace time.Duration
+	// MaxBody caps the size of an HTTP request body.
+	MaxBody int64
+	// Trace turns run recording on (the default) or off.
+	Trace bool
+}
+
+// SettingsFrom resolves the host settings from cfg (its environment and
+// .env files) with the defaults of configuration.md. Flags override the
+// result afterwards.
+func SettingsFrom(cfg *config.Config) (Settings, error) {
+	s := Settings{
+		Host: cfg.Host, Port: cfg.Port, PollInterval: DefaultPollInterval,
+		Grace: DefaultGrace, MaxBody: DefaultMaxBody, Trace: true,
+	}
+	get := func(k string) string { v, _ := cfg.Getenv(k); return strings.TrimSpace(v) }
+	s.IdentityHeader = get(EnvIdentityHeader)
+	s.EventToken, s.AuthToken, s.DatabaseURL = get(EnvEventToken), get(EnvAuthToken), get(EnvDatabaseURL)
+	if v := get(EnvEventIngress); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return s, fmt.Errorf("%s=%q: want true or false", EnvEventIngress, v)
+		}
+		s.EventIngress = b
+	}
+	if v := get(EnvPollInterval); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return s, fmt.Errorf("%s=%q: want a positive number of seconds", EnvPollInterval, v)
+		}
+		s.PollInterval = time.Duration(n) * time.Second
+	}
+	return s, nil
+}
+
+// Check refuses settings that would expose the host: a non-loopback bind
+// without a bearer token for /mcp, or with /event enabled but no event
+// token. It also checks the port.
+func (s Settings) Check() error {
+	if s.Port < 0 || s.Port > 65535 {
+		return fmt.Errorf("port %d is out of range (0-65535)", s.Port)
+	}
+	if IsLoopback(s.Host) {
+		return nil
+	}
+	var missing []string
+	if s.AuthToken == "" {
+		missing = append(missing, EnvAuthToken+" (guards /mcp)")
+	}
+	if s.EventIngress && s.EventToken == "" {
+		missing = append(missing, EnvEventToken+" (guards /event)")
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("refusing to listen on non-loopback address %s without authentication: set %s, or bind 127.0.0.1",
+			net.JoinHostPort(s.Host, strconv.Itoa(s.Port)), strings.Join(missing, " and "))
+	}
+	return nil
+}
+
+// IsLoopback reports whether host (a name or an IP, without port) only
+// reaches this machine.
+func IsLoopback(host string) bool {
+	h := strings.Trim(host, "[]")
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Addr returns host:port.
+func (s Settings) Addr() string { return net.JoinHostPort(s.Host, strconv.Itoa(s.Port)) }

@@ -1,0 +1,176 @@
+package serve
+
+import (
+	"context"
+	"time"
+
+	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/internal/trace"
+)
+
+// RunRequest is one run: a stored skill by Name or an inline Source.
+type RunRequest struct {
+	Name       string
+	Source     string
+	Inputs     map[string]any
+	Mechanical bool
+	// Trigger is how the run was fired (contract.Trigger*); TriggerName
+	// the cron expression or event name.
+	Trigger     string
+	TriggerName string
+	// Caller is the authenticated caller's agent id, if any.
+	Caller string
+	// TraceID, when set, is used as the run's trace id.
+	TraceID string
+	// FiredAt is the logical fire time of a trigger; zero means now.
+	FiredAt time.Time
+	// Payload is ${TRIGGER_PAYLOAD} of an event fire.
+	Payload any
+}
+
+// Execute runs req and returns the result and its trace id. A stored
+// skill must be Approved unless the run is mechanical; Disabled never
+// runs. Skill failures are in the result; the error reports why the run
+// did not start.
+func (h *Host) Execute(ctx context.Context, req RunRequest) (*eval.Result, string, error) {
+	src, author, err := h.resolve(ctx, req)
+	if err != nil {
+		return nil, "", err
+	}
+	ctx, id, done, err := h.admit(ctx, req.TraceID)
+	if err != nil {
+		return nil, "", err
+	}
+	defer done()
+	r := h.runnerFor(req, author)
+	meta := trace.Run{ID: id, Skill: req.Name, Trigger: req.Trigger, TriggerName: req.TriggerName, Caller: req.Caller}
+	start := time.Now()
+	res, id, err := h.traces.Exec(ctx, r, meta, []byte(src), req.Inputs, h.secrets)
+	h.observe(req, res, time.Since(start))
+	if err != nil {
+		return res, id, wrapErr(ErrInternal, err)
+	}
+	return res, id, nil
+}
+
+// resolve returns the source to run and its author, enforcing the status
+// gate for stored skills.
+func (h *Host) resolve(ctx context.Context, req RunRequest) (string, string, error) {
+	if req.Name == "" {
+		return req.Source, "", nil
+	}
+	rec, err := h.load(ctx, req.Name)
+	if err != nil {
+		return "", "", err
+	}
+	switch contract.StatusWord(rec.Status) {
+	case contract.StatusDisabled:
+		return "", "", hostErr(ErrSkillDisabled, "skill %q is Disabled and never runs", req.Name)
+	case contract.StatusApproved:
+	default:
+		if !req.Mechanical {
+			return "", "", hostErr(ErrSkillNotApproved, "skill %q is %s: only Approved skills run (a mechanical run is allowed)", req.Name, rec.Status)
+		}
+	}
+	return rec.Body, rec.Author, nil
+}
+
+// load reads a stored skill.
+func (h *Host) load(ctx context.Context, name string) (*contract.SkillRecord, error) {
+	store := h.Skills()
+	if store == nil {
+		return nil, hostErr(ErrNoSkillStore, "no skill store is configured")
+	}
+	rec, err := store.Get(ctx, name)
+	if err != nil {
+		return nil, wrapErr(ErrStore, err)
+	}
+	if rec == nil {
+		return nil, hostErr(ErrSkillNotFound, "skill %q not found", name)
+	}
+	return rec, nil
+}
+
+// runnerFor copies the base runner for one run.
+func (h *Host) runnerFor(req RunRequest, author string) eval.Runner {
+	r := *h.runner
+	r.Mechanical = r.Mechanical || req.Mechanical
+	r.Identity = author
+	r.Env.TriggerType, r.Env.TriggerName = req.Trigger, req.TriggerName
+	r.Env.FiredAt, r.Env.TriggerPayload = req.FiredAt, req.Payload
+	return r
+}
+
+// admit registers an in-flight run, refusing new runs while draining.
+// The returned context is cancelled by Shutdown's hard stop.
+func (h *Host) admit(ctx context.Context, id string) (context.Context, string, func(), error) {
+	if id == "" {
+		id = trace.NewID()
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.draining {
+		return nil, "", nil, hostErr(ErrShuttingDown, "the host is shutting down and accepts no new runs")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	h.inflight[id] = cancel
+	h.wg.Add(1)
+	h.metrics.inflight.Inc()
+	return ctx, id, func() {
+		h.mu.Lock()
+		delete(h.inflight, id)
+		h.mu.Unlock()
+		cancel()
+		h.metrics.inflight.Dec()
+		h.wg.Done()
+	}, nil
+}
+
+// Drain stops intake, waits up to grace for in-flight runs, then cancels
+// the rest (their shell children are killed by the evaluator) and marks
+// their traces aborted. It returns the number of runs cut off.
+func (h *Host) Drain(grace time.Duration) int {
+	h.mu.Lock()
+	h.draining = true
+	h.mu.Unlock()
+	finished := make(chan struct{})
+	go func() { h.wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+		return 0
+	case <-time.After(grace):
+	}
+	h.mu.Lock()
+	cut := make([]string, 0, len(h.inflight))
+	for id, cancel := range h.inflight {
+		cut = append(cut, id)
+		cancel()
+	}
+	h.mu.Unlock()
+	select {
+	case <-finished:
+	case <-time.After(5 * time.Second):
+	}
+	if h.traces != nil {
+		for _, id := range cut {
+			_ = h.traces.Abort(context.Background(), id, "host shut down before the run finished")
+		}
+	}
+	h.log.Warn("runs cut off at shutdown", "count", len(cut), "grace", grace.String())
+	return len(cut)
+}
+
+// Draining reports whether the host stopped accepting runs.
+func (h *Host) Draining() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.draining
+}
+
+// InFlight returns the number of running runs.
+func (h *Host) InFlight() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.inflight)
+}

@@ -1,0 +1,67 @@
+package trace
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/syntax"
+)
+
+// NewID returns a fresh trace id (32 hex characters).
+func NewID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// finishTimeout bounds the final trace write, which runs on a context
+// detached from the run's so that a cancelled run is still recorded.
+const finishTimeout = 10 * time.Second
+
+// Exec parses, checks and runs src with r and records the run in s: meta
+// supplies the trace id (generated when empty), trigger, caller and inputs
+// (recorded redacted against secrets). A nil s runs without recording.
+// The recording hooks r.Progress, keeping any hook r already has.
+func (s *Store) Exec(ctx context.Context, r eval.Runner, meta Run, src []byte, inputs map[string]any, secrets []string) (*eval.Result, string, error) {
+	if meta.ID == "" {
+		meta.ID = NewID()
+	}
+	f, _ := syntax.Parse(meta.Skill, src)
+	if s == nil {
+		res, err := r.Run(ctx, f, check.Check(f), inputs)
+		return res, meta.ID, err
+	}
+	now := r.Clock
+	if now == nil {
+		now = time.Now
+	}
+	if meta.Skill == "" {
+		meta.Skill = f.SkillName()
+	}
+	meta.ContentHash = contract.ContentHash(string(src))
+	meta.Inputs = RedactInputs(inputs, secrets)
+	meta.StartedAt = now()
+	meta.Mechanical = meta.Mechanical || r.Mechanical
+	if err := s.Begin(ctx, &meta, string(src)); err != nil {
+		return nil, meta.ID, fmt.Errorf("not running %s: %w", meta.Skill, err)
+	}
+	rec := NewRecorder(now, r.Progress)
+	r.Progress = rec.Hook
+	res, err := r.Run(ctx, f, check.Check(f), inputs)
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
+	defer cancel()
+	if err != nil {
+		_ = s.Abort(wctx, meta.ID, err.Error())
+		return res, meta.ID, err
+	}
+	if ferr := s.Finish(wctx, meta.ID, res, rec.Ops(res), now()); ferr != nil {
+		return res, meta.ID, ferr
+	}
+	return res, meta.ID, nil
+}

@@ -1,0 +1,255 @@
+package trace
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/skillscript/skillc/eval"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Run statuses.
+const (
+	StatusRunning = "running"
+	StatusOK      = "ok"
+	StatusFailed  = "failed"
+	StatusAborted = "aborted"
+)
+
+// FileName is the trace database's name inside the trace directory.
+const FileName = "traces.db"
+
+// Run is one recorded run.
+type Run struct {
+	ID          string         `json:"trace_id"`
+	Skill       string         `json:"skill"`
+	ContentHash string         `json:"content_hash"`
+	Trigger     string         `json:"trigger_kind"` // cli, cron, event, agent, inline, replay
+	TriggerName string         `json:"trigger_name,omitempty"`
+	Caller      string         `json:"caller_agent_id,omitempty"`
+	Inputs      map[string]any `json:"inputs"`
+	Mechanical  bool           `json:"mechanical"`
+	Status      string         `json:"status"`
+	StartedAt   time.Time      `json:"started_at"`
+	FinishedAt  *time.Time     `json:"finished_at,omitempty"`
+	DurationMS  int64          `json:"duration_ms"`
+	// DeadlineExceeded, UncertainEffects, Errors, Fallbacks, Deliveries and
+	// Output are copied from the run's result.
+	DeadlineExceeded bool             `json:"deadline_exceeded"`
+	UncertainEffects []eval.Effect    `json:"uncertain_effects"`
+	Errors           []eval.ErrorInfo `json:"errors"`
+	Fallbacks        []eval.Fallback  `json:"fallbacks"`
+	Deliveries       []eval.Receipt   `json:"deliveries"`
+	Output           string           `json:"output"`
+	AbortReason      string           `json:"abort_reason,omitempty"`
+	Ops              []Op             `json:"ops,omitempty"`
+}
+
+// Clean reports whether the run finished without errors, deadline cut or
+// uncertain effects.
+func (r *Run) Clean() bool {
+	return r.Status == StatusOK && !r.DeadlineExceeded && len(r.UncertainEffects) == 0
+}
+
+// Store is a trace database. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+	now  func() time.Time
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS runs (
+	id TEXT PRIMARY KEY,
+	skill TEXT NOT NULL,
+	content_hash TEXT NOT NULL,
+	trigger_kind TEXT NOT NULL,
+	trigger_name TEXT NOT NULL DEFAULT '',
+	caller TEXT NOT NULL DEFAULT '',
+	inputs TEXT NOT NULL,
+	mechanical INTEGER NOT NULL DEFAULT 0,
+	status TEXT NOT NULL,
+	started_at INTEGER NOT NULL,
+	finished_at INTEGER,
+	deadline_exceeded INTEGER NOT NULL DEFAULT 0,
+	uncertain_effects TEXT NOT NULL DEFAULT '[]',
+	errors TEXT NOT NULL DEFAULT '[]',
+	fallbacks TEXT NOT NULL DEFAULT '[]',
+	deliveries TEXT NOT NULL DEFAULT '[]',
+	output TEXT NOT NULL DEFAULT '',
+	abort_reason TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS runs_skill ON runs(skill, started_at);
+CREATE INDEX IF NOT EXISTS runs_started ON runs(started_at);
+CREATE TABLE IF NOT EXISTS ops (
+	run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	seq INTEGER NOT NULL,
+	depth INTEGER NOT NULL,
+	skill TEXT NOT NULL,
+	target TEXT NOT NULL,
+	op TEXT NOT NULL,
+	line INTEGER NOT NULL,
+	started_at INTEGER NOT NULL,
+	duration_us INTEGER NOT NULL,
+	outcome TEXT NOT NULL,
+	error_kind TEXT NOT NULL DEFAULT '',
+	detail TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (run_id, seq)
+);
+CREATE INDEX IF NOT EXISTS ops_kind ON ops(error_kind);
+CREATE TABLE IF NOT EXISTS sources (
+	content_hash TEXT PRIMARY KEY,
+	body TEXT NOT NULL
+);
+`
+
+// Open opens (creating when needed) the trace database at path.
+func Open(path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("trace store: create directory: %w", err)
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("trace store: open %s: %w", path, err)
+	}
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("trace store: initialise %s: %w", path, err)
+	}
+	return &Store{db: db, path: path, now: time.Now}, nil
+}
+
+// dsn builds a modernc.org/sqlite DSN: WAL, a busy timeout, full sync (a
+// committed trace survives a power cut) and immediate transactions.
+func dsn(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	q.Set("_txlock", "immediate")
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Path returns the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Ping checks the database is reachable.
+func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
+// Begin records the start of run r (status running) and its source, so
+// that a crash mid-run leaves a row to recover.
+func (s *Store) Begin(ctx context.Context, r *Run, source string) error {
+	in, err := json.Marshal(nonNilMap(r.Inputs))
+	if err != nil {
+		return fmt.Errorf("trace: inputs: %w", err)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("trace: begin: %w", err)
+	}
+	defer tx.Rollback()
+	if source != "" {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO sources(content_hash, body) VALUES(?, ?)`, r.ContentHash, source); err != nil {
+			return fmt.Errorf("trace: source: %w", err)
+		}
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO runs(id, skill, content_hash, trigger_kind, trigger_name, caller, inputs, mechanical, status, started_at)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ID, r.Skill, r.ContentHash, r.Trigger, r.TriggerName, r.Caller, string(in), r.Mechanical, StatusRunning, r.StartedAt.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("trace: insert run: %w", err)
+	}
+	return tx.Commit()
+}
+
+// Finish records the outcome of run id: the result fields and its ops.
+func (s *Store) Finish(ctx context.Context, id string, res *eval.Result, ops []Op, finished time.Time) error {
+	status := StatusOK
+	if res.Failed() {
+		status = StatusFailed
+	}
+	cols := []any{status, finished.UnixMilli(), res.DeadlineExceeded,
+		mustJSON(res.UncertainEffects), mustJSON(res.Errors), mustJSON(res.Fallbacks), mustJSON(res.Receipts), res.Outputs.Text}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("trace: begin: %w", err)
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, `UPDATE runs SET status=?, finished_at=?, deadline_exceeded=?, uncertain_effects=?, errors=?, fallbacks=?, deliveries=?, output=? WHERE id=?`,
+		append(cols, id)...)
+	if err != nil {
+		return fmt.Errorf("trace: update run: %w", err)
+	}
+	if err := insertOps(ctx, tx, id, ops); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func insertOps(ctx context.Context, tx *sql.Tx, id string, ops []Op) error {
+	stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO ops(run_id, seq, depth, skill, target, op, line, started_at, duration_us, outcome, error_kind, detail)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("trace: ops: %w", err)
+	}
+	defer stmt.Close()
+	for i, o := range ops {
+		_, err := stmt.ExecContext(ctx, id, i, o.Depth, o.Skill, o.Target, o.Op, o.Line, o.StartedAt.UnixMilli(),
+			o.Duration.Microseconds(), o.Outcome, o.ErrorKind, o.Detail)
+		if err != nil {
+			return fmt.Errorf("trace: op: %w", err)
+		}
+	}
+	return nil
+}
+
+// Abort marks a run that is still running, or that failed because it
+// was cut off, aborted with reason. A run that finished ok is left alone.
+func (s *Store) Abort(ctx context.Context, id, reason string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE runs SET status=?, finished_at=COALESCE(finished_at, ?), abort_reason=? WHERE id=? AND status IN (?, ?)`,
+		StatusAborted, s.now().UnixMilli(), reason, id, StatusRunning, StatusFailed)
+	return err
+}
+
+// Recover marks every run still "running" aborted: called at start-up by
+// the only process owning the database, it closes the rows of runs a
+// killed process left behind. It returns how many rows it closed.
+func (s *Store) Recover(ctx context.Context, reason string) (int, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status=?, finished_at=?, abort_reason=? WHERE status=?`,
+		StatusAborted, s.now().UnixMilli(), reason, StatusRunning)
+	if err != nil {
+		return 0, fmt.Errorf("trace: recover: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// ErrNotFound reports an unknown trace id.
+var ErrNotFound = errors.New("trace not found")
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}
+
+func nonNilMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
