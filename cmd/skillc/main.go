@@ -86,6 +86,7 @@ func commands(s *streams) []*cli.Command {
 		completionCommand(s),
 		skillsCommand(s),
 	}
+	cmds = append(cmds, traceCommands(s)...)
 	return append(cmds, approvalCommands(s)...)
 }
 

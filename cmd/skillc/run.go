@@ -34,6 +34,7 @@ func runCommand(s *streams) *cli.Command {
 			&cli.BoolFlag{Name: "unsafe-shell", Usage: "allow shell(..., unsafe=true)"},
 			&cli.StringFlag{Name: "mock", Usage: "answer connectors, llm and stores from a YAML/JSON mock file"},
 			&cli.BoolFlag{Name: "no-check", Usage: "run without linting first"},
+			traceFlag(),
 		}, configFlags()...),
 		Action: func(c *cli.Context) error { return runRun(c, s) },
 	}
@@ -108,7 +109,7 @@ func evaluate(c *cli.Context, s *streams, env *workspace.Env, policy *approval.P
 		return nil, err
 	}
 	defer closeReg()
-	return host.RunSource(ctx, r, name, src, inputs)
+	return runTraced(ctx, c, env.Config, *r, name, src, inputs)
 }
 
 // hostOptions are the runner options of the configuration plus the

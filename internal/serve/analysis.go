@@ -104,8 +104,9 @@ type Footprint struct {
 	Effectful     bool     `json:"effectful"`
 }
 
-// footprintOf enumerates the ops of f.
-func footprintOf(info *check.Info) Footprint {
+// FootprintOf enumerates the effectful ops of a checked skill: what it can
+// touch once approved.
+func FootprintOf(info *check.Info) Footprint {
 	fp := Footprint{}
 	conns, builtins, bins, kids := set{}, set{}, set{}, set{}
 	for _, op := range info.Ops {
@@ -197,4 +198,11 @@ func headerList(v string) []string {
 		}
 	}
 	return out
+}
+
+// FootprintOfSource parses and checks a skill source and returns its
+// footprint.
+func FootprintOfSource(src string) Footprint {
+	f, _ := syntax.Parse("skill", []byte(src))
+	return FootprintOf(check.Check(f))
 }

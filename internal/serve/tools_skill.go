@@ -162,7 +162,7 @@ func (ts *toolSet) catalogEntry(ctx context.Context, store contract.SkillStore, 
 		return e, false
 	}
 	_, info, _ := ts.h.analyzeQuiet(m.Name, rec.Body)
-	e.Footprint = footprintOf(info)
+	e.Footprint = FootprintOf(info)
 	return e, true
 }
 
@@ -360,7 +360,7 @@ func (ts *toolSet) skillPreflight(ctx context.Context, _ *call, in PreflightInpu
 	f, info, ds := ts.h.analyze(ctx, file, []byte(rec.Body))
 	out := PreflightOutput{
 		Metadata: metaOf(rec.Meta()), Blockers: []string{}, Inputs: []InputCheck{}, Secrets: []SecretCheck{},
-		Footprint: footprintOf(info), Triggers: triggersOf(f), Summary: summarize(ds),
+		Footprint: FootprintOf(info), Triggers: triggersOf(f), Summary: summarize(ds),
 		Errors: diagsJSON(file, []byte(rec.Body), errorsOnly(ds)),
 	}
 	if w := contract.StatusWord(rec.Status); w != contract.StatusApproved {

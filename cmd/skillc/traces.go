@@ -1,0 +1,325 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/eval/host"
+	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/serve"
+	"github.com/skillscript/skillc/internal/trace"
+	"github.com/urfave/cli/v2"
+)
+
+// traceFlag is --trace on|off of skillc run.
+func traceFlag() cli.Flag {
+	return &cli.StringFlag{Name: "trace", Usage: "record the run in $SKILLSCRIPT_HOME/traces (on|off)", Value: "on"}
+}
+
+// traceCommands are the commands reading the trace store.
+func traceCommands(s *streams) []*cli.Command {
+	return []*cli.Command{firesCommand(s), healthCommand(s), replayCommand(s), shellAuditCommand(s)}
+}
+
+// openTraceStore opens the trace store of cfg; it reports a store that
+// has never been written as an error only when mustExist is set.
+func openTraceStore(cfg *config.Config, mustExist bool) (*trace.Store, error) {
+	if cfg.TraceDir == "" {
+		return nil, errors.New("no trace directory: set SKILLSCRIPT_HOME")
+	}
+	path := filepath.Join(cfg.TraceDir, trace.FileName)
+	if _, err := os.Stat(path); err != nil && mustExist {
+		return nil, fmt.Errorf("no traces recorded yet (%s)", path)
+	}
+	return trace.Open(path)
+}
+
+// runTraced runs src with r, recording it unless --trace off or no
+// trace directory is known.
+func runTraced(ctx context.Context, c *cli.Context, cfg *config.Config, r eval.Runner, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
+	mode := c.String("trace")
+	if mode != "on" && mode != "off" {
+		return nil, fmt.Errorf("--trace %q: want on or off", mode)
+	}
+	var st *trace.Store
+	if mode == "on" && cfg.TraceDir != "" {
+		var err error
+		if st, err = trace.Open(filepath.Join(cfg.TraceDir, trace.FileName)); err != nil {
+			return nil, err
+		}
+		defer st.Close()
+	}
+	r.Env.TriggerType = contract.TriggerCLI
+	meta := trace.Run{Trigger: contract.TriggerCLI, TriggerName: name}
+	res, _, err := st.Exec(ctx, r, meta, src, inputs, secretEnv())
+	return res, err
+}
+
+func secretEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, config.SecretPrefix) && v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// cliConfig loads the configuration for the trace commands.
+func cliConfig(c *cli.Context) *config.Config {
+	return newEnvCache(c).forFile(".").Config
+}
+
+func firesCommand(s *streams) *cli.Command {
+	return &cli.Command{
+		Name:      "fires",
+		Usage:     "list recorded runs, newest first",
+		ArgsUsage: "[SKILL]",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "since", Usage: "RFC 3339 time or a duration like 24h"},
+			&cli.IntFlag{Name: "limit", Value: 50},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		}, configFlags()...),
+		Action: func(c *cli.Context) error {
+			st, err := openTraceStore(cliConfig(c), true)
+			if err != nil {
+				return cli.Exit(err.Error(), exitUsage)
+			}
+			defer st.Close()
+			since, err := serve.ParseSince(c.String("since"), time.Now())
+			if err != nil {
+				return cli.Exit("--since: "+err.Error(), exitUsage)
+			}
+			runs, err := st.Fires(c.Context, trace.Filter{Skill: c.Args().First(), Since: since, Limit: c.Int("limit")})
+			if err != nil {
+				return cli.Exit(err.Error(), exitUsage)
+			}
+			if c.Bool("json") {
+				return printJSON(s.out, runs)
+			}
+			return printFires(s.out, runs)
+		},
+	}
+}
+
+func printFires(w io.Writer, runs []trace.Run) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STARTED\tTRACE\tSKILL\tTRIGGER\tSTATUS\tMS\tCALLER")
+	for _, r := range runs {
+		status := r.Status
+		if r.DeadlineExceeded {
+			status += " (deadline)"
+		}
+		if len(r.UncertainEffects) > 0 {
+			status += " (uncertain)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.StartedAt.Format(time.RFC3339), r.ID, r.Skill, r.Trigger, status, r.DurationMS, r.Caller)
+	}
+	return tw.Flush()
+}
+
+func healthCommand(s *streams) *cli.Command {
+	return &cli.Command{
+		Name:  "health",
+		Usage: "per-skill run health from the trace store",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "skill", Usage: "one skill only"},
+			&cli.StringFlag{Name: "since", Usage: "RFC 3339 time or a duration", Value: "24h"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		}, configFlags()...),
+		Action: func(c *cli.Context) error {
+			st, err := openTraceStore(cliConfig(c), true)
+			if err != nil {
+				return cli.Exit(err.Error(), exitUsage)
+			}
+			defer st.Close()
+			since, err := serve.ParseSince(c.String("since"), time.Now())
+			if err != nil {
+				return cli.Exit("--since: "+err.Error(), exitUsage)
+			}
+			hs, err := st.Health(c.Context, c.String("skill"), since)
+			if err != nil {
+				return cli.Exit(err.Error(), exitUsage)
+			}
+			if c.Bool("json") {
+				return printJSON(s.out, hs)
+			}
+			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "SKILL\tRUNS\tOK\tFAILED\tABORTED\tDEADLINE\tUNCERTAIN\tREFUSED\tP50_MS\tP99_MS\tLAST")
+			for _, h := range hs {
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", h.Skill, h.Runs, h.OK, h.Failed, h.Aborted,
+					h.DeadlineExceeded, h.Uncertain, h.Refusals, h.P50MS, h.P99MS, h.LastStatus)
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func replayCommand(s *streams) *cli.Command {
+	return &cli.Command{
+		Name:      "replay",
+		Usage:     "re-run a recorded run mechanically (no side effects) with its recorded source and inputs",
+		ArgsUsage: "TRACE-ID",
+		Flags:     append([]cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"}, traceFlag()}, configFlags()...),
+		Action:    func(c *cli.Context) error { return runReplay(c, s) },
+	}
+}
+
+func runReplay(c *cli.Context, s *streams) error {
+	if c.NArg() != 1 {
+		return cli.Exit("replay takes exactly one TRACE-ID", exitUsage)
+	}
+	env := newEnvCache(c).forFile(".")
+	st, err := openTraceStore(env.Config, true)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	rec, src, err := st.Get(c.Context, c.Args().First())
+	st.Close()
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("trace %s: %v", c.Args().First(), err), exitUsage)
+	}
+	if src == "" {
+		return cli.Exit(fmt.Sprintf("trace %s: its source was not recorded", rec.ID), exitUsage)
+	}
+	for k, v := range rec.Inputs {
+		if v == trace.Redacted {
+			fmt.Fprintf(s.err, "skillc: note: input %s was redacted in the trace; replaying with the placeholder\n", k)
+		}
+	}
+	opts := hostOptions(c, s, env)
+	opts.Mechanical = true
+	r, closeReg, err := host.NewRunner(c.Context, opts)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	defer closeReg()
+	r.Env.TriggerType = "replay"
+	res, err := runTraced(c.Context, c, env.Config, *r, rec.Skill, []byte(src), rec.Inputs)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	fmt.Fprintf(s.err, "skillc: replay of %s (%s, originally %s)\n", rec.ID, rec.Skill, rec.Status)
+	if err := report(c, s, rec.Skill, []byte(src), res); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	if res.Failed() {
+		return cli.Exit("", exitFindings)
+	}
+	return nil
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// auditReport is the JSON output of skillc shell-audit.
+type auditReport struct {
+	SkillsDir string              `json:"skills_dir"`
+	Scanned   int                 `json:"scanned"`
+	Binaries  map[string][]string `json:"binaries"`
+	Dynamic   []string            `json:"dynamic_shell"`
+	Allowlist string              `json:"allowlist"`
+	Blocked   map[string]int      `json:"blocked_attempts"`
+}
+
+func shellAuditCommand(s *streams) *cli.Command {
+	return &cli.Command{
+		Name:  "shell-audit",
+		Usage: "list the shell binaries the skill store uses (a ready-to-paste SKILLSCRIPT_SHELL_ALLOWLIST) and the refused attempts recorded in traces",
+		Flags: append([]cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}}, configFlags()...),
+		Action: func(c *cli.Context) error {
+			cfg := cliConfig(c)
+			rep, err := shellAudit(c.Context, cfg)
+			if err != nil {
+				return cli.Exit(err.Error(), exitUsage)
+			}
+			if c.Bool("json") {
+				return printJSON(s.out, rep)
+			}
+			printAudit(s.out, rep)
+			return nil
+		},
+	}
+}
+
+func shellAudit(ctx context.Context, cfg *config.Config) (*auditReport, error) {
+	rep := &auditReport{SkillsDir: cfg.SkillsDir, Binaries: map[string][]string{}, Dynamic: []string{}, Blocked: map[string]int{}}
+	paths, _ := filepath.Glob(filepath.Join(cfg.SkillsDir, "*.skill.md"))
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		rep.Scanned++
+		name := strings.TrimSuffix(filepath.Base(p), ".skill.md")
+		fp := serve.FootprintOfSource(string(src))
+		for _, b := range fp.ShellBinaries {
+			rep.Binaries[b] = append(rep.Binaries[b], name)
+		}
+		if fp.DynamicShell > 0 {
+			rep.Dynamic = append(rep.Dynamic, name)
+		}
+	}
+	bins := make([]string, 0, len(rep.Binaries))
+	for b := range rep.Binaries {
+		bins = append(bins, b)
+	}
+	sort.Strings(bins)
+	rep.Allowlist = strings.Join(bins, ",")
+	if st, err := openTraceStore(cfg, true); err == nil {
+		defer st.Close()
+		att, err := st.BlockedShell(ctx, time.Time{}, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range att {
+			rep.Blocked[a.Binary]++
+		}
+	}
+	return rep, nil
+}
+
+func printAudit(w io.Writer, rep *auditReport) {
+	fmt.Fprintf(w, "Scanned %d skill(s) under %s.\n\n", rep.Scanned, rep.SkillsDir)
+	if len(rep.Binaries) == 0 {
+		fmt.Fprintln(w, "No shell binaries used.")
+	} else {
+		fmt.Fprintln(w, "Binaries used:")
+		for _, b := range strings.Split(rep.Allowlist, ",") {
+			fmt.Fprintf(w, "  %s  (in: %s)\n", b, strings.Join(rep.Binaries[b], ", "))
+		}
+		fmt.Fprintf(w, "\nReady-to-paste .env entry:\n\n  SKILLSCRIPT_SHELL_ALLOWLIST=%s\n", rep.Allowlist)
+		if _, ok := rep.Binaries["bash"]; ok {
+			fmt.Fprintln(w, "\n  'bash' is listed because a skill uses shell(..., unsafe=true); that also needs SKILLSCRIPT_ENABLE_UNSAFE_SHELL=true.")
+		}
+	}
+	if len(rep.Dynamic) > 0 {
+		fmt.Fprintf(w, "\nSkills whose binary is only known at run time: %s\n", strings.Join(rep.Dynamic, ", "))
+	}
+	if len(rep.Blocked) > 0 {
+		fmt.Fprintln(w, "\nRefused at run time (from traces):")
+		keys := make([]string, 0, len(rep.Blocked))
+		for b := range rep.Blocked {
+			keys = append(keys, b)
+		}
+		sort.Strings(keys)
+		for _, b := range keys {
+			fmt.Fprintf(w, "  %s  %d attempt(s)\n", b, rep.Blocked[b])
+		}
+	}
+}
