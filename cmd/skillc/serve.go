@@ -16,6 +16,7 @@ import (
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/serve"
 	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/trigger"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
@@ -189,12 +190,35 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		closeReg()
 		return nil, nil, err
 	}
+	if err := startTriggers(ctx, h, cfg, set, log); err != nil {
+		_ = h.Close()
+		return nil, nil, err
+	}
 	return h, func() {
 		_ = h.Close()
 		if traces != nil {
 			_ = traces.Close()
 		}
 	}, nil
+}
+
+// startTriggers opens the River queue (SQLite under $SKILLSCRIPT_HOME or
+// Postgres), syncs declared triggers and starts the workers and the cron
+// ticker. Host.Shutdown stops them.
+func startTriggers(ctx context.Context, h *serve.Host, cfg *config.Config, set serve.Settings, log *slog.Logger) error {
+	svc, err := trigger.Open(ctx, trigger.Options{
+		Queue:  trigger.QueueOptions{URL: set.DatabaseURL, Home: cfg.Home, Workers: 4, FetchPollInterval: 100 * time.Millisecond, Logger: log},
+		Skills: h.Skills(), Run: h.FireTrigger, Logger: log, PollInterval: set.PollInterval,
+	})
+	if err != nil {
+		return fmt.Errorf("triggers: %w", err)
+	}
+	h.SetTriggers(svc)
+	if err := svc.Start(ctx); err != nil {
+		return err
+	}
+	log.Info("triggers running", "queue", svc.Durability(), "poll_interval", set.PollInterval.String())
+	return nil
 }
 
 // openTraces opens the trace store and closes the rows of runs a killed

@@ -129,12 +129,19 @@ func (h *Host) Shutdown(hs *http.Server) {
 	h.mu.Lock()
 	h.draining = true
 	h.mu.Unlock()
+	sctx, cancel := context.WithTimeout(context.Background(), h.set.Grace)
+	defer cancel()
 	if hs != nil {
-		sctx, cancel := context.WithTimeout(context.Background(), h.set.Grace)
-		defer cancel()
 		go func() { _ = hs.Shutdown(sctx) }()
 	}
-	h.Drain(h.set.Grace)
+	if st, ok := h.triggers.(interface{ Stop(context.Context) error }); ok {
+		// stop fetching fires; running ones finish within the grace period
+		if err := st.Stop(sctx); err != nil {
+			h.log.Warn("stopping triggers", "err", err)
+		}
+	}
+	dl, _ := sctx.Deadline()
+	h.Drain(max(time.Until(dl), 0))
 	if hs != nil {
 		if err := hs.Close(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			h.log.Warn("closing http server", "err", err)

@@ -1,0 +1,475 @@
+package trigger
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/syntax"
+)
+
+// Fire is one run a trigger asks for.
+type Fire struct {
+	TriggerID string
+	Skill     string
+	Kind      string // cron or event
+	Spec      string // cron expression or event name
+	FireAt    time.Time
+	TraceID   string
+	Params    map[string]any
+	Attempt   int
+}
+
+// Runner runs a fire. It returns a *Refusal for failures that must not be
+// retried (policy refusals, a skill that is not Approved), another error
+// for retryable failures, nil when the run is done (even if the skill
+// failed for a non-retryable reason).
+type Runner func(ctx context.Context, f Fire) error
+
+// Refusal is a fire failure that is never retried.
+type Refusal struct{ Reason string }
+
+// Error implements error.
+func (r *Refusal) Error() string { return r.Reason }
+
+// Options configure a Service.
+type Options struct {
+	Queue QueueOptions
+	// Skills is the skill store triggers are declared in.
+	Skills contract.SkillStore
+	Run    Runner
+	// Clock is the scheduler's time source; nil means time.Now.
+	Clock  func() time.Time
+	Logger *slog.Logger
+	// PollInterval is the cron tick.
+	PollInterval time.Duration
+}
+
+// Service persists triggers, ticks cron schedules and queues fires.
+type Service struct {
+	o     Options
+	q     queue
+	st    *store
+	log   *slog.Logger
+	now   func() time.Time
+	mu    sync.Mutex // serializes ticks
+	stopc chan struct{}
+	done  chan struct{}
+}
+
+// Open opens the queue database (migrating River's tables and the trigger
+// table) and returns a service that is not started.
+func Open(ctx context.Context, o Options) (*Service, error) {
+	s := &Service{o: o, log: o.Logger, now: o.Clock}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if o.Queue.FetchPollInterval <= 0 {
+		o.Queue.FetchPollInterval = 200 * time.Millisecond
+	}
+	q, err := openQueue(ctx, o.Queue, &worker{run: o.Run, log: s.log})
+	if err != nil {
+		return nil, err
+	}
+	s.q, s.st = q, &store{db: q.db(), pg: q.postgres()}
+	if err := s.st.init(ctx); err != nil {
+		_ = q.stop(ctx)
+		return nil, fmt.Errorf("triggers: %w", err)
+	}
+	return s, nil
+}
+
+// Start syncs declared triggers from the skill store, starts the workers
+// and the cron ticker.
+func (s *Service) Start(ctx context.Context) error {
+	if err := s.SyncAll(ctx); err != nil {
+		s.log.Warn("trigger sync failed", "err", err)
+	}
+	if err := s.q.start(ctx); err != nil {
+		return fmt.Errorf("triggers: start queue: %w", err)
+	}
+	s.stopc, s.done = make(chan struct{}), make(chan struct{})
+	go s.loop()
+	return nil
+}
+
+func (s *Service) loop() {
+	defer close(s.done)
+	every := s.o.PollInterval
+	if every <= 0 {
+		every = 30 * time.Second
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if _, err := s.Tick(context.Background(), s.now()); err != nil {
+			s.log.Warn("cron tick failed", "err", err)
+		}
+		select {
+		case <-s.stopc:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Stop stops the ticker and the queue: fires not yet started stay queued
+// in the database for the next start; running ones are cancelled.
+func (s *Service) Stop(ctx context.Context) error {
+	if s.stopc != nil {
+		close(s.stopc)
+		<-s.done
+		s.stopc = nil
+	}
+	return s.q.stop(ctx)
+}
+
+// Durability describes what an accepted fire survives.
+func (s *Service) Durability() string {
+	if s.q.postgres() {
+		return "durable (postgres queue)"
+	}
+	return "durable (sqlite queue)"
+}
+
+// Tick queues every cron fire due at now. A trigger that missed several
+// slots fires once, for the latest; Draft and Disabled skills are skipped.
+// It returns the number of jobs inserted (duplicates another host already
+// inserted are not counted).
+func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ts, err := s.st.list(ctx, "kind = ? AND enabled = 1", KindCron)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, t := range ts {
+		ok, err := s.tickOne(ctx, t, now)
+		if err != nil {
+			s.log.Warn("cron trigger", "id", t.ID, "skill", t.Skill, "err", err)
+			continue
+		}
+		if ok {
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (s *Service) tickOne(ctx context.Context, t Trigger, now time.Time) (bool, error) {
+	sched, err := Schedule(t.Spec, t.Timezone)
+	if err != nil {
+		return false, err
+	}
+	if t.NextFire == nil {
+		return false, s.st.advance(ctx, t.ID, nil, sched.Next(now))
+	}
+	if t.NextFire.After(now) {
+		return false, nil
+	}
+	slot := latestSlot(sched.Next, *t.NextFire, now)
+	next := sched.Next(now)
+	if !s.approved(ctx, t.Skill) {
+		s.log.Info("cron fire skipped: skill is not Approved", "skill", t.Skill, "trigger", t.ID, "slot", slot)
+		return false, s.st.advance(ctx, t.ID, nil, next)
+	}
+	skipped, err := s.q.insert(ctx, FireArgs{TriggerID: t.ID, Skill: t.Skill, FireAt: slot.UnixMilli(), TriggerKind: KindCron, Spec: t.Spec}, true)
+	if err != nil {
+		return false, err
+	}
+	if err := s.st.advance(ctx, t.ID, &slot, next); err != nil {
+		return false, err
+	}
+	return !skipped, nil
+}
+
+// latestSlot returns the last schedule time at or before now, starting
+// from first (which is due).
+func latestSlot(next func(time.Time) time.Time, first, now time.Time) time.Time {
+	slot := first
+	for i := 0; i < 1_000_000; i++ {
+		n := next(slot)
+		if n.After(now) || n.IsZero() {
+			break
+		}
+		slot = n
+	}
+	return slot
+}
+
+func (s *Service) approved(ctx context.Context, skill string) bool {
+	if s.o.Skills == nil {
+		return false
+	}
+	rec, err := s.o.Skills.Get(ctx, skill)
+	return err == nil && rec != nil && contract.StatusWord(rec.Status) == contract.StatusApproved
+}
+
+// List returns the triggers, of one skill when skill is set.
+func (s *Service) List(ctx context.Context, skill string) ([]Trigger, error) {
+	if skill != "" {
+		return s.st.list(ctx, "skill = ?", skill)
+	}
+	return s.st.list(ctx, "")
+}
+
+// Register stores an imperative trigger and returns it with its id and
+// first fire time.
+func (s *Service) Register(ctx context.Context, t Trigger) (Trigger, error) {
+	if err := t.Validate(); err != nil {
+		return Trigger{}, err
+	}
+	if t.ID == "" {
+		t.ID = "trg-" + randomHex(6)
+	}
+	if t.Source == "" {
+		t.Source = SourceImperative
+	}
+	if err := s.bindEvent(ctx, t); err != nil {
+		return Trigger{}, err
+	}
+	s.firstFire(&t)
+	if err := s.st.upsert(ctx, t, s.now()); err != nil {
+		return Trigger{}, err
+	}
+	return s.st.get(ctx, t.ID)
+}
+
+// firstFire sets the first fire time of a cron trigger.
+func (s *Service) firstFire(t *Trigger) {
+	if t.Kind != KindCron {
+		return
+	}
+	if sched, err := Schedule(t.Spec, t.Timezone); err == nil {
+		n := sched.Next(s.now())
+		t.NextFire = &n
+	}
+}
+
+// bindEvent enforces one skill per event name: a trigger of another skill
+// on the same name is removed (last write wins) and the rebind logged.
+func (s *Service) bindEvent(ctx context.Context, t Trigger) error {
+	if t.Kind != KindEvent {
+		return nil
+	}
+	prev, err := s.st.list(ctx, "kind = ? AND spec = ?", KindEvent, t.Spec)
+	if err != nil {
+		return err
+	}
+	for _, p := range prev {
+		if p.ID == t.ID {
+			continue
+		}
+		if p.Skill != t.Skill {
+			s.log.Warn("event rebound", "event", t.Spec, "from", p.Skill, "to", t.Skill)
+		}
+		if _, err := s.st.remove(ctx, p.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Unregister removes a trigger.
+func (s *Service) Unregister(ctx context.Context, id string) error {
+	ok, err := s.st.remove(ctx, id)
+	if err == nil && !ok {
+		err = &NotFoundError{ID: id}
+	}
+	return err
+}
+
+// SetEnabled enables or disables a trigger.
+func (s *Service) SetEnabled(ctx context.Context, id string, enabled bool) (Trigger, error) {
+	ok, err := s.st.setEnabled(ctx, id, enabled)
+	if err != nil {
+		return Trigger{}, err
+	}
+	if !ok {
+		return Trigger{}, &NotFoundError{ID: id}
+	}
+	return s.st.get(ctx, id)
+}
+
+// SyncSkill makes the skill's declared triggers match its # Triggers:
+// header; body "" removes them. Unchanged triggers keep their schedule.
+func (s *Service) SyncSkill(ctx context.Context, name, body string) error {
+	want := map[string]Trigger{}
+	if body != "" {
+		for _, t := range Declared(name, body) {
+			want[t.ID] = t
+		}
+	}
+	have, err := s.st.list(ctx, "skill = ? AND source = ?", name, SourceDeclared)
+	if err != nil {
+		return err
+	}
+	for _, h := range have {
+		if _, keep := want[h.ID]; keep {
+			delete(want, h.ID)
+			continue
+		}
+		if _, err := s.st.remove(ctx, h.ID); err != nil {
+			return err
+		}
+	}
+	for _, t := range sortedTriggers(want) {
+		if err := t.Validate(); err != nil {
+			s.log.Warn("declared trigger ignored", "skill", name, "spec", t.Spec, "err", err)
+			continue
+		}
+		if err := s.bindEvent(ctx, t); err != nil {
+			return err
+		}
+		s.firstFire(&t)
+		if err := s.st.upsert(ctx, t, s.now()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sortedTriggers(m map[string]Trigger) []Trigger {
+	out := make([]Trigger, 0, len(m))
+	for _, t := range m {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// SyncAll syncs every stored skill and drops declared triggers of skills
+// that no longer exist.
+func (s *Service) SyncAll(ctx context.Context) error {
+	if s.o.Skills == nil {
+		return nil
+	}
+	metas, err := s.o.Skills.List(ctx, contract.SkillQuery{})
+	if err != nil {
+		return err
+	}
+	present := map[string]bool{}
+	for _, m := range metas {
+		present[m.Name] = true
+		rec, err := s.o.Skills.Get(ctx, m.Name)
+		if err != nil || rec == nil {
+			continue
+		}
+		if err := s.SyncSkill(ctx, m.Name, rec.Body); err != nil {
+			return err
+		}
+	}
+	all, err := s.st.list(ctx, "source = ?", SourceDeclared)
+	if err != nil {
+		return err
+	}
+	for _, t := range all {
+		if !present[t.Skill] {
+			if _, err := s.st.remove(ctx, t.ID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Declared returns the triggers a skill source declares, with stable ids.
+func Declared(name, body string) []Trigger {
+	f, _ := syntax.Parse(name, []byte(body))
+	var out []Trigger
+	for _, hd := range f.HeadersOf(ast.HeaderTriggers) {
+		for _, t := range hd.Triggers {
+			if t.Source == nil {
+				continue
+			}
+			kind := strings.ToLower(t.Source.Name)
+			spec := strings.Trim(strings.TrimSpace(t.Spec), `"'`)
+			if kind == KindEvent {
+				spec = strings.ToLower(spec)
+			}
+			sum := sha256.Sum256([]byte(name + "\x00" + kind + "\x00" + spec))
+			out = append(out, Trigger{ID: "decl-" + hex.EncodeToString(sum[:6]), Skill: name, Kind: kind, Spec: spec, Enabled: true, Source: SourceDeclared})
+		}
+	}
+	return out
+}
+
+// FireEvent queues a run of the skill bound to event, with params as its
+// inputs, strictly checked against its # Vars:. It returns the trace id.
+func (s *Service) FireEvent(ctx context.Context, event string, params map[string]any) (string, error) {
+	event = strings.ToLower(strings.TrimSpace(event))
+	ts, err := s.st.list(ctx, "kind = ? AND spec = ? AND enabled = 1", KindEvent, event)
+	if err != nil {
+		return "", err
+	}
+	if len(ts) == 0 {
+		return "", &NotFoundError{ID: "event " + event}
+	}
+	t := ts[0]
+	rec, err := s.o.Skills.Get(ctx, t.Skill)
+	if err != nil || rec == nil || contract.StatusWord(rec.Status) != contract.StatusApproved {
+		return "", &NotFoundError{ID: "event " + event + " (its skill " + t.Skill + " is not Approved)"}
+	}
+	if err := checkParams(t.Skill, rec.Body, params); err != nil {
+		return "", err
+	}
+	id := randomHex(16)
+	args := FireArgs{TriggerID: t.ID, Skill: t.Skill, FireAt: s.now().UnixMilli(), TriggerKind: KindEvent, Spec: event, TraceID: id, Params: params}
+	if _, err := s.q.insert(ctx, args, false); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// checkParams requires every # Vars: input without a default and refuses
+// unknown ones.
+func checkParams(name, body string, params map[string]any) error {
+	f, _ := syntax.Parse(name, []byte(body))
+	declared := map[string]bool{}
+	var missing []string
+	for _, hd := range f.HeadersOf(ast.HeaderVars) {
+		for _, v := range hd.Vars {
+			if v.Name == nil {
+				continue
+			}
+			declared[v.Name.Name] = true
+			if _, ok := params[v.Name.Name]; !ok && v.Default == nil {
+				missing = append(missing, v.Name.Name)
+			}
+		}
+	}
+	var unknown []string
+	for k := range params {
+		if !declared[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(unknown)
+	switch {
+	case len(missing) > 0:
+		return &ParamError{Msg: fmt.Sprintf("params: missing %s (declared in # Vars: of %s)", strings.Join(missing, ", "), name)}
+	case len(unknown) > 0:
+		return &ParamError{Msg: fmt.Sprintf("params: unknown %s (not in # Vars: of %s)", strings.Join(unknown, ", "), name)}
+	}
+	return nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
