@@ -376,3 +376,197 @@ func TestServeRefusesOpenBind(t *testing.T) {
 		}
 	}
 }
+
+func post(t *testing.T, url, token, body string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url+"/event", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// waitRun polls fires until the trace exists and is finished.
+func waitRun(t *testing.T, cs *mcp.ClientSession, id string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "fires", Arguments: map[string]any{"trace_id": id}})
+		if err == nil && !res.IsError {
+			var out struct{ Runs []map[string]any }
+			_ = json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out)
+			if len(out.Runs) == 1 && out.Runs[0]["status"] != "running" {
+				return out.Runs[0]
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("run %s did not finish", id)
+	return nil
+}
+
+func TestServeEventIngress(t *testing.T) {
+	home := t.TempDir()
+	writeSkill(t, home, "prox", "# Skill: prox\n# Status: Approved\n# Triggers: event: prox\n# Vars: ROOM, USER\n\n${USER} entered ${ROOM}\n")
+	p := startServe(t, home, []string{"SKILLSCRIPT_EVENT_INGRESS_ENABLED=true", "SKILLSCRIPT_EVENT_INGRESS_AUTH_TOKEN=tok"})
+	for _, tc := range []struct {
+		token, body string
+		want        int
+	}{
+		{"", `{"event_name":"prox","params":{"ROOM":"k","USER":"a"}}`, 401},
+		{"wrong", `{"event_name":"prox","params":{"ROOM":"k","USER":"a"}}`, 401},
+		{"tok", `not json`, 400},
+		{"tok", `{"params":{}}`, 400},
+		{"tok", `{"event_name":"prox","params":{"ROOM":"k"}}`, 400},
+		{"tok", `{"event_name":"prox","params":{"ROOM":"k","USER":"a","X":1}}`, 400},
+		{"tok", `{"event_name":"nope","params":{}}`, 404},
+	} {
+		if code, body := post(t, p.url, tc.token, tc.body); code != tc.want {
+			t.Errorf("POST %s (token %q) = %d %v, want %d", tc.body, tc.token, code, body, tc.want)
+		}
+	}
+	resp, err := http.Get(p.url + "/event")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("GET /event = %d", resp.StatusCode)
+	}
+	code, body := post(t, p.url, "tok", `{"event_name":"PROX","params":{"ROOM":"kitchen","USER":"alice"}}`)
+	id, _ := body["run_id"].(string)
+	if code != 200 || id == "" || !strings.HasPrefix(body["durability"].(string), "durable") {
+		t.Fatalf("POST /event = %d %v", code, body)
+	}
+	cs := connect(t, p.url, nil)
+	run := waitRun(t, cs, id)
+	if run["status"] != "ok" || run["trigger_kind"] != "event" || run["output"] != "alice entered kitchen" {
+		t.Errorf("event run = %v", run)
+	}
+	var trig struct {
+		Trigger struct{ ID, Kind, Spec string }
+	}
+	callJSON(t, cs, "register_trigger", map[string]any{"skill": "prox", "kind": "cron", "schedule": "0 9 * * *", "timezone": "Europe/Paris"}, &trig)
+	var list struct {
+		Triggers []struct{ ID, Kind, Source string }
+	}
+	callJSON(t, cs, "list_triggers", map[string]any{"skill": "prox"}, &list)
+	if len(list.Triggers) != 2 {
+		t.Errorf("list_triggers = %+v", list)
+	}
+	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "register_trigger", Arguments: map[string]any{"skill": "prox", "kind": "cron", "schedule": "61 * * * *"}})
+	var we *jsonrpc.Error
+	if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("bad cron: %v", err)
+	}
+}
+
+// SIGTERM: intake stops, an in-flight run that outlives the grace period
+// is cut off (its shell child killed) and recorded aborted; the trace
+// survives a restart.
+func TestServeShutdown(t *testing.T) {
+	home := t.TempDir()
+	writeSkill(t, home, "slow", "# Skill: slow\n# Status: Approved\n\nrun:\n    shell(command=\"sleep 37.25\") -> R\ndefault: run\n")
+	env := []string{"SKILLSCRIPT_SHELL_ALLOWLIST=sleep"}
+	p := startServe(t, home, env, "--grace", "300ms")
+	cs := connect(t, p.url, nil)
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "execute_skill", Arguments: map[string]any{"name": "slow"}})
+		done <- err
+	}()
+	waitFor(t, func() bool { return len(sleepers()) > 0 })
+	if err := p.stop(t); err != nil {
+		t.Errorf("exit after SIGTERM: %v\n%s", err, p.stderr)
+	}
+	if s := sleepers(); len(s) > 0 {
+		t.Errorf("orphaned shell children: %v", s)
+	}
+	p2 := startServe(t, home, env)
+	cs2 := connect(t, p2.url, nil)
+	var fires struct {
+		Runs []struct {
+			Status      string
+			AbortReason string `json:"abort_reason"`
+		}
+	}
+	callJSON(t, cs2, "fires", map[string]any{"skill": "slow"}, &fires)
+	if len(fires.Runs) != 1 || fires.Runs[0].Status != "aborted" || fires.Runs[0].AbortReason == "" {
+		t.Errorf("after restart: %+v", fires)
+	}
+	<-done
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for i := 0; i < 300; i++ {
+		if cond() {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("condition not reached")
+}
+
+// sleepers returns the pids of running "sleep 37.25" processes.
+func sleepers() []string {
+	var out []string
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), "37.25") && strings.HasPrefix(string(b), "sleep") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// kill -9 loses no trigger and no committed trace: the restarted host
+// still has the registered trigger and the finished run, closes the run
+// the dead host left running as aborted, and no shell child survives.
+func TestServeKill9(t *testing.T) {
+	home := t.TempDir()
+	writeSkill(t, home, "hello", helloSkill)
+	writeSkill(t, home, "slow", "# Skill: slow\n# Status: Approved\n\nrun:\n    shell(command=\"sleep 37.25\") -> R\ndefault: run\n")
+	env := []string{"SKILLSCRIPT_SHELL_ALLOWLIST=sleep"}
+	p := startServe(t, home, env)
+	cs := connect(t, p.url, nil)
+	var ex struct {
+		TraceID string `json:"trace_id"`
+	}
+	callJSON(t, cs, "execute_skill", map[string]any{"name": "hello"}, &ex)
+	var trig struct{ Trigger struct{ ID string } }
+	callJSON(t, cs, "register_trigger", map[string]any{"skill": "hello", "kind": "cron", "schedule": "*/5 * * * *"}, &trig)
+	go func() {
+		_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "execute_skill", Arguments: map[string]any{"name": "slow"}})
+	}()
+	waitFor(t, func() bool { return len(sleepers()) > 0 })
+	_ = p.cmd.Process.Kill()
+	<-p.done
+	waitFor(t, func() bool { return len(sleepers()) == 0 })
+
+	p2 := startServe(t, home, env)
+	cs2 := connect(t, p2.url, nil)
+	var list struct{ Triggers []struct{ ID string } }
+	callJSON(t, cs2, "list_triggers", map[string]any{"skill": "hello"}, &list)
+	if len(list.Triggers) != 1 || list.Triggers[0].ID != trig.Trigger.ID {
+		t.Errorf("triggers after kill -9: %+v, want %s", list, trig.Trigger.ID)
+	}
+	run := waitRun(t, cs2, ex.TraceID)
+	if run["status"] != "ok" {
+		t.Errorf("committed run after kill -9: %v", run)
+	}
+	var fires struct{ Runs []struct{ Status string } }
+	callJSON(t, cs2, "fires", map[string]any{"skill": "slow"}, &fires)
+	if len(fires.Runs) != 1 || fires.Runs[0].Status != "aborted" {
+		t.Errorf("interrupted run after restart: %+v", fires)
+	}
+}
