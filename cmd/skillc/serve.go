@@ -172,8 +172,13 @@ func newLogger(s *streams, level string) *slog.Logger {
 // buildHost wires the runner, the trace store and the host.
 func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Settings, log *slog.Logger) (*serve.Host, func(), error) {
 	cfg := ws.Config
+	policy, generated := host.Policy(cfg)
+	if generated {
+		keys := host.KeyPaths()
+		log.Warn("secured mode: created the approval key pair", "private", keys.Private, "public", keys.Public)
+	}
 	r, closeReg, err := host.NewRunner(ctx, host.Options{
-		Config: cfg, SkillsDir: cfg.SkillsDir, Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
+		Config: cfg, Approval: &policy, SkillsDir: cfg.SkillsDir, Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
 	})
 	if err != nil {
 		return nil, nil, err
@@ -185,7 +190,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 			return nil, nil, err
 		}
 	}
-	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version})
+	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version})
 	if err != nil {
 		closeReg()
 		return nil, nil, err

@@ -238,17 +238,29 @@ func testAuthoring(t *testing.T, cs *mcp.ClientSession) {
 		Runnable bool
 	}
 	callJSON(t, cs, "skill_preflight", map[string]any{"name": "smoke"}, &pf)
-	if pf.Metadata.Author != "alice" || pf.Runnable {
-		t.Errorf("skill_preflight = %+v", pf)
+	if pf.Metadata.Author != "alice" || !pf.Runnable {
+		t.Errorf("skill_preflight of a pure draft = %+v", pf)
 	}
+	// the approval gate: a Draft that performs effects never runs when
+	// reached through the host; a pure Draft runs; a mechanical walk runs
+	effectful := "# Skill: fx\n# Status: Draft\n\nrun:\n    shell(command=\"echo hi\") -> R\ndefault: run\n"
+	callJSON(t, cs, "skill_write", map[string]any{"name": "fx", "source": effectful}, nil)
 	var body struct{ Error string }
-	if res := callJSON(t, cs, "execute_skill", map[string]any{"name": "smoke"}, &body); !res.IsError || body.Error != "SkillNotApproved" {
-		t.Errorf("draft ran: %+v", body)
+	if res := callJSON(t, cs, "execute_skill", map[string]any{"name": "fx"}, &body); !res.IsError || body.Error != "DraftSkillError" {
+		t.Errorf("effectful draft ran: %+v", body)
+	}
+	callJSON(t, cs, "skill_preflight", map[string]any{"name": "fx"}, &pf)
+	if pf.Runnable {
+		t.Errorf("skill_preflight of an effectful draft = %+v", pf)
 	}
 	var ex struct{ Status, Output string }
-	callJSON(t, cs, "execute_skill", map[string]any{"name": "smoke", "mechanical": true}, &ex)
+	callJSON(t, cs, "execute_skill", map[string]any{"name": "fx", "mechanical": true}, &ex)
 	if ex.Status != "ok" {
 		t.Errorf("mechanical draft run = %+v", ex)
+	}
+	callJSON(t, cs, "execute_skill", map[string]any{"name": "smoke"}, &ex)
+	if ex.Status != "ok" || ex.Output != "hi" {
+		t.Errorf("pure draft run = %+v", ex)
 	}
 	callJSON(t, cs, "skill_status", map[string]any{"name": "smoke", "status": "approved"}, nil)
 	callJSON(t, cs, "execute_skill", map[string]any{"name": "smoke"}, &ex)
@@ -281,12 +293,12 @@ func testAuthoring(t *testing.T, cs *mcp.ClientSession) {
 		NotModified    bool   `json:"not_modified"`
 		Skills         []struct{ Name string }
 	}
-	callJSON(t, cs, "skill_list", map[string]any{"author": "alice"}, &list)
+	callJSON(t, cs, "skill_list", map[string]any{"author": "alice", "name_prefix": "sm"}, &list)
 	if len(list.Skills) != 1 || list.Skills[0].Name != "smoke" || list.CatalogVersion == "" {
 		t.Errorf("skill_list author=alice: %+v", list)
 	}
 	v := list.CatalogVersion
-	callJSON(t, cs, "skill_list", map[string]any{"author": "alice", "if_none_match": v}, &list)
+	callJSON(t, cs, "skill_list", map[string]any{"author": "alice", "name_prefix": "sm", "if_none_match": v}, &list)
 	if !list.NotModified {
 		t.Errorf("skill_list if_none_match: %+v", list)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/syntax"
 )
@@ -90,87 +91,54 @@ func errorsOnly(ds ast.Diagnostics) ast.Diagnostics {
 	return out
 }
 
-// Footprint is what a skill can touch once approved, read from its ops.
+// Footprint is what a skill can touch once approved: the approval
+// gate's effect list (the same enumeration the approver reviews) and a
+// summary of it.
 type Footprint struct {
-	Connectors    []string `json:"connectors"`
-	BuiltinOps    []string `json:"builtin_ops"`
-	ShellBinaries []string `json:"shell_binaries"`
-	DynamicShell  int      `json:"dynamic_shell"`
-	UnsafeShell   int      `json:"unsafe_shell"`
-	FileReads     int      `json:"file_reads"`
-	FileWrites    int      `json:"file_writes"`
-	Notifies      int      `json:"notifies"`
-	ChildSkills   []string `json:"child_skills"`
-	Effectful     bool     `json:"effectful"`
+	Connectors    []string          `json:"connectors"`
+	BuiltinOps    []string          `json:"builtin_ops"`
+	ShellBinaries []string          `json:"shell_binaries"`
+	DynamicShell  int               `json:"dynamic_shell"`
+	FileReads     int               `json:"file_reads"`
+	FileWrites    int               `json:"file_writes"`
+	Notifies      int               `json:"notifies"`
+	ChildSkills   []string          `json:"child_skills"`
+	Effectful     bool              `json:"effectful"`
+	Effects       []approval.Effect `json:"effects"`
 }
 
-// FootprintOf enumerates the effectful ops of a checked skill: what it can
-// touch once approved.
-func FootprintOf(info *check.Info) Footprint {
-	fp := Footprint{}
-	conns, builtins, bins, kids := set{}, set{}, set{}, set{}
-	for _, op := range info.Ops {
-		switch s := op.Stmt.(type) {
-		case *ast.DispatchStmt:
-			fp.addDispatch(s, conns, builtins)
-		case *ast.CallStmt:
-			fp.addCall(s, bins, kids)
+// FootprintOf summarizes the effects of a checked skill.
+func FootprintOf(f *ast.File, info *check.Info) Footprint {
+	af := approval.FootprintOf(f, info, nil)
+	fp := Footprint{Effects: af.Effects, Effectful: af.Effectful(), ChildSkills: af.Children()}
+	conns, builtins, bins := set{}, set{}, set{}
+	for _, e := range af.Effects {
+		switch e.Kind {
+		case approval.EffectDispatch:
+			if e.Connector != "" {
+				conns[e.Connector] = true
+			} else {
+				builtins[e.Tool] = true
+			}
+		case approval.EffectShell:
+			if e.Dynamic {
+				fp.DynamicShell++
+			} else {
+				bins[e.Subject] = true
+			}
+		case approval.EffectFileRead:
+			fp.FileReads++
+		case approval.EffectFileWrite:
+			fp.FileWrites++
+		case approval.EffectNotify:
+			fp.Notifies++
 		}
 	}
-	fp.Connectors, fp.BuiltinOps, fp.ShellBinaries, fp.ChildSkills = conns.list(), builtins.list(), bins.list(), kids.list()
-	fp.Effectful = len(fp.Connectors) > 0 || len(fp.ShellBinaries) > 0 || fp.DynamicShell > 0 ||
-		fp.FileReads+fp.FileWrites+fp.Notifies > 0 || builtins["data_write"] || builtins["skill_write"]
+	fp.Connectors, fp.BuiltinOps, fp.ShellBinaries = conns.list(), builtins.list(), bins.list()
+	if fp.ChildSkills == nil {
+		fp.ChildSkills = []string{}
+	}
 	return fp
-}
-
-func (fp *Footprint) addDispatch(s *ast.DispatchStmt, conns, builtins set) {
-	if s.Connector != nil {
-		conns[s.Connector.Name] = true
-	} else if s.Tool != nil {
-		builtins[s.Tool.Name] = true
-	}
-}
-
-func (fp *Footprint) addCall(s *ast.CallStmt, bins, kids set) {
-	if s.Name == nil {
-		return
-	}
-	switch s.Name.Name {
-	case "shell":
-		if bin, ok := lint.ShellBinary(s); ok {
-			bins[bin] = true
-			if bin == "bash" && s.Arg("unsafe") != nil {
-				fp.UnsafeShell++
-			}
-		} else {
-			fp.DynamicShell++
-		}
-	case "file_read":
-		fp.FileReads++
-	case "file_write":
-		fp.FileWrites++
-	case "notify":
-		fp.Notifies++
-	case "execute_skill", "inline":
-		for _, key := range []string{"name", "skill_name", "skill"} {
-			if a := s.Arg(key); a != nil {
-				if v, ok := literal(a.Value); ok {
-					kids[v] = true
-				}
-			}
-		}
-	}
-}
-
-// literal returns the value of a literal string argument.
-func literal(e ast.Expr) (string, bool) {
-	switch v := e.(type) {
-	case *ast.StringLit:
-		return v.Value.LitValue()
-	case *ast.BareWord:
-		return v.Value.LitValue()
-	}
-	return "", false
 }
 
 type set map[string]bool
@@ -204,5 +172,5 @@ func headerList(v string) []string {
 // footprint.
 func FootprintOfSource(src string) Footprint {
 	f, _ := syntax.Parse("skill", []byte(src))
-	return FootprintOf(check.Check(f))
+	return FootprintOf(f, check.Check(f))
 }

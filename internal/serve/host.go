@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/trace"
 	"github.com/skillscript/skillc/internal/workspace"
@@ -22,9 +23,10 @@ type Options struct {
 	// (required); lint_skill and skill_write lint through it.
 	Workspace *workspace.Env
 	Settings  Settings
-	// Runner is the base runner every run copies. Nil builds one from
-	// Config with NewRunner.
+	// Runner is the base runner every run copies (host.NewRunner).
 	Runner *eval.Runner
+	// Policy is the approval posture runs are gated with (host.Policy).
+	Policy approval.Policy
 	// CloseRunner releases what Runner holds; may be nil.
 	CloseRunner func() error
 	// Traces records runs; nil disables recording.
@@ -52,6 +54,7 @@ type Host struct {
 	started time.Time
 	metrics *metrics
 	secrets []string
+	policy  approval.Policy
 
 	triggers Triggers // set by SetTriggers; nil when triggers are off
 
@@ -70,7 +73,7 @@ func New(o Options) (*Host, error) {
 	h := &Host{
 		cfg: o.Workspace.Config, ws: o.Workspace, set: o.Settings, runner: o.Runner, closeR: o.CloseRunner, traces: o.Traces,
 		log: o.Logger, now: o.Clock, version: o.Version, inflight: map[string]context.CancelFunc{},
-		secrets: secretValues(os.Environ()),
+		secrets: secretValues(os.Environ()), policy: o.Policy,
 	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)

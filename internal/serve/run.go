@@ -2,7 +2,13 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"time"
+
+	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/eval/host"
+	"github.com/skillscript/skillc/internal/approval"
+	"github.com/skillscript/skillc/syntax"
 
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
@@ -54,26 +60,34 @@ func (h *Host) Execute(ctx context.Context, req RunRequest) (*eval.Result, strin
 	return res, id, nil
 }
 
-// resolve returns the source to run and its author, enforcing the status
-// gate for stored skills.
+// resolve returns the source to run and its author after the approval
+// gate: a run the host starts (an agent's execute_skill, a trigger) is a
+// composed reach, so a Disabled skill never runs, a Draft one runs only
+// when it performs no effects (or mechanically), and in secured mode an
+// Approved one needs a valid signature.
 func (h *Host) resolve(ctx context.Context, req RunRequest) (string, string, error) {
-	if req.Name == "" {
-		return req.Source, "", nil
-	}
-	rec, err := h.load(ctx, req.Name)
-	if err != nil {
-		return "", "", err
-	}
-	switch contract.StatusWord(rec.Status) {
-	case contract.StatusDisabled:
-		return "", "", hostErr(ErrSkillDisabled, "skill %q is Disabled and never runs", req.Name)
-	case contract.StatusApproved:
-	default:
-		if !req.Mechanical {
-			return "", "", hostErr(ErrSkillNotApproved, "skill %q is %s: only Approved skills run (a mechanical run is allowed)", req.Name, rec.Status)
+	src, author, name := req.Source, "", "inline"
+	if req.Name != "" {
+		rec, err := h.load(ctx, req.Name)
+		if err != nil {
+			return "", "", err
 		}
+		src, author, name = rec.Body, rec.Author, req.Name
 	}
-	return rec.Body, rec.Author, nil
+	f, _ := syntax.Parse(name, []byte(src))
+	if n := f.SkillName(); n != "" && req.Name == "" {
+		name = n
+	}
+	s := approval.Subject{Name: name, File: f, Info: check.Check(f), Reach: approval.Composed, Mechanical: req.Mechanical}
+	if _, err := approval.Gate(h.policy, s); err != nil {
+		kind := "ApprovalError"
+		var r approval.Refusal
+		if errors.As(err, &r) {
+			kind = r.Kind()
+		}
+		return "", "", &Error{Name: kind, Message: err.Error(), Err: err}
+	}
+	return src, author, nil
 }
 
 // load reads a stored skill.
@@ -97,6 +111,9 @@ func (h *Host) runnerFor(req RunRequest, author string) eval.Runner {
 	r := *h.runner
 	r.Mechanical = r.Mechanical || req.Mechanical
 	r.Identity = author
+	if req.Mechanical && !h.runner.Mechanical {
+		r.Load = host.GatedLoad(h.policy, true) // children of a mechanical walk are walked too
+	}
 	r.Env.TriggerType, r.Env.TriggerName = req.Trigger, req.TriggerName
 	r.Env.FiredAt, r.Env.TriggerPayload = req.FiredAt, req.Payload
 	return r

@@ -266,7 +266,7 @@ func (ts *toolSet) runtimeCapabilities(ctx context.Context, _ *call, in Capabili
 		}
 	}
 	if want("policy") {
-		out.Policy = h.policy()
+		out.Policy = h.policyView()
 	}
 	if want("features") {
 		out.Features = h.features()
@@ -274,7 +274,7 @@ func (ts *toolSet) runtimeCapabilities(ctx context.Context, _ *call, in Capabili
 	return out, nil
 }
 
-func (h *Host) policy() *Policy {
+func (h *Host) policyView() *Policy {
 	c := h.cfg
 	return &Policy{
 		SecuredMode: c.SecuredMode, ShellAllowlist: append([]string{}, c.ShellAllowlist...), UnsafeShell: c.EnableUnsafeShell,

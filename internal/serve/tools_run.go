@@ -139,7 +139,7 @@ func (ts *toolSet) compileSkill(ctx context.Context, _ *call, in SkillRef) (Comp
 	errs := errorsOnly(ds)
 	out := CompileOutput{
 		Skill: f.SkillName(), OK: len(errs) == 0, Status: info.Status, Autonomous: info.Autonomous,
-		Footprint: FootprintOf(info), Diagnostics: diagsJSON(file, src, errs),
+		Footprint: FootprintOf(f, info), Diagnostics: diagsJSON(file, src, errs),
 		RunOrder: []string{}, Inputs: varsOf(f), Returns: []string{}, Triggers: triggersOf(f), Outputs: []string{}, Secrets: []string{},
 	}
 	if g := info.Graph.Goal; g != nil && g.Name != nil {

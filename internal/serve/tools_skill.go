@@ -8,10 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
-	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/internal/render"
 	"github.com/skillscript/skillc/syntax"
@@ -148,6 +147,7 @@ func (ts *toolSet) catalogEntry(ctx context.Context, store contract.SkillStore, 
 	}
 	hdr := skillstore.Headers(rec.Body)
 	f, _ := syntax.Parse(m.Name, []byte(rec.Body))
+	info := check.Check(f)
 	e := CatalogEntry{SkillMeta: metaOf(m), Tags: headerList(hdr["Tags"]), Audience: hdr["Audience"], Triggers: triggersOf(f)}
 	if e.Tags == nil {
 		e.Tags = []string{}
@@ -161,8 +161,7 @@ func (ts *toolSet) catalogEntry(ctx context.Context, store contract.SkillStore, 
 	if len(in.DomainTags) > 0 && !anyTag(e.Tags, in.DomainTags) {
 		return e, false
 	}
-	_, info, _ := ts.h.analyzeQuiet(m.Name, rec.Body)
-	e.Footprint = FootprintOf(info)
+	e.Footprint = FootprintOf(f, info)
 	return e, true
 }
 
@@ -234,14 +233,21 @@ func (ts *toolSet) skillWrite(ctx context.Context, c *call, in SkillWriteInput) 
 		return SkillWriteOutput{}, &Error{Name: ErrLint, Details: diagsJSON(file, []byte(in.Source), errs),
 			Message: fmt.Sprintf("not written: %d lint error(s); the first: %s", len(errs), errs[0].Message)}
 	}
-	body, forced := ts.h.approvalGate(in.Source)
-	rec, err := store.Write(ctx, in.Name, body, ts.h.author(c))
+	rec, err := store.Write(ctx, in.Name, in.Source, ts.h.author(c))
 	if err != nil {
 		return SkillWriteOutput{}, wrapErr(ErrStore, err)
 	}
+	// in secured mode (or with SKILLSCRIPT_FORCE_ALWAYS_DRAFT) the store
+	// demotes an Approved write to Draft: approval is a signature
+	forced := requestedApproved(in.Source) && contract.StatusWord(rec.Status) != contract.StatusApproved
 	ts.h.syncTriggers(ctx, rec)
 	ts.h.log.Info("skill written", "skill", rec.Name, "status", rec.Status, "author", rec.Author, "version", rec.Version)
 	return SkillWriteOutput{SkillMeta: metaOf(rec.Meta()), ForcedDraft: forced, Diagnostics: diagsJSON(file, []byte(in.Source), ds)}, nil
+}
+
+func requestedApproved(src string) bool {
+	st, ok := contract.CanonicalStatus(skillstore.Headers(src)["Status"])
+	return ok && contract.StatusWord(st) == contract.StatusApproved
 }
 
 // checkName refuses a name that is empty, not a plain file name, or
@@ -254,22 +260,6 @@ func checkName(name, source string) error {
 		return invalidParams("field name: %q differs from the source's # Skill: %s", name, h)
 	}
 	return nil
-}
-
-// approvalGate returns the body to store: in secured mode an Approved
-// status cannot be granted by a write and is forced to Draft.
-func (h *Host) approvalGate(body string) (string, bool) {
-	if !h.cfg.SecuredMode {
-		return body, false
-	}
-	if contract.StatusWord(skillstore.Headers(body)["Status"]) == "" {
-		return body, false
-	}
-	st, _ := contract.CanonicalStatus(skillstore.Headers(body)["Status"])
-	if contract.StatusWord(st) != contract.StatusApproved {
-		return body, false
-	}
-	return eval.ForceDraft(body), true
 }
 
 // author is the identity a write is stamped with: the caller, else the
@@ -360,11 +350,12 @@ func (ts *toolSet) skillPreflight(ctx context.Context, _ *call, in PreflightInpu
 	f, info, ds := ts.h.analyze(ctx, file, []byte(rec.Body))
 	out := PreflightOutput{
 		Metadata: metaOf(rec.Meta()), Blockers: []string{}, Inputs: []InputCheck{}, Secrets: []SecretCheck{},
-		Footprint: FootprintOf(info), Triggers: triggersOf(f), Summary: summarize(ds),
+		Footprint: FootprintOf(f, info), Triggers: triggersOf(f), Summary: summarize(ds),
 		Errors: diagsJSON(file, []byte(rec.Body), errorsOnly(ds)),
 	}
-	if w := contract.StatusWord(rec.Status); w != contract.StatusApproved {
-		out.Blockers = append(out.Blockers, fmt.Sprintf("status is %s: only Approved skills run", w))
+	gate := approval.Subject{Name: in.Name, File: f, Info: info, Reach: approval.Composed}
+	if _, err := approval.Gate(ts.h.policy, gate); err != nil {
+		out.Blockers = append(out.Blockers, err.Error())
 	}
 	if out.Summary.Errors > 0 {
 		out.Blockers = append(out.Blockers, fmt.Sprintf("%d lint error(s)", out.Summary.Errors))
@@ -385,10 +376,4 @@ func (ts *toolSet) skillPreflight(ctx context.Context, _ *call, in PreflightInpu
 	}
 	out.Runnable = len(out.Blockers) == 0
 	return out, nil
-}
-
-// analyzeQuiet parses and checks without lint rules (for listings).
-func (h *Host) analyzeQuiet(name, body string) (*ast.File, *check.Info, error) {
-	f, _ := syntax.Parse(name, []byte(body))
-	return f, check.Check(f), nil
 }
