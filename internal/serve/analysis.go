@@ -8,8 +8,8 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/internal/render"
 	"github.com/skillscript/skillc/internal/approval"
+	"github.com/skillscript/skillc/internal/render"
 	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/syntax"
 )

@@ -10,8 +10,8 @@ import (
 
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
+	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/render"
 	"github.com/skillscript/skillc/syntax"
 )
