@@ -23,12 +23,10 @@ func (x *run) loadSkill(ctx context.Context, name string) (*contract.SkillRecord
 		return nil, nil, nil, errorf(KindInvalidSkill, "skill %q cannot be loaded: the runner has no skill loader", name)
 	}
 	f, info, err := x.r.Load(ctx, name, []byte(rec.Body))
-	var refusal interface{ Kind() string }
-	switch {
-	case errors.As(err, &refusal):
-		// a host policy refusal (the approval gate): fatal, under its kind
-		return nil, nil, nil, &RunError{Kind: refusal.Kind(), Msg: err.Error(), Fatal: true, Err: err}
-	case err != nil:
+	if re := refusal(err); re != nil {
+		return nil, nil, nil, re
+	}
+	if err != nil {
 		return nil, nil, nil, errorf(KindInvalidSkill, "skill %q does not parse: %s", name, loadMessage(err))
 	}
 	if info == nil {
@@ -38,6 +36,27 @@ func (x *run) loadSkill(ctx context.Context, name string) (*contract.SkillRecord
 		return nil, nil, nil, fatalf(KindDisabled, "skill %q is Disabled and cannot run", name)
 	}
 	return rec, f, info, nil
+}
+
+// refusal turns a host policy refusal (an error with a Kind, such as the
+// approval gate's) into a fatal RunError of that kind; nil for any other
+// error.
+func refusal(err error) *RunError {
+	var k interface{ Kind() string }
+	if !errors.As(err, &k) {
+		return nil
+	}
+	return &RunError{Kind: k.Kind(), Msg: err.Error(), Fatal: true, Err: err}
+}
+
+// spanOf is the source range an error names (Span() ast.Range), or the
+// zero Range.
+func spanOf(err error) ast.Range {
+	var sp interface{ Span() ast.Range }
+	if errors.As(err, &sp) {
+		return sp.Span()
+	}
+	return ast.Range{}
 }
 
 // loadMessage is the first error of a loader's diagnostics, or the error

@@ -12,7 +12,6 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/host"
-	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/render"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
@@ -57,11 +56,7 @@ func runRun(c *cli.Context, s *streams) error {
 	if !c.Bool("no-check") && refuseOnErrors(c, s, src.Path, src.Src, env) {
 		return cli.Exit("", exitFindings)
 	}
-	policy, err := admit(c, s, env, src.Path, src.Src)
-	if err != nil {
-		return err
-	}
-	res, err := evaluate(c, s, env, policy, src.Path, src.Src, inputs)
+	res, err := evaluate(c, s, env, src.Path, src.Src, inputs)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -96,11 +91,11 @@ func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *wo
 }
 
 // evaluate wires a runner from the configuration and flags and runs.
-func evaluate(c *cli.Context, s *streams, env *workspace.Env, policy *approval.Policy, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
+func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()
 	opts := hostOptions(c, s, env)
-	opts.Approval = policy
+	opts.Approval = runPolicy(s, env)
 	if !c.Bool("json") && isTerminal(s.err) {
 		opts.Progress = progressPrinter(s.err)
 	}
@@ -119,6 +114,7 @@ func hostOptions(c *cli.Context, s *streams, env *workspace.Env) host.Options {
 		Config: env.Config, AllowShell: splitList(c.StringSlice("allow-shell")), AllowFS: splitList(c.StringSlice("allow-fs")),
 		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: c.String("skills"),
 		Mechanical: c.Bool("mechanical"), Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
+		Direct: true, // a person runs the skill (DECISIONS 26)
 	}
 }
 

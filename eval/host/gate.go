@@ -47,6 +47,19 @@ func GatedLoad(p approval.Policy, mechanical bool) eval.Loader {
 	}
 }
 
+// Admit returns the root gate of a host runner (eval.Runner.Admit): the
+// approval gate for a skill reached as reach.
+func Admit(p approval.Policy, reach approval.Reach, mechanical bool) func(context.Context, *ast.File, *check.Info) error {
+	return func(_ context.Context, f *ast.File, info *check.Info) error {
+		name := f.SkillName()
+		if name == "" {
+			name = f.Name
+		}
+		_, err := approval.Gate(p, approval.Subject{Name: name, File: f, Info: info, Reach: reach, Mechanical: mechanical})
+		return err
+	}
+}
+
 // draftingStore lands every skill write as a Draft: with
 // SKILLSCRIPT_FORCE_ALWAYS_DRAFT or in secured mode a skill cannot
 // approve itself (or another skill) through $ skill_write; only the

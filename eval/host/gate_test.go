@@ -32,15 +32,21 @@ func newSecuredHost(t *testing.T, secured bool) *securedHost {
 	return h
 }
 
+// sign returns src signed with the host's key.
+func (h *securedHost) sign(src string) string {
+	h.t.Helper()
+	priv, err := approval.LoadPrivateKey(h.keys.Private)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return string(approval.Stamp([]byte(src), "Approved "+approval.Sign(priv, []byte(src))))
+}
+
 // put stores a skill, signed when sign is set.
 func (h *securedHost) put(name, src string, sign bool) {
 	h.t.Helper()
 	if sign {
-		priv, err := approval.LoadPrivateKey(h.keys.Private)
-		if err != nil {
-			h.t.Fatal(err)
-		}
-		src = string(approval.Stamp([]byte(src), "Approved "+approval.Sign(priv, []byte(src))))
+		src = h.sign(src)
 	}
 	if err := os.WriteFile(filepath.Join(h.dir, name+".skill.md"), []byte(src), 0o600); err != nil {
 		h.t.Fatal(err)
@@ -49,10 +55,16 @@ func (h *securedHost) put(name, src string, sign bool) {
 
 func (h *securedHost) run(parent string) *eval.Result {
 	h.t.Helper()
+	return h.runAs(parent, true)
+}
+
+// runAs runs parent as a person's run (direct) or as a trigger would.
+func (h *securedHost) runAs(parent string, direct bool) *eval.Result {
+	h.t.Helper()
 	home := h.t.TempDir()
 	cfg, _ := config.Load(config.LoadOptions{Env: func(k string) (string, bool) { return home, k == "SKILLSCRIPT_HOME" }})
 	cfg.SecuredMode = h.policy.Secured
-	r, closeReg, err := host.NewRunner(context.Background(), host.Options{Config: cfg, SkillsDir: h.dir, Approval: &h.policy, AllowShell: []string{"echo"}})
+	r, closeReg, err := host.NewRunner(context.Background(), host.Options{Config: cfg, SkillsDir: h.dir, Approval: &h.policy, AllowShell: []string{"echo"}, Direct: direct})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -146,7 +158,7 @@ func TestSecuredSkillWriteLandsAsDraft(t *testing.T) {
 	h := newSecuredHost(t, true)
 	body := `# Skill: forged\n# Status: Approved v3:AAAA\n\nhello\n`
 	parent := "# Skill: parent\n\nmain:\n    $ skill_write name=\"forged\" source=\"" + body + "\" approved=\"test\"\ndefault: main\n"
-	res := h.run(parent)
+	res := h.run(h.sign(parent))
 	if res.Failed() {
 		t.Fatalf("skill_write failed: %v", res.Errors)
 	}
@@ -156,5 +168,31 @@ func TestSecuredSkillWriteLandsAsDraft(t *testing.T) {
 	}
 	if !strings.Contains(string(got), "# Status: Draft") || strings.Contains(string(got), "v3:") {
 		t.Errorf("stored skill kept its approval:\n%s", got)
+	}
+}
+
+// TestRootGate: the root skill passes the same gate as a child. A
+// trigger-like host run (not direct) refuses an effectful Draft; a
+// person's run allows it unsecured and refuses it in secured mode with
+// the op's position; a signed root runs in secured mode.
+func TestRootGate(t *testing.T) {
+	effectful := "# Skill: root\n# Status: Draft\n\nmain:\n    shell(argv=[\"echo\", \"ran\"]) -> OUT\n    emit(text=\"${OUT|trim}\")\ndefault: main\n"
+	h := newSecuredHost(t, false)
+	if kind, _ := failure(t, h.runAs(effectful, false)); kind != "DraftSkillError" {
+		t.Errorf("trigger-like run of an effectful draft: %s, want DraftSkillError", kind)
+	}
+	if res := h.runAs(effectful, true); res.Failed() || res.Outputs.Text != "ran" {
+		t.Errorf("a person's unsecured run of a draft: %q %v", res.Outputs.Text, res.Errors)
+	}
+	s := newSecuredHost(t, true)
+	res := s.runAs(effectful, true)
+	if kind, _ := failure(t, res); kind != "SecuredModeEffectError" {
+		t.Errorf("secured direct run of an effectful draft: %s, want SecuredModeEffectError", kind)
+	}
+	if sp := res.Errors[0].Range; sp == nil || sp.Line != 5 || sp.Column != 5 {
+		t.Errorf("refusal range %+v, want 5:5 (the shell op)", sp)
+	}
+	if res := s.runAs(s.sign(effectful), false); res.Failed() || res.Outputs.Text != "ran" {
+		t.Errorf("signed root in secured mode: %q %v", res.Outputs.Text, res.Errors)
 	}
 }

@@ -40,9 +40,13 @@ type Options struct {
 	Progress    func(eval.Event) // live progress; nil for none
 	BaseEnv     []string         // the environment child processes start from (os.Environ())
 	User        string           // ${USER}
-	// Approval is the approval posture child skills are gated with; nil
-	// resolves it from Config (see Policy).
+	// Approval is the approval posture root and child skills are gated
+	// with; nil resolves it from Config (see Policy).
 	Approval *approval.Policy
+	// Direct says a person runs the root skill (skillc run, skillc test);
+	// otherwise (triggers, MCP, events) the root is gated like a composed
+	// skill: a Draft that performs effects is refused (DECISIONS 26).
+	Direct bool
 }
 
 // NewRunner wires an eval.Runner: the registry from connectors.json (or the
@@ -64,10 +68,11 @@ func NewRunner(ctx context.Context, o Options) (*eval.Runner, func() error, erro
 		reg.Close()
 		return nil, nil, err
 	}
+	policy := o.policy()
 	r := &eval.Runner{
 		Registry: reg, FS: gate, Secrets: cfg.Secret, Mechanical: o.Mechanical,
 		MaxDepth: cfg.MaxRecursionDepth, DefaultTimeout: cfg.AbsoluteTimeout, MaxDeadline: cfg.MaxDeadline,
-		Progress: o.Progress, Env: eval.Env{User: o.User}, Load: GatedLoad(o.policy(), o.Mechanical),
+		Progress: o.Progress, Env: eval.Env{User: o.User}, Load: GatedLoad(policy, o.Mechanical), Admit: Admit(policy, o.reach(), o.Mechanical),
 		Shell: &shellexec.Runner{
 			Allowlist:    append(append([]string(nil), cfg.ShellAllowlist...), o.AllowShell...),
 			EnableUnsafe: cfg.EnableUnsafeShell || o.UnsafeShell,
@@ -107,6 +112,14 @@ func hostRegistry(ctx context.Context, o Options) (*contract.Registry, error) {
 	}
 	forceDraft(reg, cfg)
 	return reg, nil
+}
+
+// reach is how the runner's root skills are reached.
+func (o Options) reach() approval.Reach {
+	if o.Direct {
+		return approval.Direct
+	}
+	return approval.Composed
 }
 
 // policy is the approval posture of the runner.

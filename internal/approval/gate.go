@@ -73,15 +73,17 @@ func Gate(p Policy, s Subject) (*Verdict, error) {
 	v := &Verdict{Status: status, Footprint: FootprintOf(s.File, s.Info, p.Mutating)}
 	switch status {
 	case "Disabled":
-		return nil, &DisabledError{Skill: name}
+		return nil, &DisabledError{Skill: name, Where: statusRange(s.File)}
 	case "Draft":
 		switch {
 		case s.Mechanical || !v.Footprint.Effectful():
 			return v, nil
 		case s.Reach == Composed:
-			return nil, &DraftError{Skill: name, Effects: effectsOnly(v.Footprint)}
+			es := effectsOnly(v.Footprint)
+			return nil, &DraftError{Skill: name, Effects: es, Where: es[0].Range}
 		case p.Secured:
-			return nil, &SecuredModeEffectError{Skill: name, Effects: effectsOnly(v.Footprint)}
+			es := effectsOnly(v.Footprint)
+			return nil, &SecuredModeEffectError{Skill: name, Effects: es, Where: es[0].Range}
 		}
 		return v, nil
 	}
@@ -89,7 +91,7 @@ func Gate(p Policy, s Subject) (*Verdict, error) {
 		return v, nil
 	}
 	if err := p.verify(s.File); err != nil {
-		return nil, &SignatureRefusedError{Skill: name, Err: err}
+		return nil, &SignatureRefusedError{Skill: name, Err: err, Where: statusRange(s.File)}
 	}
 	v.Signed = true
 	return v, nil
@@ -121,14 +123,39 @@ func effectsOnly(fp *Footprint) []Effect {
 	return out
 }
 
-// Refusal is an error of the gate; Kind names it in run results.
+// Refusal is an error of the gate; Kind names it in run results and
+// Span is where in the refused skill it applies (zero when unknown).
 type Refusal interface {
 	error
 	Kind() string
+	Span() ast.Range
 }
 
+// statusRange is the range of the # Status: value, or the zero Range.
+func statusRange(f *ast.File) ast.Range {
+	if sv := StatusOf(f); sv != nil {
+		return sv.Range
+	}
+	return ast.Range{}
+}
+
+// Span implements Refusal.
+func (e *DisabledError) Span() ast.Range { return e.Where }
+
+// Span implements Refusal.
+func (e *DraftError) Span() ast.Range { return e.Where }
+
+// Span implements Refusal.
+func (e *SignatureRefusedError) Span() ast.Range { return e.Where }
+
+// Span implements Refusal.
+func (e *SecuredModeEffectError) Span() ast.Range { return e.Where }
+
 // DisabledError: a Disabled skill was asked to run.
-type DisabledError struct{ Skill string }
+type DisabledError struct {
+	Skill string
+	Where ast.Range // the # Status: value, when present
+}
 
 func (e *DisabledError) Error() string {
 	return fmt.Sprintf("skill %q is Disabled and cannot run", e.Skill)
@@ -142,6 +169,7 @@ func (*DisabledError) Kind() string { return "SkillDisabledError" }
 type DraftError struct {
 	Skill   string
 	Effects []Effect
+	Where   ast.Range // the first effect
 }
 
 func (e *DraftError) Error() string {
@@ -165,6 +193,7 @@ func (*DraftError) Kind() string { return "DraftSkillError" }
 type SignatureRefusedError struct {
 	Skill string
 	Err   error
+	Where ast.Range // the # Status: value
 }
 
 func (e *SignatureRefusedError) Error() string {
@@ -181,6 +210,7 @@ func (*SignatureRefusedError) Kind() string { return "ApprovalSignatureError" }
 type SecuredModeEffectError struct {
 	Skill   string
 	Effects []Effect
+	Where   ast.Range // the first effect
 }
 
 func (e *SecuredModeEffectError) Error() string {

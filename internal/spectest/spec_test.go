@@ -271,6 +271,7 @@ func run(t *testing.T, cfg *config.Config, rs *runSpec, name string, src []byte,
 		Config: cfg, AllowShell: rs.allowShell, AllowFS: rs.allowFS, UnsafeShell: rs.unsafe,
 		MockFile: rs.mock, SkillsDir: cfg.SkillsDir, Mechanical: rs.mechanical,
 		BaseEnv: []string{"PATH=" + os.Getenv("PATH")}, User: rs.user,
+		Direct: true, // as skillc run: a person runs the example
 	})
 	if err != nil {
 		t.Fatal(err)
