@@ -66,13 +66,6 @@ func (w *workspace) invalidateLocked() {
 	w.skills, w.scanned = nil, false
 }
 
-// generation returns the current generation.
-func (w *workspace) generation() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.gen
-}
-
 // env returns the environment of the document at docURI.
 func (w *workspace) env(docURI string) (*Env, int) {
 	dir := w.dirOf(docURI)
