@@ -57,10 +57,11 @@ type Runner struct {
 	// check.Check, as starlark's Thread.Load is set by its host.
 	Load Loader
 	// Admit, when set, decides whether the root skill may run at all (the
-	// host's approval gate). It is asked before inputs are bound or any op
-	// runs; an error fails the run fatally, under the error's Kind() when
-	// it has one. Child skills are admitted by Load.
-	Admit func(ctx context.Context, f *ast.File, info *check.Info) error
+	// host's approval gate); mechanical says the run performs no side
+	// effects. It is asked before inputs are bound or any op runs; an
+	// error fails the run fatally, under the error's Kind() when it has
+	// one. Child skills are admitted by Load.
+	Admit func(ctx context.Context, f *ast.File, info *check.Info, mechanical bool) error
 }
 
 // Loader turns a stored skill's source into a checked file; see

@@ -136,7 +136,7 @@ func (x *run) execute(inputs map[string]any) {
 // prepare checks the skill can run and binds its inputs.
 func (x *run) prepare(inputs map[string]any) error {
 	if x.depth == 0 && x.r.Admit != nil {
-		if err := x.r.Admit(x.ctx, x.f, x.info); err != nil {
+		if err := x.r.Admit(x.ctx, x.f, x.info, x.mech); err != nil {
 			if re := refusal(err); re != nil {
 				re.Range = spanOf(err) // the root's own source: where it applies
 				return re

@@ -49,8 +49,8 @@ func GatedLoad(p approval.Policy, mechanical bool) eval.Loader {
 
 // Admit returns the root gate of a host runner (eval.Runner.Admit): the
 // approval gate for a skill reached as reach.
-func Admit(p approval.Policy, reach approval.Reach, mechanical bool) func(context.Context, *ast.File, *check.Info) error {
-	return func(_ context.Context, f *ast.File, info *check.Info) error {
+func Admit(p approval.Policy, reach approval.Reach) func(context.Context, *ast.File, *check.Info, bool) error {
+	return func(_ context.Context, f *ast.File, info *check.Info, mechanical bool) error {
 		name := f.SkillName()
 		if name == "" {
 			name = f.Name
