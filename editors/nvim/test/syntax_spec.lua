@@ -130,12 +130,15 @@ local function check_detection()
   report(vim.bo.filetype ~= 'skillscript', 'plain .md stays markdown', vim.bo.filetype)
 end
 
--- check_no_errors highlights well-formed skills (the shared example corpus,
--- when it sits beside the repository) and reports any position whose group
--- links to Error.
+-- check_no_errors highlights well-formed skills (the repository's own
+-- example corpus, and the shared one when it sits beside the repository)
+-- and reports any position whose group links to Error.
 local function check_no_errors()
-  local corpus = vim.fn.fnamemodify(plugin_root, ':h:h:h') .. '/shared/corpus/examples'
-  local files = vim.fn.glob(corpus .. '/*.skill.md', false, true)
+  local repo = vim.fn.fnamemodify(plugin_root, ':h:h')
+  local files = vim.fn.glob(repo .. '/testdata/corpus/examples/*.skill.md', false, true)
+  report(#files > 0, 'own example corpus found', repo .. '/testdata/corpus/examples')
+  local shared = vim.fn.fnamemodify(repo, ':h') .. '/shared/corpus/examples'
+  vim.list_extend(files, vim.fn.glob(shared .. '/*.skill.md', false, true))
   for _, path in ipairs(files) do
     vim.cmd('edit ' .. vim.fn.fnameescape(path))
     local bad

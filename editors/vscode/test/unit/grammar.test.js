@@ -1,7 +1,8 @@
 'use strict';
 
-// grammar.test.js checks the grammar against whole skills: the shared
-// example corpus and our own fixture must tokenize without error scopes,
+// grammar.test.js checks the grammar against whole skills: the examples of
+// the repository's own corpus, the shared example corpus (when present) and
+// our own fixture must tokenize without error scopes,
 // header lines must be headers (never comments or Markdown headings), and
 // every indented line under a target must stay inside that target.
 
@@ -9,13 +10,14 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
-const { CORPUS, FIXTURES, skillFiles, tokensOf, scopesAt } = require('./helpers');
+const { OWN_CORPUS, CORPUS, FIXTURES, skillFiles, tokensOf, scopesAt } = require('./helpers');
 
 const KNOWN_HEADER = /^# (Skill|Status|Description|Vars|Returns|Requires|Triggers|Output|Type|Tags|Autonomous|Timeout|Deadline|Event-type|Templates|Tests):/;
 
 // wellFormed lists the example skills expected to carry no error scopes.
 function wellFormed() {
-  return skillFiles(path.join(CORPUS, 'examples')).concat(skillFiles(FIXTURES));
+  return skillFiles(path.join(OWN_CORPUS, 'examples'))
+    .concat(skillFiles(path.join(CORPUS, 'examples')), skillFiles(FIXTURES));
 }
 
 test('example skills have no invalid scopes', async (t) => {

@@ -8,6 +8,8 @@ const { loadGrammar, tokenize } = require('../../scripts/tokenize');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures');
+// OWN_CORPUS is the repository's own corpus (testdata/corpus).
+const OWN_CORPUS = path.resolve(ROOT, '..', '..', 'testdata', 'corpus');
 // CORPUS is the shared example corpus beside the repository, when present.
 const CORPUS = path.resolve(ROOT, '..', '..', '..', 'shared', 'corpus');
 
@@ -47,4 +49,4 @@ function scopesAt(tokens, line, column) {
   return t ? t.scopes : [];
 }
 
-module.exports = { ROOT, FIXTURES, CORPUS, grammar, skillFiles, tokensOf, scopesAt };
+module.exports = { ROOT, FIXTURES, OWN_CORPUS, CORPUS, grammar, skillFiles, tokensOf, scopesAt };
