@@ -5,9 +5,13 @@
 // value injected into the Runner: connectors, models and stores through a
 // contract.Registry, processes through a shellexec.Runner, files through an
 // fsgate.Gate, secrets through a lookup function, agent delivery through
-// the registry's agent connectors, and time through a clock. The zero
-// Runner is usable: it has no connectors, refuses every shell binary and
-// every path, knows no secrets and reads the wall clock.
+// the registry's agent connectors, time through a clock, and the
+// compilation of child skills (execute_skill, inline) through a loader
+// ([Runner.Load]). The zero Runner is usable: it has no connectors,
+// refuses every shell binary, every path and every child skill, knows no
+// secrets and reads the wall clock. Package eval/host wires a Runner for
+// a host process from the configuration; eval itself knows no parser,
+// configuration file or substrate.
 //
 // All evaluator state lives in a per-run object (the run's context and
 // deadline, the call depth, the scopes, what has been emitted and bound);
