@@ -34,26 +34,49 @@ func TestCatalogEntriesAreImplemented(t *testing.T) {
 	}
 }
 
-// TestImplementationsAreCatalogued: every case of apply's dispatch switch
-// names a catalogued filter, so nothing runs that the linter would flag
-// as unknown. The switch is read from the source.
+// TestImplementationsAreCatalogued: every case of the dispatch switches
+// (apply, arity) names a catalogued filter, so nothing runs that the
+// linter would flag as unknown. The switches are read from the source.
 func TestImplementationsAreCatalogued(t *testing.T) {
 	f, err := parser.ParseFile(token.NewFileSet(), "filter.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var impl []string
+	want := lang.Filters()
+	slices.Sort(want)
+	for _, fn := range []string{"apply", "arity"} {
+		got := caseLabels(f, fn)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s handles %v, the catalog lists %v", fn, got, want)
+		}
+	}
+}
+
+// TestArityMatchesCatalog: the argument shape the implementation enforces
+// is the one the catalog documents.
+func TestArityMatchesCatalog(t *testing.T) {
+	for _, d := range lang.FilterDocs() {
+		if takesArg, known := arity(d.Name); !known || takesArg != d.TakesArg {
+			t.Errorf("arity(%s) = %v, %v; the catalog says takes an argument: %v", d.Name, takesArg, known, d.TakesArg)
+		}
+	}
+}
+
+// caseLabels returns the string case labels of the switches in function fn.
+func caseLabels(f *ast.File, fn string) []string {
+	var out []string
 	ast.Inspect(f, func(n ast.Node) bool {
-		fn, ok := n.(*ast.FuncDecl)
-		if !ok || fn.Name.Name != "apply" {
+		decl, ok := n.(*ast.FuncDecl)
+		if !ok || decl.Name.Name != fn {
 			return true
 		}
-		ast.Inspect(fn.Body, func(n ast.Node) bool {
+		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			if cc, ok := n.(*ast.CaseClause); ok {
 				for _, e := range cc.List {
 					if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
 						s, _ := strconv.Unquote(lit.Value)
-						impl = append(impl, s)
+						out = append(out, s)
 					}
 				}
 			}
@@ -61,10 +84,5 @@ func TestImplementationsAreCatalogued(t *testing.T) {
 		})
 		return false
 	})
-	want := lang.Filters()
-	slices.Sort(impl)
-	slices.Sort(want)
-	if !slices.Equal(impl, want) {
-		t.Errorf("apply implements %v, the catalog lists %v", impl, want)
-	}
+	return out
 }
