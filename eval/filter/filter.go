@@ -106,10 +106,6 @@ func fallbackIndex(chain []Call) int {
 	return -1
 }
 
-// HasFallback reports whether chain contains a fallback filter, which makes
-// a reference safe to leave unresolved.
-func HasFallback(chain []Call) bool { return fallbackIndex(chain) >= 0 }
-
 // apply runs one (checked) filter.
 func apply(v any, c Call) (any, error) {
 	switch c.Name {

@@ -275,8 +275,8 @@ func TestDocs(t *testing.T) {
 }
 
 func TestHasFallback(t *testing.T) {
-	if !HasFallback(parseChain(t, `trim|fallback:"x"`)) || HasFallback(parseChain(t, "trim")) {
-		t.Error("HasFallback")
+	if fallbackIndex(parseChain(t, `trim|fallback:"x"`)) < 0 || fallbackIndex(parseChain(t, "trim")) >= 0 {
+		t.Error("fallbackIndex")
 	}
 	if got := (Call{Name: "head", Arg: "5", HasArg: true}).String(); got != `head:"5"` {
 		t.Errorf("Call.String = %s", got)

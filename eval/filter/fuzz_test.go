@@ -40,7 +40,7 @@ func FuzzChain(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, a, b uint8, arg string, missing bool) {
 		chain := []Call{call(names[int(a)%len(names)], arg), call(names[int(b)%len(names)], arg)}
 		got, err := Apply(s, missing, chain)
-		if missing && !HasFallback(chain) && err == nil {
+		if missing && fallbackIndex(chain) < 0 && err == nil {
 			t.Fatalf("missing base without fallback succeeded: %v", got)
 		}
 		if missing && chain[0].Name == "fallback" && chain[1].Name == "fallback" && got != arg {
