@@ -274,7 +274,7 @@ func TestDocs(t *testing.T) {
 	}
 }
 
-func TestHasFallback(t *testing.T) {
+func TestFallbackIndex(t *testing.T) {
 	if fallbackIndex(parseChain(t, `trim|fallback:"x"`)) < 0 || fallbackIndex(parseChain(t, "trim")) >= 0 {
 		t.Error("fallbackIndex")
 	}
