@@ -48,5 +48,8 @@ func analyze(a Analyzer, name string, src []byte, env *Env) (res Analysis) {
 				ast.Errorf("internal-error", ast.RangeOf(0, 0), "analysis failed: %v", r))}
 		}
 	}()
+	if isSkillMD(name) {
+		return skillMDAnalysis(name, src, env)
+	}
 	return a(name, src, env)
 }

@@ -35,7 +35,12 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (an
 		return nil, err
 	}
 	off := byteOffset(snap.lines, p.Position)
-	items := snap.complete(off)
+	var items []protocol.CompletionItem
+	if isSkillMD(snap.uri) {
+		items = snap.skillMDCompletion(off)
+	} else {
+		items = snap.complete(off)
+	}
 	if items == nil {
 		items = []protocol.CompletionItem{}
 	}

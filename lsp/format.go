@@ -20,6 +20,9 @@ func (s *Server) formatting(_ context.Context, p *protocol.DocumentFormattingPar
 	if err != nil {
 		return nil, err
 	}
+	if isSkillMD(snap.uri) {
+		return []protocol.TextEdit{}, nil // Markdown, not skillscript
+	}
 	format := s.opts.Format
 	if format == nil {
 		format = defaultFormatter()

@@ -21,6 +21,9 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) 
 		return nil, err
 	}
 	off := byteOffset(snap.lines, p.Position)
+	if isSkillMD(snap.uri) {
+		return s.skillMDHover(snap, off)
+	}
 	sym := snap.symbolAt(off)
 	var parts []string
 	if md := snap.hoverText(sym); md != "" {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skillscript/skillc/ast"
@@ -25,14 +26,47 @@ type stamp struct {
 	sum   string
 }
 
-// hashCache remembers the sha256 of files by absolute path; a file whose
-// size and modification time are unchanged is not read again.
-type hashCache map[string]stamp
+// cache is what one Refresh may reuse from the previous ones: the sha256
+// of files by absolute path (a file whose size and modification time are
+// unchanged is not read again) and the parsed record of each package by
+// directory, valid while the package digest is unchanged. It is safe for
+// concurrent use.
+type cache struct {
+	mu     sync.Mutex
+	hashes map[string]stamp
+	pkgs   map[string]*Record
+}
+
+func newCache() *cache {
+	return &cache{hashes: map[string]stamp{}, pkgs: map[string]*Record{}}
+}
+
+// pkg returns a copy of the cached record of dir if its digest matches.
+func (c *cache) pkg(dir, digest string) (*Record, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rec, ok := c.pkgs[dir]
+	if !ok || rec.Digest != digest {
+		return nil, false
+	}
+	cp := *rec
+	return &cp, true
+}
+
+func (c *cache) putPkg(dir string, rec *Record) {
+	cp := *rec
+	c.mu.Lock()
+	c.pkgs[dir] = &cp
+	c.mu.Unlock()
+}
 
 // hashFile returns the hex sha256 of the file at abs (read through root
 // as rel, so it cannot leave the package).
-func (c hashCache) hashFile(root *os.Root, rel, abs string, st fs.FileInfo) (string, error) {
-	if s, ok := c[abs]; ok && s.size == st.Size() && s.mtime.Equal(st.ModTime()) {
+func (c *cache) hashFile(root *os.Root, rel, abs string, st fs.FileInfo) (string, error) {
+	c.mu.Lock()
+	s, ok := c.hashes[abs]
+	c.mu.Unlock()
+	if ok && s.size == st.Size() && s.mtime.Equal(st.ModTime()) {
 		return s.sum, nil
 	}
 	f, err := root.Open(rel)
@@ -45,7 +79,9 @@ func (c hashCache) hashFile(root *os.Root, rel, abs string, st fs.FileInfo) (str
 		return "", err
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
-	c[abs] = stamp{size: st.Size(), mtime: st.ModTime(), sum: sum}
+	c.mu.Lock()
+	c.hashes[abs] = stamp{size: st.Size(), mtime: st.ModTime(), sum: sum}
+	c.mu.Unlock()
 	return sum, nil
 }
 
@@ -61,7 +97,7 @@ func skipResource(name string, dir bool) bool {
 // manifest lists every regular file of the package in dir, sorted by
 // path, with sizes and hashes. Symbolic links that stay inside the
 // package are followed; those that leave it are reported and left out.
-func manifest(dir string, cache hashCache) ([]Resource, []Problem, error) {
+func manifest(dir string, cache *cache) ([]Resource, []Problem, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, nil, err
@@ -112,15 +148,37 @@ func Digest(rs []Resource) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// indexPackage builds the record of the package in dir.
-func indexPackage(c candidate, opts Options, cache hashCache) (*Record, []Problem) {
+// indexPackage builds the record of the package in dir. The package is
+// parsed again only when its digest changed since the last Refresh.
+func indexPackage(c candidate, opts Options, cc *cache) (*Record, []Problem) {
 	abs, _ := filepath.Abs(c.path)
-	s, ds, err := agentskills.LoadDir(abs, opts.Validation)
-	rec := &Record{Kind: KindPackage, Origin: c.origin, Root: abs, rank: rankOf(c)}
+	res, probs, err := manifest(abs, cc)
 	if err != nil {
-		return nil, []Problem{{Path: abs, Diag: ast.Errorf(agentskills.RuleFrontmatter, ast.Range{}, "%v", err)}}
+		probs = append(probs, Problem{Path: abs, Diag: ast.Errorf(agentskills.RuleScanLimit, ast.Range{}, "cannot list the package files: %v", err)})
 	}
-	rec.Location, rec.Diags, rec.Src = s.Path, ds, s.Src
+	digest := Digest(res)
+	rec, ok := cc.pkg(abs, digest)
+	if !ok {
+		rec = parsePackage(abs, opts)
+		if rec == nil {
+			return nil, append(probs, Problem{Path: abs, Diag: ast.Errorf(agentskills.RuleFrontmatter, ast.Range{}, "%s has no SKILL.md", abs)})
+		}
+		rec.Resources, rec.Digest = res, digest
+		rec.Loadable = rec.Loadable && err == nil
+		cc.putPkg(abs, rec)
+	}
+	rec.Origin, rec.rank = c.origin, rankOf(c)
+	return rec, probs
+}
+
+// parsePackage loads and validates the SKILL.md of dir into a record
+// without its manifest; nil when there is no package file.
+func parsePackage(abs string, opts Options) *Record {
+	s, ds, err := agentskills.LoadDir(abs, opts.Validation)
+	if err != nil {
+		return nil
+	}
+	rec := &Record{Kind: KindPackage, Root: abs, Location: s.Path, Diags: ds, Src: s.Src}
 	rec.Name, rec.Description, rec.Frontmatter, rec.Body = s.Name, s.Description, s.Frontmatter, s.Body
 	rec.Loadable = s.Loadable
 	rec.Status = s.Metadata["status"]
@@ -128,20 +186,14 @@ func indexPackage(c candidate, opts Options, cache hashCache) (*Record, []Proble
 	if rec.Name == "" {
 		rec.Name = filepath.Base(abs)
 	}
-	res, probs, err := manifest(abs, cache)
-	if err != nil {
-		probs = append(probs, Problem{Path: abs, Diag: ast.Errorf(agentskills.RuleScanLimit, ast.Range{}, "cannot list the package files: %v", err)})
-		rec.Loadable = false
-	}
-	rec.Resources, rec.Digest = res, Digest(res)
-	return rec, probs
+	return rec
 }
 
 // maxScriptSize caps what the registry reads of one skillscript.
 const maxScriptSize = 2 << 20
 
 // indexScript builds the record of a skillscript file.
-func indexScript(c candidate, cache hashCache) (*Record, []Problem) {
+func indexScript(c candidate) (*Record, []Problem) {
 	abs, _ := filepath.Abs(c.path)
 	rec := &Record{Kind: KindScript, Origin: c.origin, Location: abs, rank: rankOf(c)}
 	st, err := os.Stat(abs)

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -41,7 +42,7 @@ func (o Options) maxDirs() int {
 type Registry struct {
 	opts Options
 
-	refreshing sync.Mutex // serialises Refresh (it owns cache)
+	refreshing sync.Mutex // serialises Refresh
 	mu         sync.RWMutex
 	records    []*Record // every record, sorted by name then rank
 	byName     map[string]*Record
@@ -49,12 +50,12 @@ type Registry struct {
 	problems   []Problem
 	dirs       []string
 	gen        uint64
-	cache      hashCache
+	cache      *cache
 }
 
 // New returns a registry over opts; call Refresh to index it.
 func New(opts Options) *Registry {
-	return &Registry{opts: opts, cache: hashCache{}}
+	return &Registry{opts: opts, cache: newCache()}
 }
 
 // Refresh rescans every root and rebuilds the catalog. Files whose size
@@ -65,22 +66,8 @@ func (r *Registry) Refresh() {
 	r.refreshing.Lock()
 	defer r.refreshing.Unlock()
 	cands, probs, dirs := scan(r.opts)
-	cache := r.cache
-	var recs []*Record
-	for _, c := range cands {
-		var rec *Record
-		var ps []Problem
-		if c.kind == KindPackage {
-			rec, ps = indexPackage(c, r.opts, cache)
-		} else {
-			rec, ps = indexScript(c, cache)
-		}
-		probs = append(probs, ps...)
-		if rec != nil {
-			rec.ID = rec.Origin + "/" + rec.Name
-			recs = append(recs, rec)
-		}
-	}
+	recs, more := r.index(cands)
+	probs = append(probs, more...)
 	for _, e := range r.opts.External {
 		cp := *e
 		cp.rank, cp.ID = originRank(cp.Origin)*1000, cp.Origin+"/"+cp.Name
@@ -88,6 +75,43 @@ func (r *Registry) Refresh() {
 	}
 	probs = append(probs, resolve(recs)...)
 	r.install(recs, probs, dirs)
+}
+
+// index builds the records of the candidates on every core, keeping
+// their order.
+func (r *Registry) index(cands []candidate) ([]*Record, []Problem) {
+	recs := make([]*Record, len(cands))
+	probs := make([][]Problem, len(cands))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				if cands[i].kind == KindPackage {
+					recs[i], probs[i] = indexPackage(cands[i], r.opts, r.cache)
+				} else {
+					recs[i], probs[i] = indexScript(cands[i])
+				}
+			}
+		}()
+	}
+	for i := range cands {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var out []*Record
+	var all []Problem
+	for i, rec := range recs {
+		all = append(all, probs[i]...)
+		if rec != nil {
+			rec.ID = rec.Origin + "/" + rec.Name
+			out = append(out, rec)
+		}
+	}
+	return out, all
 }
 
 // install swaps in a new catalog.
