@@ -61,4 +61,3 @@ func TestSkillMD(t *testing.T) {
 		t.Errorf("a SKILL.md must not be formatted as skillscript: %v", edits)
 	}
 }
-
