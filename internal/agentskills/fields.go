@@ -65,7 +65,9 @@ func (p *parser) fields(root *yaml.Node) {
 		s.Keys[kv.key.Value] = p.nodeRange(kv.key)
 		s.Frontmatter[kv.key.Value] = toAny(kv.val)
 		got[kv.key.Value] = kv
-		p.unknownKey(kv.key)
+	}
+	for _, kv := range pairs(root) {
+		p.unknownKey(kv.key, got)
 	}
 	p.name(got)
 	p.description(got)
@@ -78,7 +80,7 @@ func (p *parser) fields(root *yaml.Node) {
 }
 
 // unknownKey reports a top-level key outside the specification's six.
-func (p *parser) unknownKey(k *yaml.Node) {
+func (p *parser) unknownKey(k *yaml.Node, got map[string]pair) {
 	name := k.Value
 	if contains(SpecKeys(), name) {
 		return
@@ -93,7 +95,9 @@ func (p *parser) unknownKey(k *yaml.Node) {
 	d := p.report(RuleUnknownKey, p.nodeRange(k), msg, name)
 	if c := closest(name, SpecKeys()); c != "" {
 		d.Message += "; did you mean " + c + "?"
-		d.WithFix("rename to "+c, p.nodeRange(k), c)
+		if _, taken := got[c]; !taken {
+			d.WithFix("rename to "+c, p.nodeRange(k), c)
+		}
 	}
 }
 
