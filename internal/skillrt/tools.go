@@ -19,3 +19,7 @@ func (rt *Runtime) ToolNames() []string {
 	}
 	return out
 }
+
+// Names returns the names a host may offer as the enum of skills_load's
+// names parameter: the visible skills of the registry, sorted.
+func (rt *Runtime) Names() []string { return rt.reg.Names() }
