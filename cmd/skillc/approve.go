@@ -32,13 +32,14 @@ func approvalCommands(s *streams) []*cli.Command {
 // files and the skill store.
 type opEnv struct {
 	cfg   *config.Config
+	mut   approval.Mutating // connectors.json's mutating declarations
 	keys  approval.KeyPaths
 	store contract.SkillStore
 }
 
 func newOpEnv(c *cli.Context) (*opEnv, error) {
 	env := newEnvCache(c).forFile(".")
-	e := &opEnv{cfg: env.Config, keys: host.KeyPaths()}
+	e := &opEnv{cfg: env.Config, keys: host.KeyPaths(), mut: env.Mutating()}
 	if dir := env.Config.SkillsDir; dir != "" {
 		st, err := skillstore.NewFS(dir, nil)
 		if err != nil {
@@ -176,7 +177,7 @@ func (e *opEnv) approve(c *cli.Context, s *streams, arg string) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitFindings)
 	}
-	printReview(s, r, approval.FootprintOf(f, info, nil))
+	printReview(s, r, approval.FootprintOf(f, info, e.mut))
 	if !c.Bool("yes") {
 		if err := confirm(s, r.Name); err != nil {
 			return cli.Exit(err.Error(), exitFindings)

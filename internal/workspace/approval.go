@@ -3,6 +3,7 @@ package workspace
 import (
 	"crypto/ed25519"
 	"os"
+	"slices"
 
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/config"
@@ -34,4 +35,26 @@ func approvalKey(cfg *config.Config) ed25519.PublicKey {
 		return nil
 	}
 	return pub
+}
+
+// Mutating classifies "$ connector.tool" from connectors.json for an
+// approval footprint: a connector or tool declared "mutating" (or whose
+// discovered tool says so) is mutating; anything else is left to the
+// shared name heuristic.
+func (e *Env) Mutating() approval.Mutating {
+	conns := map[string]*lint.Connector{}
+	if e.Lint != nil {
+		conns = e.Lint.Connectors
+	}
+	return func(conn, tool string) (string, bool) {
+		c := conns[conn]
+		if c == nil {
+			return "", false
+		}
+		t := c.Tools[tool]
+		if c.Mutating || slices.Contains(c.MutatingTools, tool) || (t != nil && t.Mutating) {
+			return "connector " + conn + " declares " + tool + " mutating", true
+		}
+		return "", false
+	}
 }
