@@ -24,7 +24,7 @@ import (
 func approvalCommands(s *streams) []*cli.Command {
 	return []*cli.Command{
 		keygenCommand(s), approveCommand(s), verifyCommand(s), signCommand(s),
-		reapproveCommand(s), listCommand(s), deleteCommand(s),
+		reapproveCommand(s), listCommand(s), deleteCommand(s), dashboardCommand(s),
 	}
 }
 

@@ -121,7 +121,7 @@ func writeKeyFile(path string, data []byte, mode os.FileMode) error {
 // LoadPrivateKey reads a PKCS#8 PEM Ed25519 private key. The file must
 // not be readable or writable by group or others.
 func LoadPrivateKey(path string) (ed25519.PrivateKey, error) {
-	der, err := readKeyPEM(path, "PRIVATE KEY", 0o077, "a private key must be readable by its owner only (0600)")
+	der, err := readKeyPEM(path, "PRIVATE KEY", 0o077, privateKeyWant)
 	if err != nil {
 		return nil, err
 	}
@@ -157,15 +157,8 @@ func LoadPublicKey(path string) (ed25519.PublicKey, error) {
 // readKeyPEM checks the file's mode against forbidden bits and returns the
 // DER bytes of its single PEM block of the wanted type.
 func readKeyPEM(path, blockType string, forbidden fs.FileMode, want string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("key file: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &KeyFormatError{Path: path, Reason: "not a regular file"}
-	}
-	if perm := fi.Mode().Perm(); perm&forbidden != 0 {
-		return nil, &KeyPermissionError{Path: path, Mode: uint32(perm), Want: want}
+	if err := statKeyFile(path, forbidden, want); err != nil {
+		return nil, err
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -183,6 +176,31 @@ func readKeyPEM(path, blockType string, forbidden fs.FileMode, want string) ([]b
 	}
 	return block.Bytes, nil
 }
+
+// statKeyFile checks that path is a regular file without the forbidden
+// permission bits, without reading it.
+func statKeyFile(path string, forbidden fs.FileMode, want string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("key file: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return &KeyFormatError{Path: path, Reason: "not a regular file"}
+	}
+	if perm := fi.Mode().Perm(); perm&forbidden != 0 {
+		return &KeyPermissionError{Path: path, Mode: uint32(perm), Want: want}
+	}
+	return nil
+}
+
+// CheckPrivateKeyFile reports whether the private key file exists with
+// owner-only permissions, without reading it (for a boot-time check of a
+// signing surface that must not hold the key).
+func CheckPrivateKeyFile(path string) error {
+	return statKeyFile(path, 0o077, privateKeyWant)
+}
+
+const privateKeyWant = "a private key must be readable by its owner only (0600)"
 
 func keyTypeName(k any) string {
 	t := fmt.Sprintf("%T", k)

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"time"
+
+	"github.com/skillscript/skillc/eval/host"
+	"github.com/skillscript/skillc/internal/dashboard"
+	"github.com/urfave/cli/v2"
+)
+
+// envPasscode enables in-browser approval.
+const envPasscode = "SKILLSCRIPT_APPROVAL_PASSCODE"
+
+func dashboardCommand(s *streams) *cli.Command {
+	return &cli.Command{
+		Name:  "dashboard",
+		Usage: "serve the approvals dashboard: pending skills with footprints; signing in the browser with SKILLSCRIPT_APPROVAL_PASSCODE",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "host", Usage: "bind address (default: SKILLSCRIPT_HOST, else 127.0.0.1)"},
+			&cli.IntFlag{Name: "port", Usage: "port (default: SKILLSCRIPT_PORT, else 7878; 0 picks a free port)", Value: -1},
+		}, configFlags()...),
+		Action: func(c *cli.Context) error {
+			e, err := newOpEnv(c)
+			if err != nil {
+				return cli.Exit(err.Error(), exitUsage)
+			}
+			return e.serveDashboard(c, s)
+		},
+	}
+}
+
+// dashboard builds the handler from the operator's settings: the store,
+// the verification posture, the key files and the passcode, all from the
+// process environment and configuration (never a file next to a skill).
+func (e *opEnv) dashboard(s *streams, passcode string) *dashboard.Dashboard {
+	policy, generated := host.Policy(e.cfg)
+	if generated {
+		fmt.Fprintf(s.err, "skillc: secured mode: created the approval key pair %s (0600) and %s\n", e.keys.Private, e.keys.Public)
+	}
+	return dashboard.New(dashboard.Options{
+		Store: e.store, Policy: policy, Keys: e.keys, Passcode: passcode, Mutating: e.mut, Log: s.err,
+	})
+}
+
+func (e *opEnv) serveDashboard(c *cli.Context, s *streams) error {
+	addr := net.JoinHostPort(dashboardHost(c, e), strconv.Itoa(dashboardPort(c, e)))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	passcode, _ := os.LookupEnv(envPasscode)
+	srv := &http.Server{Handler: e.dashboard(s, passcode), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(s.out, "skillc dashboard: http://%s/\n", ln.Addr())
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return cli.Exit(err.Error(), exitFindings)
+	}
+	return nil
+}
+
+func dashboardHost(c *cli.Context, e *opEnv) string {
+	if c.IsSet("host") {
+		return c.String("host")
+	}
+	return e.cfg.Host
+}
+
+func dashboardPort(c *cli.Context, e *opEnv) int {
+	if c.Int("port") >= 0 {
+		return c.Int("port")
+	}
+	return e.cfg.Port
+}

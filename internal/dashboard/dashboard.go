@@ -1,0 +1,290 @@
+package dashboard
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/internal/approval"
+	"github.com/skillscript/skillc/syntax"
+)
+
+// cookieName holds the unlocked session id.
+const cookieName = "skillc_session"
+
+// Options configure a Dashboard.
+type Options struct {
+	// Store is the skill store reviewed and signed; nil is reported as a
+	// misconfiguration.
+	Store contract.SkillStore
+	// Policy is the verification posture: its PublicKey classifies
+	// signatures, Secured is shown.
+	Policy approval.Policy
+	// Keys locate the private key, read only by an approve in an
+	// unlocked session.
+	Keys approval.KeyPaths
+	// Passcode enables in-browser signing (SKILLSCRIPT_APPROVAL_PASSCODE);
+	// empty keeps the dashboard review-only.
+	Passcode string
+	// Mutating classifies connector tools for footprints; may be nil.
+	Mutating approval.Mutating
+	// Now is the clock (session TTL); nil means time.Now.
+	Now func() time.Time
+	// Log receives the boot-log lines of a misconfiguration; nil discards.
+	Log io.Writer
+	// Prefix is the path the dashboard is mounted under behind
+	// http.StripPrefix (e.g. "/dashboard"); "" for the root.
+	Prefix string
+}
+
+// Dashboard is the approvals surface; it is an http.Handler.
+type Dashboard struct {
+	o       Options
+	s       *sessions
+	signing bool     // in-browser signing is configured and wired
+	banners []string // misconfigurations, shown on every page
+	mux     *http.ServeMux
+}
+
+// New builds a dashboard and reports misconfigurations (a banner, and a
+// line on Log for headless operators). It never reads the private key.
+func New(o Options) *Dashboard {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	d := &Dashboard{o: o, s: newSessions(o.Now), mux: http.NewServeMux(), banners: []string{}}
+	d.checkWiring()
+	for _, b := range d.banners {
+		fmt.Fprintf(o.Log, "skillc dashboard: %s\n", b)
+	}
+	d.mux.HandleFunc("GET /{$}", d.page)
+	d.mux.HandleFunc("GET /api/pending", d.apiPending)
+	d.mux.HandleFunc("POST /unlock", d.unlock)
+	d.mux.HandleFunc("POST /lock", d.lock)
+	d.mux.HandleFunc("POST /approve", d.approve)
+	return d
+}
+
+// checkWiring decides whether signing works and collects the gaps.
+func (d *Dashboard) checkWiring() {
+	if d.o.Store == nil {
+		d.banners = append(d.banners, "no skill store reaches the dashboard: nothing can be reviewed or signed")
+	}
+	if d.o.Policy.Secured && d.o.Policy.PublicKey == nil {
+		d.banners = append(d.banners, fmt.Sprintf("secured mode without a usable approval public key (%s): every Approved skill is refused until it is fixed", d.o.Policy.KeyPath))
+	}
+	if d.o.Passcode == "" {
+		return
+	}
+	var gap string
+	if d.o.Store == nil {
+		gap = "no skill store"
+	} else if err := approval.CheckPrivateKeyFile(d.o.Keys.Private); err != nil {
+		gap = err.Error()
+	}
+	if gap != "" {
+		d.banners = append(d.banners, "in-browser approval is configured (SKILLSCRIPT_APPROVAL_PASSCODE) but signing is not wired ("+gap+"): the dashboard stays review-only and skills stay inert")
+		return
+	}
+	d.signing = true
+}
+
+// ServeHTTP implements http.Handler.
+func (d *Dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("Cache-Control", "no-store")
+	d.mux.ServeHTTP(w, r)
+}
+
+// cookiePath scopes the session cookie to the dashboard.
+func (d *Dashboard) cookiePath() string {
+	if d.o.Prefix == "" {
+		return "/"
+	}
+	return d.o.Prefix + "/"
+}
+
+// state is what the page and the API show.
+type state struct {
+	Secured  bool     `json:"secured"`
+	Signing  bool     `json:"signing"`  // in-browser signing available
+	Unlocked bool     `json:"unlocked"` // this browser session is unlocked
+	Banners  []string `json:"banners"`
+	Items    []Item   `json:"items"`
+	Message  string   `json:"message,omitempty"`
+	Prefix   string   `json:"-"`
+}
+
+func (d *Dashboard) state(r *http.Request) (state, error) {
+	st := state{Prefix: d.o.Prefix, Secured: d.o.Policy.Secured, Signing: d.signing, Unlocked: d.signing && d.s.touch(sessionID(r)), Banners: d.banners, Items: []Item{}}
+	if d.o.Store == nil {
+		return st, nil
+	}
+	items, err := d.pending(r.Context())
+	if err != nil {
+		return st, err
+	}
+	st.Items = items
+	return st, nil
+}
+
+func (d *Dashboard) apiPending(w http.ResponseWriter, r *http.Request) {
+	st, err := d.state(r)
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func sessionID(r *http.Request) string {
+	c, err := r.Cookie(cookieName)
+	if err != nil {
+		return ""
+	}
+	return c.Value
+}
+
+// sameOrigin refuses cross-site form posts: an Origin header, when sent,
+// must name this host.
+func sameOrigin(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return true
+	}
+	u, err := url.Parse(o)
+	return err == nil && u.Host == r.Host
+}
+
+// signingRequest refuses a signing request when in-browser signing is off
+// or the request is cross-origin, and reports whether it may go on.
+func (d *Dashboard) signingRequest(w http.ResponseWriter, r *http.Request) bool {
+	switch {
+	case !d.signing:
+		d.fail(w, r, http.StatusForbidden, "in-browser signing is off: approve at a terminal with skillc approve")
+		return false
+	case !sameOrigin(r):
+		d.fail(w, r, http.StatusForbidden, "cross-origin request refused")
+		return false
+	}
+	return true
+}
+
+func (d *Dashboard) unlock(w http.ResponseWriter, r *http.Request) {
+	if !d.signingRequest(w, r) {
+		return
+	}
+	id, ok, paused := d.s.unlock(d.o.Passcode, r.PostFormValue("passcode"))
+	switch {
+	case paused:
+		d.fail(w, r, http.StatusTooManyRequests, "too many wrong passcodes: try again in a minute")
+		return
+	case !ok:
+		d.fail(w, r, http.StatusUnauthorized, "wrong passcode")
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: id, Path: d.cookiePath(), HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	d.done(w, r, "unlocked for this session ("+SessionTTL.String()+" idle)")
+}
+
+func (d *Dashboard) lock(w http.ResponseWriter, r *http.Request) {
+	d.s.lock(sessionID(r))
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: d.cookiePath(), MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	d.done(w, r, "locked")
+}
+
+// approve signs the skill the operator reviewed: the content hash posted
+// must still be the stored skill's, so an edit after review is not signed.
+func (d *Dashboard) approve(w http.ResponseWriter, r *http.Request) {
+	if !d.signingRequest(w, r) {
+		return
+	}
+	if !d.s.touch(sessionID(r)) {
+		d.fail(w, r, http.StatusUnauthorized, "locked: enter the passcode first")
+		return
+	}
+	name, hash := r.PostFormValue("name"), r.PostFormValue("content_hash")
+	fp, status, err := d.sign(r.Context(), name, hash)
+	if err != nil {
+		d.fail(w, r, status, err.Error())
+		return
+	}
+	d.done(w, r, fmt.Sprintf("approved %s: signed with key %s", name, fp))
+}
+
+// sign re-reads the skill, checks it is what was reviewed, and signs it.
+func (d *Dashboard) sign(ctx context.Context, name, hash string) (string, int, error) {
+	rec, err := d.o.Store.Get(ctx, name)
+	if err != nil {
+		return "", http.StatusInternalServerError, err
+	}
+	if rec == nil || name == "" {
+		return "", http.StatusNotFound, fmt.Errorf("skill %q not found", name)
+	}
+	src := []byte(rec.Body)
+	if approval.ContentHash(src) != strings.TrimSpace(hash) {
+		return "", http.StatusConflict, fmt.Errorf("skill %q changed since it was reviewed: reload and review it again", name)
+	}
+	if _, diags := syntax.Parse(name+".skill.md", src); diags.HasErrors() {
+		return "", http.StatusUnprocessableEntity, fmt.Errorf("skill %q does not parse: fix it before approving", name)
+	}
+	priv, err := approval.LoadPrivateKey(d.o.Keys.Private)
+	if err != nil {
+		return "", http.StatusInternalServerError, err
+	}
+	token := approval.Sign(priv, src)
+	if err := d.o.Store.UpdateStatus(ctx, name, contract.StatusApproved+" "+token); err != nil {
+		return "", http.StatusInternalServerError, err
+	}
+	back, err := d.o.Store.Get(ctx, name)
+	if err != nil || back == nil {
+		return "", http.StatusInternalServerError, fmt.Errorf("skill %q vanished while it was signed", name)
+	}
+	pub := approval.PublicKeyOf(priv)
+	if err := approval.Verify(pub, []byte(back.Body), token); err != nil {
+		return "", http.StatusConflict, fmt.Errorf("skill %q changed while it was signed: %v", name, err)
+	}
+	return approval.Fingerprint(pub), http.StatusOK, nil
+}
+
+// wantsJSON reports whether the client asked for JSON (the API) rather
+// than a page.
+func wantsJSON(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "application/json")
+}
+
+func (d *Dashboard) done(w http.ResponseWriter, r *http.Request, msg string) {
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, map[string]string{"message": msg})
+		return
+	}
+	http.Redirect(w, r, d.o.Prefix+"/?msg="+url.QueryEscape(msg), http.StatusSeeOther)
+}
+
+func (d *Dashboard) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	if wantsJSON(r) {
+		writeJSON(w, status, map[string]string{"error": msg})
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	fmt.Fprintln(w, msg)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}

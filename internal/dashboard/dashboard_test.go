@@ -1,0 +1,320 @@
+package dashboard
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/skillscript/skillc/eval/substrate/skillstore"
+	"github.com/skillscript/skillc/internal/approval"
+)
+
+// fixture is a real filesystem store, a real key pair and the dashboard
+// behind a loopback HTTP server.
+type fixture struct {
+	t      *testing.T
+	dir    string
+	keys   approval.KeyPaths
+	srv    *httptest.Server
+	client *http.Client
+	log    bytes.Buffer
+	mu     sync.Mutex
+	now    time.Time
+}
+
+const (
+	draftSrc = "# Skill: fetch\n# Status: Draft\n\nmain:\n    shell(argv=[\"rm\", \"-f\", \"/tmp/x\"], approved=\"cleanup\") -> R\n    $ tracker.delete_issue id=\"1\" approved=\"t\"\ndefault: main\n"
+	pureSrc  = "# Skill: pure\n# Status: Draft\n\nhello\n"
+)
+
+func newFixture(t *testing.T, passcode string, withKey bool) *fixture {
+	f := &fixture{t: t, dir: t.TempDir(), now: time.Unix(1_700_000_000, 0)}
+	kd := t.TempDir()
+	f.keys = approval.KeyPaths{Private: filepath.Join(kd, "approval.key"), Public: filepath.Join(kd, "approval.pub")}
+	policy := approval.Policy{Secured: true, KeyPath: f.keys.Public}
+	if withKey {
+		pub, err := approval.GenerateKeys(f.keys, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		policy.PublicKey = pub
+	}
+	f.write("fetch", draftSrc)
+	f.write("pure", pureSrc)
+	store, err := skillstore.NewFS(f.dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := New(Options{Store: store, Policy: policy, Keys: f.keys, Passcode: passcode, Log: &f.log, Now: f.clock})
+	f.srv = httptest.NewServer(d)
+	t.Cleanup(f.srv.Close)
+	jar, _ := cookiejar.New(nil)
+	f.client = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return f
+}
+
+func (f *fixture) clock() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.now
+}
+
+func (f *fixture) advance(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.now = f.now.Add(d)
+}
+
+func (f *fixture) write(name, src string) {
+	f.t.Helper()
+	if err := os.WriteFile(filepath.Join(f.dir, name+".skill.md"), []byte(src), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// post sends a form asking for JSON and decodes the answer.
+func (f *fixture) post(path string, form url.Values, header ...string) (int, map[string]string) {
+	f.t.Helper()
+	req, _ := http.NewRequest("POST", f.srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := f.client.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]string
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+func (f *fixture) pending() state {
+	f.t.Helper()
+	resp, err := f.client.Get(f.srv.URL + "/api/pending")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var st state
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		f.t.Fatal(err)
+	}
+	return st
+}
+
+func (f *fixture) item(st state, name string) *Item {
+	for i := range st.Items {
+		if st.Items[i].Name == name {
+			return &st.Items[i]
+		}
+	}
+	return nil
+}
+
+func TestQueueShowsFootprintAndCommand(t *testing.T) {
+	f := newFixture(t, "", true)
+	st := f.pending()
+	it := f.item(st, "fetch")
+	if it == nil || len(st.Items) != 2 {
+		t.Fatalf("queue %+v", st.Items)
+	}
+	if it.Command != "skillc approve fetch" || len(it.Effects) != 2 || !it.Effects[0].Mutating {
+		t.Errorf("item %+v", it)
+	}
+	if !strings.Contains(strings.Join(it.Signals, ";"), "2 mutating op(s)") {
+		t.Errorf("signals %v", it.Signals)
+	}
+	if st.Signing || st.Unlocked {
+		t.Errorf("no passcode: the dashboard must be review-only, got %+v", st)
+	}
+	if code, _ := f.post("/approve", url.Values{"name": {"fetch"}, "content_hash": {it.ContentHash}}); code != http.StatusForbidden {
+		t.Errorf("approve on a review-only dashboard: %d", code)
+	}
+	resp, err := f.client.Get(f.srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := new(bytes.Buffer)
+	body.ReadFrom(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{"skillc approve fetch", "line 5: shell rm", "mutating", "Review only"} {
+		if !strings.Contains(body.String(), want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(body.String(), `action="/approve"`) {
+		t.Error("a review-only page offers an approve button")
+	}
+}
+
+func TestUnlockApproveFlow(t *testing.T) {
+	f := newFixture(t, "correct horse", true)
+	it := f.item(f.pending(), "fetch")
+	form := url.Values{"name": {"fetch"}, "content_hash": {it.ContentHash}}
+	if code, _ := f.post("/approve", form); code != http.StatusUnauthorized {
+		t.Fatalf("approve while locked: %d", code)
+	}
+	if code, _ := f.post("/unlock", url.Values{"passcode": {"wrong"}}); code != http.StatusUnauthorized {
+		t.Fatalf("wrong passcode: %d", code)
+	}
+	if code, _ := f.post("/unlock", url.Values{"passcode": {"correct horse"}}, "Origin", "http://evil.example"); code != http.StatusForbidden {
+		t.Fatalf("cross-origin unlock: %d", code)
+	}
+	if code, out := f.post("/unlock", url.Values{"passcode": {"correct horse"}}); code != http.StatusOK {
+		t.Fatalf("unlock: %d %v", code, out)
+	}
+	if !f.pending().Unlocked {
+		t.Fatal("session not unlocked")
+	}
+	// the skill changes after review: the reviewed hash no longer matches
+	f.write("fetch", strings.Replace(draftSrc, "/tmp/x", "/etc/passwd", 1))
+	if code, out := f.post("/approve", form); code != http.StatusConflict {
+		t.Fatalf("approve of a changed skill: %d %v", code, out)
+	}
+	it = f.item(f.pending(), "fetch")
+	code, out := f.post("/approve", url.Values{"name": {"fetch"}, "content_hash": {it.ContentHash}})
+	if code != http.StatusOK || !strings.Contains(out["message"], "approved fetch") {
+		t.Fatalf("approve: %d %v", code, out)
+	}
+	signed, _ := os.ReadFile(filepath.Join(f.dir, "fetch.skill.md"))
+	pub, _ := approval.LoadPublicKey(f.keys.Public)
+	sv := regexpToken(string(signed))
+	if err := approval.Verify(pub, signed, sv); err != nil {
+		t.Fatalf("stored signature does not verify: %v\n%s", err, signed)
+	}
+	if f.item(f.pending(), "fetch") != nil {
+		t.Error("a validly signed skill is still pending")
+	}
+}
+
+// regexpToken returns the token of the # Status: line.
+func regexpToken(src string) string {
+	for _, l := range strings.Split(src, "\n") {
+		if rest, ok := strings.CutPrefix(l, "# Status: Approved "); ok {
+			return rest
+		}
+	}
+	return ""
+}
+
+func TestSessionIdleTTLAndLock(t *testing.T) {
+	f := newFixture(t, "pw", true)
+	if code, _ := f.post("/unlock", url.Values{"passcode": {"pw"}}); code != http.StatusOK {
+		t.Fatal("unlock failed")
+	}
+	f.advance(SessionTTL - time.Second)
+	if !f.pending().Unlocked {
+		t.Fatal("session expired before its idle TTL")
+	}
+	f.advance(SessionTTL - time.Second) // renewed by the last request
+	if !f.pending().Unlocked {
+		t.Fatal("use did not renew the session")
+	}
+	f.advance(SessionTTL + time.Second)
+	if f.pending().Unlocked {
+		t.Fatal("session outlived its idle TTL")
+	}
+	f.post("/unlock", url.Values{"passcode": {"pw"}})
+	f.post("/lock", nil)
+	if f.pending().Unlocked {
+		t.Fatal("lock did not end the session")
+	}
+}
+
+func TestWrongPasscodesPause(t *testing.T) {
+	f := newFixture(t, "pw", true)
+	for i := 0; i < maxFailures; i++ {
+		f.post("/unlock", url.Values{"passcode": {"nope"}})
+	}
+	if code, _ := f.post("/unlock", url.Values{"passcode": {"pw"}}); code != http.StatusTooManyRequests {
+		t.Fatalf("right passcode during the pause: %d", code)
+	}
+	f.advance(failureDelay + time.Second)
+	if code, _ := f.post("/unlock", url.Values{"passcode": {"pw"}}); code != http.StatusOK {
+		t.Fatalf("unlock after the pause: %d", code)
+	}
+}
+
+// TestMisconfigurationIsLoud: a passcode without a usable private key
+// keeps the dashboard review-only, with a banner and a boot-log line.
+func TestMisconfigurationIsLoud(t *testing.T) {
+	f := newFixture(t, "pw", false)
+	st := f.pending()
+	if st.Signing || len(st.Banners) != 2 {
+		t.Fatalf("state %+v", st)
+	}
+	joined := strings.Join(st.Banners, "\n")
+	for _, want := range []string{"signing is not wired", "review-only", "secured mode without a usable approval public key"} {
+		if !strings.Contains(joined, want) || !strings.Contains(f.log.String(), want) {
+			t.Errorf("banner/log lacks %q:\n%s\n%s", want, joined, f.log.String())
+		}
+	}
+	if code, _ := f.post("/unlock", url.Values{"passcode": {"pw"}}); code != http.StatusForbidden {
+		t.Errorf("unlock without signing: %d", code)
+	}
+	if it := f.item(st, "fetch"); it == nil || it.Signature != "none" {
+		t.Errorf("item %+v", it)
+	}
+}
+
+func TestNoStore(t *testing.T) {
+	d := New(Options{})
+	srv := httptest.NewServer(d)
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/api/pending")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var st state
+	json.NewDecoder(resp.Body).Decode(&st)
+	if len(st.Banners) != 1 || !strings.Contains(st.Banners[0], "no skill store") || len(st.Items) != 0 {
+		t.Errorf("state %+v", st)
+	}
+}
+
+// TestMountedUnderPrefix: behind http.StripPrefix the forms, redirects and
+// the cookie use the prefix; the unlocked page offers the approve form.
+func TestMountedUnderPrefix(t *testing.T) {
+	f := newFixture(t, "pw", true)
+	store, _ := skillstore.NewFS(f.dir, nil)
+	pub, _ := approval.LoadPublicKey(f.keys.Public)
+	d := New(Options{Store: store, Policy: approval.Policy{Secured: true, PublicKey: pub}, Keys: f.keys, Passcode: "pw", Prefix: "/dashboard"})
+	mux := http.NewServeMux()
+	mux.Handle("/dashboard/", http.StripPrefix("/dashboard", d))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	resp, err := f.client.PostForm(srv.URL+"/dashboard/unlock", url.Values{"passcode": {"pw"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/dashboard/?msg=") {
+		t.Fatalf("unlock: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if c := resp.Cookies(); len(c) != 1 || c[0].Path != "/dashboard/" || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie %+v", c)
+	}
+	page, err := f.client.Get(srv.URL + "/dashboard/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := new(bytes.Buffer)
+	body.ReadFrom(page.Body)
+	page.Body.Close()
+	if !strings.Contains(body.String(), `action="/dashboard/approve"`) || !strings.Contains(body.String(), `action="/dashboard/lock"`) {
+		t.Errorf("unlocked page lacks the prefixed forms:\n%s", body)
+	}
+}
