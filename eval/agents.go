@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
@@ -57,11 +58,23 @@ func (x *run) meta(eventType, correlation string) contract.DeliveryMeta {
 			eventType = h.Value
 		}
 	}
+	origin := contract.DeliveryOrigin{SkillName: x.skillName(), TriggerKind: trigger, CallerAgentID: x.r.Env.Caller}
+	if x.entry != "" && x.entry != origin.SkillName {
+		origin.EntrySkillName = x.entry
+	}
 	return contract.DeliveryMeta{
 		DispatchID: hex.EncodeToString(id[:]), SentAt: x.r.clock().UnixMilli(),
-		Origin:    contract.DeliveryOrigin{SkillName: x.res.Skill, TriggerKind: trigger, CallerAgentID: x.identity},
-		EventType: eventType, CorrelationID: correlation,
+		Origin: origin, EventType: eventType, CorrelationID: correlation,
 	}
+}
+
+// skillName is the skill's # Skill: name, else its file name without the
+// .skill.md extension.
+func (x *run) skillName() string {
+	if x.res.Skill != "" {
+		return x.res.Skill
+	}
+	return strings.TrimSuffix(filepath.Base(x.f.Name), ".skill.md")
 }
 
 // send delivers content to agent through every connector in via, routing
@@ -88,7 +101,7 @@ func (x *run) send(ctx context.Context, source, agent, kind, content string, met
 
 func (x *run) sendOne(ctx context.Context, c contract.AgentConnector, agent, kind, content string, meta contract.DeliveryMeta) (string, error) {
 	if contract.IsSessionAddress(agent) {
-		w, err := c.Wake(ctx, agent, contract.WakeOptions{Context: content})
+		w, err := c.Wake(ctx, agent, contract.WakeOptions{Context: content, Meta: &meta})
 		return w.SessionID, err
 	}
 	p := contract.DeliveryPayload{Kind: kind, Content: content, Meta: meta}

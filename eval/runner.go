@@ -70,12 +70,18 @@ type Loader func(ctx context.Context, name string, src []byte) (*ast.File, *chec
 
 // Env holds the ambient values a run sees.
 type Env struct {
-	User           any            // ${USER}
-	SessionContext any            // ${SESSION_CONTEXT}
-	TriggerType    string         // ${TRIGGER_TYPE}: cron, event, or "" for manual runs
-	TriggerName    string         // the cron expression or event name, for delivery provenance
-	TriggerPayload any            // ${TRIGGER_PAYLOAD}
-	Event          map[string]any // extra ${EVENT.*} fields (fired_at* are always set)
+	User           any    // ${USER}
+	SessionContext any    // ${SESSION_CONTEXT}
+	TriggerType    string // ${TRIGGER_TYPE}: cron, event, or "" for manual runs
+	TriggerName    string // the cron expression or event name, for delivery provenance
+	TriggerPayload any    // ${TRIGGER_PAYLOAD}
+	// Caller is the authenticated caller whose request started the run
+	// (the runtime host's identity header). It is kept across composition
+	// and rides deliveries as origin.caller_agent_id; it is never the
+	// skill's owner (that is Runner.Identity), and "" for cron, event and
+	// CLI runs.
+	Caller string
+	Event  map[string]any // extra ${EVENT.*} fields (fired_at* are always set)
 	// FiredAt is the fire time; zero means the run's start time.
 	FiredAt time.Time
 }

@@ -105,6 +105,10 @@ func (x *run) opExecuteSkill(ctx context.Context, op *opCall) (any, error) {
 // runChild runs a child skill to completion.
 func (x *run) runChild(ctx context.Context, rec *contract.SkillRecord, f *ast.File, info *check.Info, inputs map[string]any, mech bool) *Result {
 	child := x.r.newRun(contract.WithCallerIdentity(ctx, rec.Author), f, info, x.depth+1, rec.Author, mech)
+	child.entry = x.entry
+	if child.entry == "" {
+		child.entry = x.skillName()
+	}
 	defer child.cancel()
 	child.execute(inputs)
 	return child.finish()

@@ -24,6 +24,7 @@ type run struct {
 
 	depth    int
 	identity string
+	entry    string // the root skill of a composed run ("" for the root)
 	mech     bool
 	start    time.Time
 	deadline time.Time // zero when the run has no deadline

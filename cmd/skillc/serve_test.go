@@ -582,3 +582,71 @@ func TestServeKill9(t *testing.T) {
 		t.Errorf("interrupted run after restart: %+v", fires)
 	}
 }
+
+// The caller identity rides deliveries through composition: cc calls
+// bob's parent skill, which composes alice's child; the child's notify
+// carries origin skill_name child, entry_skill_name parent, trigger_kind
+// agent and caller_agent_id cc, and files are snake_case throughout.
+func TestServeDeliveryEnvelope(t *testing.T) {
+	home := t.TempDir()
+	outbox := filepath.Join(home, "outbox")
+	conns := `{"substrate": {"agent_connector": {"type": "filedrop", "config": {"dir": "` + outbox + `"}}}}`
+	if err := os.WriteFile(filepath.Join(home, "connectors.json"), []byte(conns), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startServe(t, home, []string{"SKILLSCRIPT_MCP_CALLER_IDENTITY_HEADER=X-Agent-Id"})
+	alice := connect(t, p.url, map[string]string{"X-Agent-Id": "alice"})
+	bob := connect(t, p.url, map[string]string{"X-Agent-Id": "bob"})
+	cc := connect(t, p.url, map[string]string{"X-Agent-Id": "cc"})
+	child := "# Skill: child\n# Status: Approved\n\nrun:\n    notify(agent=\"bob\", message=\"hi\") -> A\n    notify(agent=\"bob@tab-3\", message=\"wake up\") -> B\ndefault: run\n"
+	parent := "# Skill: parent\n# Status: Approved\n\nrun:\n    execute_skill(name=\"child\") -> R\ndefault: run\n"
+	callJSON(t, alice, "skill_write", map[string]any{"name": "child", "source": child}, nil)
+	callJSON(t, bob, "skill_write", map[string]any{"name": "parent", "source": parent}, nil)
+	var ex struct{ Status string }
+	callJSON(t, cc, "execute_skill", map[string]any{"name": "parent"}, &ex)
+	if ex.Status != "ok" {
+		t.Fatalf("parent run = %+v", ex)
+	}
+	deliver, wake := readDrops(t, outbox)
+	origin := map[string]any{"skill_name": "child", "entry_skill_name": "parent", "trigger_kind": "agent", "caller_agent_id": "cc"}
+	for name, rec := range map[string]map[string]any{"deliver": deliver, "wake": wake} {
+		meta := rec["payload"].(map[string]any)["meta"].(map[string]any)
+		if !jsonEqual(meta["origin"], origin) {
+			t.Errorf("%s origin = %v, want %v", name, meta["origin"], origin)
+		}
+		if meta["dispatch_id"] == "" || meta["sent_at"] == nil {
+			t.Errorf("%s meta = %v", name, meta)
+		}
+	}
+	if w := wake["wake"]; !jsonEqual(w, map[string]any{"context": "wake up"}) {
+		t.Errorf("wake options = %v, want snake_case {context}", w)
+	}
+	if deliver["payload"].(map[string]any)["meta"].(map[string]any)["dispatch_id"] == wake["payload"].(map[string]any)["meta"].(map[string]any)["dispatch_id"] {
+		t.Error("two notify calls share a dispatch_id")
+	}
+}
+
+// readDrops returns the file-drop records of one deliver and one wake.
+func readDrops(t *testing.T, dir string) (deliver, wake map[string]any) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec map[string]any
+		if err := json.Unmarshal(b, &rec); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(filepath.Base(f), "wake-") {
+			wake = rec
+		} else {
+			deliver = rec
+		}
+	}
+	if deliver == nil || wake == nil {
+		t.Fatalf("drops in %s: %v", dir, files)
+	}
+	return deliver, wake
+}

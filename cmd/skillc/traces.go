@@ -62,7 +62,7 @@ func runTraced(ctx context.Context, c *cli.Context, cfg *config.Config, r eval.R
 	}
 	r.Env.TriggerType = contract.TriggerCLI
 	meta := trace.Run{Trigger: contract.TriggerCLI, TriggerName: name}
-	res, _, err := st.Exec(ctx, r, meta, src, inputs, secretEnv())
+	res, _, err := st.Exec(ctx, r, meta, name, src, inputs, secretEnv())
 	return res, err
 }
 

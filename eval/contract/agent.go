@@ -92,13 +92,18 @@ type DeliveryReceipt struct {
 	Warnings        []string `json:"warnings,omitempty"`
 }
 
-// WakeOptions tunes wake(). The zero value wakes immediately.
+// WakeOptions tunes wake(). The zero value wakes immediately. Its JSON
+// form is the contract's snake_case wire shape.
 type WakeOptions struct {
-	Context string
+	Context string `json:"context,omitempty"`
 	// When is a unix-ms time for a scheduled wake; 0 means immediate.
-	When int64
+	When int64 `json:"when,omitempty"`
 	// SessionID targets a session; it wins over an agent@session suffix.
-	SessionID string
+	SessionID string `json:"session_id,omitempty"`
+	// Meta is the runtime's envelope of the dispatch (dispatch id, emit
+	// clock, origin). The wake wire has no envelope; a passive substrate
+	// that stores the wake as a delivery uses it instead of minting one.
+	Meta *DeliveryMeta `json:"-"`
 }
 
 // WakeReceipt acknowledges a wake.

@@ -52,7 +52,11 @@ func (h *Host) Execute(ctx context.Context, req RunRequest) (*eval.Result, strin
 	r := h.runnerFor(req, author)
 	meta := trace.Run{ID: id, Skill: req.Name, Trigger: req.Trigger, TriggerName: req.TriggerName, Caller: req.Caller}
 	start := time.Now()
-	res, id, err := h.traces.Exec(ctx, r, meta, []byte(src), req.Inputs, h.secrets)
+	file := "inline.skill.md"
+	if req.Name != "" {
+		file = req.Name + ".skill.md"
+	}
+	res, id, err := h.traces.Exec(ctx, r, meta, file, []byte(src), req.Inputs, h.secrets)
 	h.observe(req, res, time.Since(start))
 	if err != nil {
 		return res, id, wrapErr(ErrInternal, err)
@@ -111,6 +115,7 @@ func (h *Host) runnerFor(req RunRequest, author string) eval.Runner {
 	r := *h.runner
 	r.Mechanical = r.Mechanical || req.Mechanical
 	r.Identity = author
+	r.Env.Caller = req.Caller
 	if req.Mechanical && !h.runner.Mechanical {
 		r.Load = host.GatedLoad(h.policy, true) // children of a mechanical walk are walked too
 	}

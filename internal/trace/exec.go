@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/skillscript/skillc/check"
@@ -24,15 +26,16 @@ func NewID() string {
 // detached from the run's so that a cancelled run is still recorded.
 const finishTimeout = 10 * time.Second
 
-// Exec parses, checks and runs src with r and records the run in s: meta
-// supplies the trace id (generated when empty), trigger, caller and inputs
-// (recorded redacted against secrets). A nil s runs without recording.
-// The recording hooks r.Progress, keeping any hook r already has.
-func (s *Store) Exec(ctx context.Context, r eval.Runner, meta Run, src []byte, inputs map[string]any, secrets []string) (*eval.Result, string, error) {
+// Exec parses (as file), checks and runs src with r and records the run
+// in s: meta supplies the trace id (generated when empty), trigger, caller
+// and inputs (recorded redacted against secrets); the skill is the # Skill:
+// name, else the file name. A nil s runs without recording. The
+// recording hooks r.Progress, keeping any hook r already has.
+func (s *Store) Exec(ctx context.Context, r eval.Runner, meta Run, file string, src []byte, inputs map[string]any, secrets []string) (*eval.Result, string, error) {
 	if meta.ID == "" {
 		meta.ID = NewID()
 	}
-	f, _ := syntax.Parse(meta.Skill, src)
+	f, _ := syntax.Parse(file, src)
 	if s == nil {
 		res, err := r.Run(ctx, f, check.Check(f), inputs)
 		return res, meta.ID, err
@@ -43,6 +46,9 @@ func (s *Store) Exec(ctx context.Context, r eval.Runner, meta Run, src []byte, i
 	}
 	if meta.Skill == "" {
 		meta.Skill = f.SkillName()
+	}
+	if meta.Skill == "" {
+		meta.Skill = strings.TrimSuffix(filepath.Base(file), ".skill.md")
 	}
 	meta.ContentHash = contract.ContentHash(string(src))
 	meta.Inputs = RedactInputs(inputs, secrets)

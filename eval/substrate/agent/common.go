@@ -22,9 +22,12 @@ func randomID() string {
 }
 
 // wakePayload is the payload a passive substrate stores in place of an
-// interrupt. The wake path has no runtime envelope, so the connector mints
-// a dispatch id and marks the trigger inline.
+// interrupt: the runtime's envelope when the wake carries one, otherwise
+// (a wake not issued by a run) a minted dispatch id marked inline.
 func wakePayload(agentID string, opts contract.WakeOptions, now int64) contract.DeliveryPayload {
+	if opts.Meta != nil && opts.Meta.DispatchID != "" {
+		return contract.DeliveryPayload{Kind: contract.KindAugment, Content: opts.Context, Meta: *opts.Meta}
+	}
 	return contract.DeliveryPayload{
 		Kind:    contract.KindAugment,
 		Content: opts.Context,
