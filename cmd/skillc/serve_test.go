@@ -650,3 +650,31 @@ func readDrops(t *testing.T, dir string) (deliver, wake map[string]any) {
 	}
 	return deliver, wake
 }
+
+// TestNodeMCPClient runs the official Node MCP SDK client against a real
+// skillc serve over stdio and Streamable HTTP.
+func TestNodeMCPClient(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not installed")
+	}
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "internal", "serve", "testdata", "nodeclient"))
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("run npm ci in %s: %v", dir, err)
+		}
+		t.Skip("node client dependencies not installed (npm ci in internal/serve/testdata/nodeclient)")
+	}
+	home := t.TempDir()
+	writeSkill(t, home, "hello", helloSkill)
+	p := startServe(t, home, []string{"SKILLSCRIPT_MCP_CALLER_IDENTITY_HEADER=X-Agent-Id"})
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "mcp_client.test.mjs")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SKILLC_HOME="+home, "SKILLC_URL="+p.url)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok: node mcp client passed") {
+		t.Fatalf("node MCP client failed: %v\n%s", err, out)
+	}
+}
