@@ -212,7 +212,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 // ticker. Host.Shutdown stops them.
 func startTriggers(ctx context.Context, h *serve.Host, cfg *config.Config, set serve.Settings, log *slog.Logger) error {
 	svc, err := trigger.Open(ctx, trigger.Options{
-		Queue:  trigger.QueueOptions{URL: set.DatabaseURL, Home: cfg.Home, Workers: 4, FetchPollInterval: 100 * time.Millisecond, Logger: log},
+		Queue:  trigger.QueueOptions{URL: set.DatabaseURL, Home: cfg.Home, Workers: 4, FetchPollInterval: 50 * time.Millisecond, Logger: log},
 		Skills: h.Skills(), Run: h.FireTrigger, Logger: log, PollInterval: set.PollInterval,
 	})
 	if err != nil {

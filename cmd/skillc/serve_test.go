@@ -33,7 +33,7 @@ var listenLine = regexp.MustCompile(`listening on (http://[^/\s]+)/mcp`)
 
 // startServe runs `skillc serve --port 0 args...` with SKILLSCRIPT_HOME
 // set to home and waits for its listening line.
-func startServe(t *testing.T, home string, env []string, args ...string) *serveProc {
+func startServe(t testing.TB, home string, env []string, args ...string) *serveProc {
 	t.Helper()
 	cmd := exec.Command("skillc", append([]string{"serve", "--port", "0"}, args...)...)
 	cmd.Env = append(append(os.Environ(), "SKILLSCRIPT_HOME="+home), env...)
@@ -95,7 +95,7 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // connect opens an MCP session over Streamable HTTP, sending headers.
-func connect(t *testing.T, url string, headers map[string]string) *mcp.ClientSession {
+func connect(t testing.TB, url string, headers map[string]string) *mcp.ClientSession {
 	t.Helper()
 	h := http.Header{}
 	for k, v := range headers {
@@ -143,7 +143,7 @@ func jsonEqual(a, b any) bool {
 	return string(x) == string(y)
 }
 
-func writeSkill(t *testing.T, home, name, body string) {
+func writeSkill(t testing.TB, home, name, body string) {
 	t.Helper()
 	dir := filepath.Join(home, "skills")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -389,7 +389,7 @@ func TestServeRefusesOpenBind(t *testing.T) {
 	}
 }
 
-func post(t *testing.T, url, token, body string) (int, map[string]any) {
+func post(t testing.TB, url, token, body string) (int, map[string]any) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, url+"/event", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")

@@ -44,6 +44,9 @@ func (FireArgs) Kind() string { return "skillc_fire" }
 // parameter.
 type queue interface {
 	insert(ctx context.Context, args FireArgs, unique bool) (skipped bool, err error)
+	// insertUnique inserts cron fires in one transaction; skipped[i] is
+	// set for a fire another host already inserted.
+	insertUnique(ctx context.Context, args []FireArgs) (skipped []bool, err error)
 	start(ctx context.Context) error
 	stop(ctx context.Context) error
 	db() *sql.DB
@@ -67,6 +70,22 @@ func (q *riverQueue[TTx]) insert(ctx context.Context, args FireArgs, unique bool
 		return false, err
 	}
 	return res.UniqueSkippedAsDuplicate, nil
+}
+
+func (q *riverQueue[TTx]) insertUnique(ctx context.Context, args []FireArgs) ([]bool, error) {
+	params := make([]river.InsertManyParams, len(args))
+	for i, a := range args {
+		params[i] = river.InsertManyParams{Args: a, InsertOpts: &river.InsertOpts{MaxAttempts: MaxAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true}}}
+	}
+	res, err := q.client.InsertMany(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	skipped := make([]bool, len(res))
+	for i, r := range res {
+		skipped[i] = r.UniqueSkippedAsDuplicate
+	}
+	return skipped, nil
 }
 
 func (q *riverQueue[TTx]) start(ctx context.Context) error { return q.client.Start(ctx) }
@@ -143,7 +162,7 @@ func openSQLite(ctx context.Context, path string, cfg *river.Config) (queue, err
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "synchronous(NORMAL)") // WAL: a committed job survives a killed process
 	q.Set("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {

@@ -146,8 +146,9 @@ func (s *Service) Durability() string {
 
 // Tick queues every cron fire due at now. A trigger that missed several
 // slots fires once, for the latest; Draft and Disabled skills are skipped.
-// It returns the number of jobs inserted (duplicates another host already
-// inserted are not counted).
+// Due fires are inserted in one transaction and their triggers advanced in
+// another. It returns the number of jobs inserted (duplicates another
+// host already inserted are not counted).
 func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -155,45 +156,64 @@ func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n := 0
+	var fires []FireArgs
+	var moves []advance
 	for _, t := range ts {
-		ok, err := s.tickOne(ctx, t, now)
+		f, mv, err := s.due(ctx, t, now)
 		if err != nil {
 			s.log.Warn("cron trigger", "id", t.ID, "skill", t.Skill, "err", err)
 			continue
 		}
-		if ok {
-			n++
+		if f != nil {
+			fires = append(fires, *f)
+		}
+		if mv != nil {
+			moves = append(moves, *mv)
 		}
 	}
-	return n, nil
+	n := 0
+	if len(fires) > 0 {
+		skipped, err := s.q.insertUnique(ctx, fires)
+		if err != nil {
+			return 0, fmt.Errorf("queue cron fires: %w", err)
+		}
+		for _, sk := range skipped {
+			if !sk {
+				n++
+			}
+		}
+	}
+	return n, s.st.advanceAll(ctx, moves)
 }
 
-func (s *Service) tickOne(ctx context.Context, t Trigger, now time.Time) (bool, error) {
+// advance is a schedule move of one trigger.
+type advance struct {
+	id    string
+	fired *time.Time
+	next  time.Time
+}
+
+// due returns the fire a trigger owes at now (nil when none, or when its
+// skill is not Approved) and how its schedule moves.
+func (s *Service) due(ctx context.Context, t Trigger, now time.Time) (*FireArgs, *advance, error) {
 	sched, err := Schedule(t.Spec, t.Timezone)
 	if err != nil {
-		return false, err
+		return nil, nil, err
 	}
 	if t.NextFire == nil {
-		return false, s.st.advance(ctx, t.ID, nil, sched.Next(now))
+		return nil, &advance{id: t.ID, next: sched.Next(now)}, nil
 	}
 	if t.NextFire.After(now) {
-		return false, nil
+		return nil, nil, nil
 	}
 	slot := latestSlot(sched.Next, *t.NextFire, now)
-	next := sched.Next(now)
+	mv := &advance{id: t.ID, next: sched.Next(now)}
 	if !s.approved(ctx, t.Skill) {
 		s.log.Info("cron fire skipped: skill is not Approved", "skill", t.Skill, "trigger", t.ID, "slot", slot)
-		return false, s.st.advance(ctx, t.ID, nil, next)
+		return nil, mv, nil
 	}
-	skipped, err := s.q.insert(ctx, FireArgs{TriggerID: t.ID, Skill: t.Skill, FireAt: slot.UnixMilli(), TriggerKind: KindCron, Spec: t.Spec}, true)
-	if err != nil {
-		return false, err
-	}
-	if err := s.st.advance(ctx, t.ID, &slot, next); err != nil {
-		return false, err
-	}
-	return !skipped, nil
+	mv.fired = &slot
+	return &FireArgs{TriggerID: t.ID, Skill: t.Skill, FireAt: slot.UnixMilli(), TriggerKind: KindCron, Spec: t.Spec}, mv, nil
 }
 
 // latestSlot returns the last schedule time at or before now, starting

@@ -143,13 +143,24 @@ func (s *store) setEnabled(ctx context.Context, id string, enabled bool) (bool, 
 	return n > 0, nil
 }
 
-// advance records a fire: last_fire = fired, next_fire = next. It only
-// moves forward, so two hosts advancing the same trigger agree.
-func (s *store) advance(ctx context.Context, id string, fired *time.Time, next time.Time) error {
-	_, err := s.db.ExecContext(ctx, s.q(`UPDATE skillc_triggers SET next_fire = ?, last_fire = COALESCE(CAST(? AS BIGINT), last_fire)
-		WHERE id = ? AND (next_fire IS NULL OR next_fire < ?)`), next.UnixMilli(), msOf(fired), id, next.UnixMilli())
-	if err != nil {
-		return fmt.Errorf("triggers: advance %s: %w", id, err)
+// advanceAll records fires in one transaction: last_fire = fired,
+// next_fire = next. A schedule only moves forward, so two hosts advancing
+// the same trigger agree.
+func (s *store) advanceAll(ctx context.Context, moves []advance) error {
+	if len(moves) == 0 {
+		return nil
 	}
-	return nil
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("triggers: advance: %w", err)
+	}
+	defer tx.Rollback()
+	for _, m := range moves {
+		_, err := tx.ExecContext(ctx, s.q(`UPDATE skillc_triggers SET next_fire = ?, last_fire = COALESCE(CAST(? AS BIGINT), last_fire)
+			WHERE id = ? AND (next_fire IS NULL OR next_fire < ?)`), m.next.UnixMilli(), msOf(m.fired), m.id, m.next.UnixMilli())
+		if err != nil {
+			return fmt.Errorf("triggers: advance %s: %w", m.id, err)
+		}
+	}
+	return tx.Commit()
 }

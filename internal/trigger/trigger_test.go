@@ -15,7 +15,7 @@ import (
 // fixture is a service on a real SQLite queue under a temp home, with an
 // injected clock and a runner that records fires.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	home  string
 	store *skillstore.FS
 	mu    sync.Mutex
@@ -24,7 +24,7 @@ type fixture struct {
 	run   func(Fire) error
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	home := t.TempDir()
 	st, err := skillstore.NewFS(filepath.Join(home, "skills"), nil)
