@@ -25,7 +25,7 @@ func BenchmarkDrain1000CronFires(b *testing.B) {
 		svc, err := Open(context.Background(), Options{
 			Queue:  QueueOptions{Home: home, Workers: 8, FetchPollInterval: 20 * time.Millisecond},
 			Skills: fx.store, Clock: fx.clock, PollInterval: time.Hour,
-			Run:    func(context.Context, Fire) error { ran.Add(1); return nil },
+			Run: func(context.Context, Fire) error { ran.Add(1); return nil },
 		})
 		if err != nil {
 			b.Fatal(err)
