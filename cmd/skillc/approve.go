@@ -206,8 +206,9 @@ func (e *opEnv) signAndCheck(ctx context.Context, r *skillRef, priv []byte) (str
 		return "", err
 	}
 	pub := approval.PublicKeyOf(priv)
-	if err := approval.Verify(pub, back.Src, token); err != nil {
-		return "", fmt.Errorf("%s changed while it was signed: %v", r.where(), err)
+	f, _ := syntax.Parse(back.where(), back.Src)
+	if err := approval.CheckStamped(f, pub, token); err != nil {
+		return "", fmt.Errorf("%s after signing: %v", r.where(), err)
 	}
 	return approval.Fingerprint(pub), nil
 }

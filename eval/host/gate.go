@@ -92,3 +92,13 @@ func forceDraft(reg *contract.Registry, cfg *config.Config) {
 		reg.Skills = draftingStore{reg.Skills}
 	}
 }
+
+// OperatorStore returns the store under a host registry's skill store,
+// without the draft-forcing wrapper: operator surfaces that sign (the
+// approvals dashboard) must be able to write Approved.
+func OperatorStore(s contract.SkillStore) contract.SkillStore {
+	if d, ok := s.(draftingStore); ok {
+		return d.SkillStore
+	}
+	return s
+}

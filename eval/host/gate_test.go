@@ -196,3 +196,29 @@ func TestRootGate(t *testing.T) {
 		t.Errorf("signed root in secured mode: %q %v", res.Outputs.Text, res.Errors)
 	}
 }
+
+func TestOperatorStoreUnwrapsDrafting(t *testing.T) {
+	h := newSecuredHost(t, true)
+	home := t.TempDir()
+	cfg, _ := config.Load(config.LoadOptions{Env: func(k string) (string, bool) { return home, k == "SKILLSCRIPT_HOME" }})
+	cfg.SecuredMode = true
+	r, closeReg, err := host.NewRunner(context.Background(), host.Options{Config: cfg, SkillsDir: h.dir, Approval: &h.policy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeReg()
+	h.put("child", childSrc, false)
+	ctx := context.Background()
+	if err := r.Registry.Skills.UpdateStatus(ctx, "child", "Approved v3:x"); err != nil {
+		t.Fatal(err)
+	}
+	if rec, _ := r.Registry.Skills.Get(ctx, "child"); rec.Status != "Draft" {
+		t.Errorf("the runner's store set %q; want Draft", rec.Status)
+	}
+	if err := host.OperatorStore(r.Registry.Skills).UpdateStatus(ctx, "child", "Approved v3:x"); err != nil {
+		t.Fatal(err)
+	}
+	if rec, _ := r.Registry.Skills.Get(ctx, "child"); !strings.HasPrefix(rec.Status, "Approved") {
+		t.Errorf("the operator store set %q; want Approved", rec.Status)
+	}
+}

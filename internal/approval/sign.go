@@ -3,6 +3,7 @@ package approval
 import (
 	"crypto/ed25519"
 	"encoding/base64"
+	"fmt"
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
@@ -86,4 +87,14 @@ func StatusOf(f *ast.File) *ast.StatusValue {
 		}
 	}
 	return nil
+}
+
+// CheckStamped confirms that a stamped skill reads back as intended: its
+// # Status: header is Approved with token, and token verifies under pub.
+func CheckStamped(f *ast.File, pub ed25519.PublicKey, token string) error {
+	sv := StatusOf(f)
+	if sv == nil || sv.State != "Approved" || sv.Token != token {
+		return fmt.Errorf("the # Status: header does not read back as Approved with the new signature")
+	}
+	return Verify(pub, f.Src, token)
 }

@@ -109,6 +109,8 @@ func TestStamp(t *testing.T) {
 		{"insert after skill without newline", "# Skill: a", "# Skill: a\n# Status: Approved T"},
 		{"insert in fence", "prose\n```skillscript\n# Vars: X\n```\n", "prose\n```skillscript\n# Status: Approved T\n# Vars: X\n```\n"},
 		{"insert at top", "x\n", "# Status: Approved T\nx\n"},
+		{"fenced: the header inside the fence, not prose", "# Status: prose heading\n```skillscript\n# Skill: a\n# Status: Draft\n```\n", "# Status: prose heading\n```skillscript\n# Skill: a\n# Status: Approved T\n```\n"},
+		{"fenced: insert after the skill line", "# Skill: prose\n```skillscript\n# Skill: a\nx\n```\n", "# Skill: prose\n```skillscript\n# Skill: a\n# Status: Approved T\nx\n```\n"},
 		{"insert into empty", "", "# Status: Approved T\n"},
 	}
 	for _, c := range cases {
@@ -135,5 +137,19 @@ func TestForceDraft(t *testing.T) {
 	f, _ = syntax.Parse("s.skill.md", []byte(body))
 	if out, changed := ForceDraft(f); changed || string(out) != body {
 		t.Errorf("ForceDraft changed a Draft")
+	}
+}
+
+func TestCheckStamped(t *testing.T) {
+	pub, priv := testKey(0)
+	token := Sign(priv, []byte(body))
+	good, _ := syntax.Parse("s.skill.md", Stamp([]byte(body), "Approved "+token))
+	if err := CheckStamped(good, pub, token); err != nil {
+		t.Fatalf("stamped skill: %v", err)
+	}
+	// a signature that verifies, but the header still says Draft
+	draft, _ := syntax.Parse("s.skill.md", []byte(body))
+	if err := CheckStamped(draft, pub, token); err == nil || !strings.Contains(err.Error(), "does not read back as Approved") {
+		t.Errorf("unstamped skill: %v", err)
 	}
 }

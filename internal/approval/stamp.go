@@ -12,9 +12,10 @@ import (
 // Only a status line changes, so the signing input is unchanged.
 func Stamp(src []byte, status string) []byte {
 	line := "# Status: " + status
-	start, end, found := findLine(src, func(l []byte) bool { return bytes.HasPrefix(l, []byte("# Status:")) })
+	from := fenceStart(src) // a Markdown-embedded skill's headers follow its fence
+	start, end, found := findLine(src[from:], func(l []byte) bool { return bytes.HasPrefix(l, []byte("# Status:")) })
 	if found {
-		return splice(src, start, end, line)
+		return splice(src, from+start, from+end, line)
 	}
 	at := insertionPoint(src)
 	nl := lineEnding(src)
@@ -24,18 +25,27 @@ func Stamp(src []byte, status string) []byte {
 	return splice(src, at, at, line+nl)
 }
 
-// insertionPoint is the offset where a missing # Status: line goes.
+// insertionPoint is the offset where a missing # Status: line goes:
+// after # Skill:, else at the top of the fenced block or of the file.
 func insertionPoint(src []byte) int {
-	if _, end, ok := findLine(src, func(l []byte) bool { return bytes.HasPrefix(l, []byte("# Skill:")) }); ok {
-		return afterTerminator(src, end)
+	from := fenceStart(src)
+	if _, end, ok := findLine(src[from:], func(l []byte) bool { return bytes.HasPrefix(l, []byte("# Skill:")) }); ok {
+		return afterTerminator(src, from+end)
 	}
-	if _, end, ok := findLine(src, func(l []byte) bool {
+	return from
+}
+
+// fenceStart is the offset just after a ```skillscript (or ```skill)
+// fence line, or 0 for a plain skill.
+func fenceStart(src []byte) int {
+	_, end, ok := findLine(src, func(l []byte) bool {
 		t := strings.TrimSpace(string(l))
 		return t == "```skillscript" || t == "```skill"
-	}); ok {
-		return afterTerminator(src, end)
+	})
+	if !ok {
+		return 0
 	}
-	return 0
+	return afterTerminator(src, end)
 }
 
 // findLine returns the byte range (without terminator) of the first line

@@ -251,8 +251,9 @@ func (d *Dashboard) sign(ctx context.Context, name, hash string) (string, int, e
 		return "", http.StatusInternalServerError, fmt.Errorf("skill %q vanished while it was signed", name)
 	}
 	pub := approval.PublicKeyOf(priv)
-	if err := approval.Verify(pub, []byte(back.Body), token); err != nil {
-		return "", http.StatusConflict, fmt.Errorf("skill %q changed while it was signed: %v", name, err)
+	f, _ := syntax.Parse(name+".skill.md", []byte(back.Body))
+	if err := approval.CheckStamped(f, pub, token); err != nil {
+		return "", http.StatusConflict, fmt.Errorf("skill %q after signing: %v", name, err)
 	}
 	return approval.Fingerprint(pub), http.StatusOK, nil
 }
