@@ -11,13 +11,14 @@
 //     region (the whole file, or the first ```skillscript / ```skill fence
 //     of a Markdown document; line numbers stay those of the file). It
 //     classifies each column-0 line as a header, comment, target header,
-//     default:, target-level else: or template text, measures indentation
-//     (tabs are an indentation error), and the top level (parse.go: headers,
-//     targets, default:, templates) builds blocks with an indent stack
-//     (block.go). The logical-statement scanner joins the continuation
-//     lines of a statement while a bracket is open (and the next line is
-//     deeper or starts with a closer) or a """ string is open, and
-//     stmt.go dispatches each logical statement to its parser.
+//     default:, target-level else: or template text, and measures
+//     indentation (tabs are an indentation error). The top level (parse.go)
+//     handles headers, targets, default: and templates; block.go builds
+//     the indented bodies with an indent stack. The logical-statement
+//     scanner (scan.go) joins the continuation lines of a statement while a
+//     bracket is open (and the next line is deeper or starts with a closer)
+//     or a """ string is open, and stmt.go dispatches each logical
+//     statement to its parser.
 //  2. Each logical statement is tokenized by a hand-written total lexer
 //     (lex.go: every byte ends up in some token, unknown bytes in Invalid)
 //     and parsed by one of three participle grammars (grammar.go): a
