@@ -13,7 +13,7 @@ import (
 func TestDumpFile(t *testing.T) {
 	p := os.Getenv("DUMP")
 	if p == "" {
-		t.Skip()
+		t.Skip("set DUMP=path/to/file.skill.md")
 	}
 	src, _ := os.ReadFile(p)
 	f, diags := Parse(p, src)
