@@ -26,7 +26,7 @@ const goldenDir = "../../testdata/agentskills"
 // The archive comment holds directives, one a line: "dir: NAME" (the
 // package directory, default "report"), "crlf" and "bom" (rewrite
 // SKILL.md), "unicode" (unicode names), "claude", and
-// "symlink: LINK -> TARGET" (paths relative to the package directory).
+// "nul" (append a NUL byte to SKILL.md), "symlink: LINK -> TARGET" (paths relative to the package directory).
 // Files named "../x" are written next to the package.
 func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
@@ -45,6 +45,7 @@ type goldenCase struct {
 	bom      bool
 	unicode  bool
 	claude   bool
+	nul      bool
 	symlinks [][2]string
 }
 
@@ -64,6 +65,8 @@ func parseDirectives(comment []byte) goldenCase {
 			c.unicode = true
 		case "claude":
 			c.claude = true
+		case "nul":
+			c.nul = true
 		case "symlink":
 			from, to, _ := strings.Cut(v, "->")
 			c.symlinks = append(c.symlinks, [2]string{strings.TrimSpace(from), strings.TrimSpace(to)})
@@ -169,6 +172,9 @@ func transform(data []byte, c goldenCase) []byte {
 	if c.bom {
 		data = append(append([]byte(nil), bom...), data...)
 	}
+	if c.nul {
+		data = append(append([]byte(nil), data...), 0)
+	}
 	return data
 }
 
@@ -214,5 +220,28 @@ func checkInside(t *testing.T, s *Skill, d *ast.Diagnostic) {
 	}
 	if !d.Range.IsValid() || d.Range.To.Offset() > len(s.Src) {
 		t.Errorf("%s: range %v outside the %d-byte source", d.Rule, d.Range, len(s.Src))
+	}
+}
+
+// TestEveryRuleHasAGolden: each rule Parse or LoadDir reports fires in at
+// least one golden archive (skillmd-too-large: TestFiftyMegabyteSkillMD;
+// registry rules: internal/registry).
+func TestEveryRuleHasAGolden(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
+	var all strings.Builder
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+	}
+	for _, r := range Rules() {
+		if r.Registry || r.ID == RuleTooLarge {
+			continue
+		}
+		if !strings.Contains(all.String(), " "+r.ID+": ") {
+			t.Errorf("no golden fixture reports %s", r.ID)
+		}
 	}
 }

@@ -112,14 +112,11 @@ func trimComment(text string) string {
 // checkTree reports duplicate keys, anchors and aliases, explicit tags
 // and flow style anywhere in the frontmatter.
 func (p *parser) checkTree(root *yaml.Node) {
-	aliases := 0
+	var aliases []*yaml.Node
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
 		if n.Kind == yaml.AliasNode || n.Anchor != "" {
-			aliases++
-			if aliases <= maxAliases {
-				p.report(RuleAlias, p.nodeRange(n), "YAML anchor or alias; write the value out")
-			}
+			aliases = append(aliases, n)
 		}
 		if explicitTag(n) {
 			p.report(RuleUnsupportedTagged, p.nodeRange(n), "explicit YAML tag %s; frontmatter values are plain text", n.Tag)
@@ -135,10 +132,22 @@ func (p *parser) checkTree(root *yaml.Node) {
 		}
 	}
 	walk(root)
-	if aliases > maxAliases {
-		p.ds = append(p.ds, ast.Errorf(RuleAlias, p.s.FrontmatterRange,
-			"%d YAML anchors and aliases (more than %d); the frontmatter is refused", aliases, maxAliases))
+	p.reportAliases(aliases)
+}
+
+// reportAliases reports anchors and aliases once, at the first: a
+// warning (strict: error) up to maxAliases, an error refusing the
+// frontmatter beyond.
+func (p *parser) reportAliases(aliases []*yaml.Node) {
+	switch n := len(aliases); {
+	case n > maxAliases:
+		p.ds = append(p.ds, ast.Errorf(RuleAlias, p.nodeRange(aliases[0]),
+			"%d YAML anchors and aliases (more than %d); the frontmatter is refused", n, maxAliases))
 		p.aliasBomb = true
+	case n == 1:
+		p.report(RuleAlias, p.nodeRange(aliases[0]), "YAML anchor or alias; write the value out")
+	case n > 1:
+		p.report(RuleAlias, p.nodeRange(aliases[0]), "%d YAML anchors and aliases, the first here; write the values out", n)
 	}
 }
 

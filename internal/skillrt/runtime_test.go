@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -42,7 +44,7 @@ func fixture(t testing.TB, opts Options) (*Runtime, string) {
 		"pdf/references/guide.md":  "the guide",
 		"pdf/assets/logo.bin":      "\x89PNG\x00\x01",
 		"pdf/scripts/hello.py":     "import sys, os\nprint('hello', ' '.join(sys.argv[1:]))\nprint('secret=' + os.environ.get('SKILLRT_SECRET', 'unset'))\nprint('extra=' + os.environ.get('MODE', ''))\nsys.exit(3)\n",
-		"pdf/scripts/slow.sh":      "sleep 30 &\nsleep 30\n",
+		"pdf/scripts/slow.sh":      "sleep 30 &\necho $! > \"$PIDFILE\"\nsleep 30\n",
 		"pdf/scripts/loud.sh":      "head -c 100000 /dev/zero | tr '\\0' x\n",
 		"pdf/scripts/mutate.sh":    "echo changed > references/guide.md\ncat references/guide.md\n",
 		"pdf/scripts/notes.txt":    "not runnable",
@@ -232,15 +234,44 @@ func TestRunScriptStaged(t *testing.T) {
 	}
 }
 
+// TestRunScriptTimeoutKillsGroup: on timeout the whole process group
+// dies, including the background child the script started.
 func TestRunScriptTimeoutKillsGroup(t *testing.T) {
 	rt := scriptRuntime(t, ScriptOptions{Timeout: 300 * time.Millisecond})
-	out, err := rt.RunScript(context.Background(), "s", RunScriptInput{Skill: "pdf", Path: "scripts/slow.sh"})
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	out, err := rt.RunScript(context.Background(), "s", RunScriptInput{Skill: "pdf", Path: "scripts/slow.sh", Env: map[string]string{"PIDFILE": pidFile}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !out.TimedOut || out.ExitCode == 0 {
+	if !out.TimedOut || out.ExitCode == 0 || out.DurationMS > 10000 {
 		t.Errorf("timeout: %+v", out)
 	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if syscall.Kill(pid, 0) != nil || zombie(pid) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("background child %d still alive", pid)
+		}
+	}
+}
+
+// zombie reports whether pid has exited but was not reaped yet.
+func zombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	f := strings.Fields(string(b))
+	return len(f) > 2 && f[2] == "Z"
 }
 
 func TestRunScriptOutputCap(t *testing.T) {
