@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/agentskills"
 	"github.com/skillscript/skillc/internal/registry"
 	"github.com/skillscript/skillc/internal/skillrt"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
 	"github.com/urfave/cli/v2"
 )
@@ -35,26 +37,43 @@ func skillsCommand(s *streams) *cli.Command {
 	}
 }
 
-// openRegistry indexes the roots the flags name.
-func openRegistry(c *cli.Context) (*registry.Registry, error) {
+// skillsEnv is what the skills subcommands work from: the registry over
+// the roots and the project's lint options.
+type skillsEnv struct {
+	reg  *registry.Registry
+	opts lint.Options
+}
+
+// openRegistry indexes the roots: the project's and the user's
+// .agents/skills, the --root directories and, when it exists, the
+// configured skillscript store (origin "store").
+func openRegistry(c *cli.Context) (*skillsEnv, error) {
 	vopts, err := skillMDOptions(c)
 	if err != nil {
 		return nil, err
 	}
-	home := ""
-	if !c.Bool("no-user") {
-		home, _ = os.UserHomeDir()
+	home, _ := os.UserHomeDir()
+	ws := workspace.Load(c.String("project"), workspace.LoadOptions{Env: os.LookupEnv, Home: home})
+	if c.Bool("no-user") {
+		home = ""
 	}
-	reg := registry.New(registry.Options{Roots: registry.DefaultRoots(c.String("project"), home, c.StringSlice("root")...), Validation: vopts})
+	roots := registry.DefaultRoots(c.String("project"), home, c.StringSlice("root")...)
+	if dir := ws.Config.SkillsDir; dir != "" {
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			roots = append(roots, registry.Root{Dir: dir, Origin: "store"})
+		}
+	}
+	reg := registry.New(registry.Options{Roots: roots, Validation: vopts})
 	reg.Refresh()
-	return reg, nil
+	return &skillsEnv{reg: reg, opts: ws.LintOptions}, nil
 }
 
 func skillsList(c *cli.Context, s *streams) error {
-	reg, err := openRegistry(c)
+	env, err := openRegistry(c)
 	if err != nil {
 		return err
 	}
+	reg := env.reg
 	recs := reg.List()
 	if c.Bool("json") {
 		return writeJSON(s, recs)
@@ -86,10 +105,11 @@ func skillsShow(c *cli.Context, s *streams) error {
 	if c.NArg() != 1 {
 		return cli.Exit("show takes one skill name or origin/name", exitUsage)
 	}
-	reg, err := openRegistry(c)
+	env, err := openRegistry(c)
 	if err != nil {
 		return err
 	}
+	reg := env.reg
 	rec, ok := reg.Lookup(c.Args().First())
 	if !ok {
 		return cli.Exit(fmt.Sprintf("unknown skill %q; known: %s", c.Args().First(), strings.Join(reg.Names(), ", ")), exitFindings)
@@ -98,10 +118,11 @@ func skillsShow(c *cli.Context, s *streams) error {
 }
 
 func skillsPreview(c *cli.Context, s *streams) error {
-	reg, err := openRegistry(c)
+	env, err := openRegistry(c)
 	if err != nil {
 		return err
 	}
+	reg := env.reg
 	rt := skillrt.New(reg, skillrt.Options{})
 	out, err := rt.Load("preview", skillrt.LoadInput{Names: c.Args().Slice()})
 	if err != nil {
@@ -120,15 +141,18 @@ func skillsPreview(c *cli.Context, s *streams) error {
 // skillsValidate renders every record's diagnostics and the registry's
 // problems like skillc check does.
 func skillsValidate(c *cli.Context, s *streams) error {
-	reg, err := openRegistry(c)
+	env, err := openRegistry(c)
 	if err != nil {
 		return err
 	}
+	reg := env.reg
 	var results []ast.FileDiagnostics
 	for _, rec := range reg.All() {
-		ds := rec.Diags
+		ds := append(ast.Diagnostics(nil), rec.Diags...)
 		if rec.Kind == registry.KindScript {
-			_, _, ds = lint.Check(rec.Location, rec.Src, nil, lint.Options{})
+			_, _, ds = lint.Check(rec.Location, rec.Src, nil, env.opts)
+		} else if s, _ := agentskills.Parse(agentskills.Input{Path: rec.Location, Src: rec.Src}, agentskills.Options{}); s != nil {
+			ds = lint.FinishSkillMD(s, ds, env.opts)
 		}
 		results = append(results, ast.FileDiagnostics{File: rec.Location, Src: rec.Src, Diags: ds})
 	}
