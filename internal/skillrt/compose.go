@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"encoding/xml"
+	"unicode/utf8"
 
 	"github.com/skillscript/skillc/internal/registry"
 )
@@ -14,17 +13,53 @@ import (
 // skill is available.
 const BaseRule = `You can use skills. A skill's full instructions, files and scripts are available only after you call skills_load with its name; do not follow a skill you have not loaded. Skills of kind "skillscript" are programs: skills_load returns their contract and you run them with execute_skill instead of following them.`
 
-// escape returns s escaped for XML text and attributes.
+// escape returns s escaped for XML text and attributes: the five
+// markup characters become entities and characters XML cannot carry
+// (control characters other than tab and newlines) become U+FFFD.
 func escape(s string) string {
+	if !strings.ContainsFunc(s, needsEscape) && utf8.ValidString(s) {
+		return s
+	}
 	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(s))
+	b.Grow(len(s) + 16)
+	last := 0
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		rep := ""
+		switch {
+		case r == '&':
+			rep = "&amp;"
+		case r == '<':
+			rep = "&lt;"
+		case r == '>':
+			rep = "&gt;"
+		case r == '"':
+			rep = "&quot;"
+		case r == '\'':
+			rep = "&apos;"
+		case needsEscape(r), r == utf8.RuneError && w == 1:
+			rep = "\uFFFD"
+		}
+		if rep != "" {
+			b.WriteString(s[last:i])
+			b.WriteString(rep)
+			last = i + w
+		}
+		i += w
+	}
+	b.WriteString(s[last:])
 	return b.String()
+}
+
+// needsEscape reports whether r must be replaced in XML output.
+func needsEscape(r rune) bool {
+	return strings.ContainsRune("&<>\"'", r) || r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF
 }
 
 // catalogEntry renders one <skill> of <available_skills>.
 func catalogEntry(rec *registry.Record) string {
-	return fmt.Sprintf("<skill name=\"%s\" kind=\"%s\" origin=\"%s\">\n<description>%s</description>\n<location>%s</location>\n</skill>\n",
-		escape(rec.Name), rec.Kind, escape(rec.Origin), escape(rec.Description), escape(rec.Location))
+	return "<skill name=\"" + escape(rec.Name) + "\" kind=\"" + string(rec.Kind) + "\" origin=\"" + escape(rec.Origin) + "\">\n<description>" +
+		escape(rec.Description) + "</description>\n<location>" + escape(rec.Location) + "</location>\n</skill>\n"
 }
 
 // AvailableSkills renders the <available_skills> block of recs (sorted by

@@ -3,7 +3,9 @@ package skillrt
 import (
 	"context"
 	"encoding/base64"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -357,5 +359,37 @@ func TestBodyCannotCloseWrapper(t *testing.T) {
 	c := rt.Compose("s")
 	if strings.Count(c, "</skill>") != 2 || strings.Count(c, "</active_skills>") != 1 {
 		t.Errorf("wrapper broken:\n%s", c)
+	}
+}
+
+// TestCatalogIsXML: whatever the names and descriptions hold, the
+// catalog parses as XML and gives the text back (control characters as
+// U+FFFD).
+func TestCatalogIsXML(t *testing.T) {
+	recs := []*registry.Record{
+		{Name: `a"b`, Kind: registry.KindPackage, Origin: "mcp:x&y", Description: "1 < 2 & 'q' \x01 ]]> </skill>", Location: "/p/<x>"},
+		{Name: "plain", Kind: registry.KindScript, Origin: "user", Description: "line one\nline two", Location: "/p"},
+	}
+	out := AvailableSkills(recs, 1<<20)
+	dec := xml.NewDecoder(strings.NewReader(out))
+	var texts []string
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not XML: %v\n%s", err, out)
+		}
+		if cd, ok := tok.(xml.CharData); ok && strings.TrimSpace(string(cd)) != "" {
+			texts = append(texts, string(cd))
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "skill" && se.Attr[0].Value == `a"b` && se.Attr[2].Value != "mcp:x&y" {
+			t.Errorf("origin attribute %q", se.Attr[2].Value)
+		}
+	}
+	want := "1 < 2 & 'q' \uFFFD ]]> </skill>|/p/<x>|line one\nline two|/p"
+	if got := strings.Join(texts, "|"); got != want {
+		t.Errorf("texts %q, want %q", got, want)
 	}
 }
