@@ -1,9 +1,14 @@
 package skillrt
 
 import (
+	"encoding/xml"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/skillscript/skillc/internal/registry"
 )
 
 // FuzzLocalPath: a path skills_read or skills_run_script accepts is
@@ -26,4 +31,55 @@ func FuzzLocalPath(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzCatalogXML: the catalog is well-formed XML and the description
+// comes back unchanged apart from characters XML cannot carry.
+func FuzzCatalogXML(f *testing.F) {
+	f.Add("pdf", "Extracts <text> & more", "user")
+	f.Add("a\"b", "\x00\x01]]></skill>", "mcp:x&y")
+	f.Add("x", "\xff\xfe bad utf-8", "")
+	f.Fuzz(func(t *testing.T, name, desc, origin string) {
+		out := AvailableSkills([]*registry.Record{{Name: name, Kind: registry.KindPackage, Origin: origin, Description: desc, Location: "/l"}}, 1<<20)
+		dec := xml.NewDecoder(strings.NewReader(out))
+		var got strings.Builder
+		inDesc := false
+		for {
+			tok, err := dec.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("not XML: %v\n%q", err, out)
+			}
+			switch tok := tok.(type) {
+			case xml.StartElement:
+				inDesc = tok.Name.Local == "description"
+			case xml.EndElement:
+				inDesc = false
+			case xml.CharData:
+				if inDesc {
+					got.Write(tok)
+				}
+			}
+		}
+		if want := sanitizeXML(desc); got.String() != want {
+			t.Fatalf("description %q came back as %q", want, got.String())
+		}
+	})
+}
+
+// sanitizeXML is the reference for what escaping keeps: every valid
+// rune XML can carry, U+FFFD for the rest; "\r\n" and "\r" read as "\n".
+func sanitizeXML(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if needsEscape(r) && !strings.ContainsRune("&<>\"'", r) || r == utf8.RuneError && w == 1 {
+			r = '\uFFFD'
+		}
+		b.WriteRune(r)
+		i += w
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(b.String(), "\r\n", "\n"), "\r", "\n")
 }
