@@ -237,3 +237,32 @@ func TestWatchRehashes(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestWatchAbsentRoot: a root that does not exist when watching starts is
+// picked up once it is created.
+func TestWatchAbsentRoot(t *testing.T) {
+	home := t.TempDir()
+	root := filepath.Join(home, ".agents", "skills")
+	r := New(Options{Roots: []Root{{root, OriginUser}}})
+	r.Refresh()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	changed := make(chan struct{}, 8)
+	done := make(chan error, 1)
+	go func() { done <- r.Watch(ctx, 20*time.Millisecond, func() { changed <- struct{}{} }) }()
+	time.Sleep(100 * time.Millisecond)
+	write(t, root, map[string]string{"late/SKILL.md": skillMD("late", "Created after the watch started.")})
+	deadline := time.After(10 * time.Second)
+	for {
+		if _, ok := r.Lookup("late"); ok {
+			break
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatal("the new root was not picked up")
+		}
+	}
+	cancel()
+	<-done
+}

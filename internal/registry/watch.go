@@ -64,7 +64,7 @@ func (r *Registry) syncWatches(w *fsnotify.Watcher, watched map[string]bool) {
 	}
 	for _, root := range r.opts.Roots {
 		if abs, err := filepath.Abs(root.Dir); err == nil {
-			add(abs)
+			add(existingAncestor(abs))
 		}
 	}
 	for _, d := range r.Dirs() {
@@ -82,5 +82,21 @@ func (r *Registry) syncWatches(w *fsnotify.Watcher, watched map[string]bool) {
 				return nil
 			})
 		}
+	}
+}
+
+// existingAncestor returns dir, or its nearest existing ancestor when dir
+// does not exist yet (a user without ~/.agents/skills), so that creating
+// the root is noticed.
+func existingAncestor(dir string) string {
+	for {
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
 	}
 }
