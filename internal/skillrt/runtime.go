@@ -147,10 +147,22 @@ func (rt *Runtime) revalidate(s *Session) {
 }
 
 // resolve looks up a skill by name or origin-qualified id with an error
-// the model can act on.
+// the model can act on: why a known name cannot be loaded, or which names
+// exist.
 func (rt *Runtime) resolve(name string) (*registry.Record, error) {
 	if rec, ok := rt.reg.Lookup(name); ok {
 		return rec, nil
+	}
+	for _, rec := range rt.reg.All() {
+		if rec.Name != name {
+			continue
+		}
+		switch {
+		case rec.Status == "Disabled":
+			return nil, fmt.Errorf("skill %q is disabled", name)
+		case !rec.Loadable:
+			return nil, fmt.Errorf("skill %q cannot be loaded (invalid, or its name is claimed twice in origin %s); run skillc skills validate", name, rec.Origin)
+		}
 	}
 	names := rt.reg.Names()
 	return nil, fmt.Errorf("unknown skill %q; available skills: %s", name, strings.Join(limitList(names, 20), ", "))

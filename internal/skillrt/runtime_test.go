@@ -393,3 +393,29 @@ func TestCatalogIsXML(t *testing.T) {
 		t.Errorf("texts %q, want %q", got, want)
 	}
 }
+
+// TestLoadExplainsUnloadable: a name that exists but cannot be loaded
+// gets the reason, not "unknown skill".
+func TestLoadExplainsUnloadable(t *testing.T) {
+	base := t.TempDir()
+	write(t, base, map[string]string{
+		"dup/SKILL.md":  skillMD("dup", "A package.", "x\n"),
+		"dup.skill.md":  "# Skill: dup\n# Description: A script.\nt:\n    emit(text=\"x\")\ndefault: t\n",
+		"ok/SKILL.md":   skillMD("ok", "Fine.", "x\n"),
+		"bad/SKILL.md":  "---\nname: bad\n---\n",
+		"off2/SKILL.md": "---\nname: off2\ndescription: d\nmetadata:\n  status: Disabled\n---\n",
+	})
+	reg := registry.New(registry.Options{Roots: []registry.Root{{Dir: base, Origin: "user"}}})
+	reg.Refresh()
+	rt := New(reg, Options{})
+	for name, want := range map[string]string{
+		"dup":  "claimed twice in origin user",
+		"bad":  "cannot be loaded",
+		"off2": "is disabled",
+		"nope": "unknown skill",
+	} {
+		if _, err := rt.Load("s", LoadInput{Names: []string{name}}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+}
