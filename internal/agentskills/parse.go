@@ -25,6 +25,9 @@ type parser struct {
 	input Input
 	// aliasBomb is set when the frontmatter has too many aliases to read.
 	aliasBomb bool
+	// unreadable is set when the frontmatter was read only by the compat
+	// retry, which strict mode does not accept.
+	unreadable bool
 }
 
 // Parse parses and validates a SKILL.md. It never panics; every problem
@@ -76,7 +79,7 @@ func (p *parser) parse() {
 		return
 	}
 	p.fields(root)
-	p.s.Loadable = p.s.Name != "" && strings.TrimSpace(p.s.Description) != ""
+	p.s.Loadable = p.s.Name != "" && strings.TrimSpace(p.s.Description) != "" && !p.unreadable
 }
 
 // encoding reports a byte-order mark and CRLF line endings.
@@ -155,9 +158,8 @@ func (p *parser) yaml(closeLine int) *yaml.Node {
 			return nil
 		}
 		p.reportQuoted(quoted)
-		if p.opts.Mode == Strict {
-			return nil
-		}
+		// strict mode reports everything else too, but does not load it
+		p.unreadable = p.opts.Mode == Strict
 	}
 	if len(doc.Content) == 0 {
 		return &yaml.Node{Kind: yaml.MappingNode}
