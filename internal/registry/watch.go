@@ -10,8 +10,9 @@ import (
 )
 
 // Watch refreshes the registry whenever a file under a root changes,
-// until ctx is done. Events are debounced for the given quiet period
-// (default 100ms); onChange, when not nil, runs after every refresh that
+// until ctx is done. The first event arms a timer of the given period
+// (default 100ms) and the refresh runs when it fires, so a burst of
+// events costs one refresh and a steady stream one per period; onChange, when not nil, runs after every refresh that
 // changed the catalog (a new generation). Every directory the scan
 // visited is watched, and package directories with all their
 // subdirectories, so edits to resources re-hash the package.
@@ -35,13 +36,17 @@ func (r *Registry) Watch(ctx context.Context, quiet time.Duration, onChange func
 			if !ok {
 				return nil
 			}
-			timer = time.After(quiet)
-		case err, ok := <-w.Errors:
+			if timer == nil {
+				timer = time.After(quiet)
+			}
+		case _, ok := <-w.Errors:
 			if !ok {
 				return nil
 			}
-			_ = err // an overflow: the next event or refresh catches up
-			timer = time.After(quiet)
+			// an overflow lost events: a refresh rescans everything
+			if timer == nil {
+				timer = time.After(quiet)
+			}
 		case <-timer:
 			timer = nil
 			before := r.Generation()

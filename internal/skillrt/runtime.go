@@ -95,6 +95,14 @@ type Session struct {
 	Revoked []string
 }
 
+// EndSession forgets a session's state (call it when the conversation or
+// the MCP session ends).
+func (rt *Runtime) EndSession(id string) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	delete(rt.sessions, id)
+}
+
 // session returns the session called id, creating it.
 func (rt *Runtime) session(id string) *Session {
 	s, ok := rt.sessions[id]

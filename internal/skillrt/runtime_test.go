@@ -419,3 +419,12 @@ func TestLoadExplainsUnloadable(t *testing.T) {
 		}
 	}
 }
+
+func TestEndSession(t *testing.T) {
+	rt, _ := fixture(t, Options{})
+	rt.Load("s", LoadInput{Names: []string{"pdf"}})
+	rt.EndSession("s")
+	if s := rt.Snapshot("s"); len(s.Active) != 0 {
+		t.Errorf("state survived: %+v", s)
+	}
+}
