@@ -38,6 +38,26 @@ func (x *run) loadSkill(ctx context.Context, name string) (*contract.SkillRecord
 	return rec, f, info, nil
 }
 
+// mechanicalKey marks the context of a child load in a mechanical walk.
+type mechanicalKey struct{}
+
+// WithMechanical returns ctx marked as loading a child for a mechanical
+// walk (no side effects) when mech is set; a Loader reads it with
+// IsMechanical.
+func WithMechanical(ctx context.Context, mech bool) context.Context {
+	if !mech {
+		return ctx
+	}
+	return context.WithValue(ctx, mechanicalKey{}, true)
+}
+
+// IsMechanical reports whether a Loader is called for a child of a
+// mechanical walk, which performs no side effects.
+func IsMechanical(ctx context.Context) bool {
+	v, _ := ctx.Value(mechanicalKey{}).(bool)
+	return v
+}
+
 // refusal turns a host policy refusal (an error with a Kind, such as the
 // approval gate's) into a fatal RunError of that kind; nil for any other
 // error.
@@ -87,7 +107,8 @@ func (x *run) opExecuteSkill(ctx context.Context, op *opCall) (any, error) {
 	if x.depth+1 > x.r.maxDepth() {
 		return nil, errorf(KindRecursion, "execute_skill %q: recursion depth limit %d exceeded", name, x.r.maxDepth())
 	}
-	rec, f, info, err := x.loadSkill(ctx, name)
+	mech := x.mech || value.Truthy(mustGet(args, "mechanical"))
+	rec, f, info, err := x.loadSkill(WithMechanical(ctx, mech), name)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +118,6 @@ func (x *run) opExecuteSkill(ctx context.Context, op *opCall) (any, error) {
 			inputs[k] = v
 		}
 	}
-	mech := x.mech || value.Truthy(mustGet(args, "mechanical"))
 	res := x.runChild(ctx, rec, f, info, inputs, mech)
 	return x.childOutcome(name, res)
 }
@@ -187,7 +207,7 @@ func (x *run) inline(ctx context.Context, name string) error {
 	if x.depth+1 > x.r.maxDepth() {
 		return errorf(KindRecursion, "inline %q: recursion depth limit %d exceeded", name, x.r.maxDepth())
 	}
-	rec, f, info, err := x.loadSkill(ctx, name)
+	rec, f, info, err := x.loadSkill(WithMechanical(ctx, x.mech), name)
 	if err != nil {
 		return err
 	}

@@ -31,15 +31,17 @@ func KeyPaths() approval.KeyPaths {
 
 // GatedLoad returns the eval.Loader of a host runner: Load, then the
 // approval gate for a composed skill (execute_skill, $ execute_skill,
-// inline). A refusal is an approval.Refusal, which eval reports under
-// its kind, fatally.
+// inline). A child of a mechanical walk (mechanical, or
+// eval.IsMechanical on the load's context) performs no effects and passes
+// as such. A refusal is an approval.Refusal, which eval reports under its
+// kind, fatally.
 func GatedLoad(p approval.Policy, mechanical bool) eval.Loader {
 	return func(ctx context.Context, name string, src []byte) (*ast.File, *check.Info, error) {
 		f, info, err := Load(ctx, name, src)
 		if err != nil {
 			return nil, nil, err
 		}
-		s := approval.Subject{Name: name, File: f, Info: info, Reach: approval.Composed, Mechanical: mechanical}
+		s := approval.Subject{Name: name, File: f, Info: info, Reach: approval.Composed, Mechanical: mechanical || eval.IsMechanical(ctx)}
 		if _, err := approval.Gate(p, s); err != nil {
 			return nil, nil, err
 		}

@@ -222,3 +222,33 @@ func TestOperatorStoreUnwrapsDrafting(t *testing.T) {
 		t.Errorf("the operator store set %q; want Approved", rec.Status)
 	}
 }
+
+// TestMechanicalWalkPassesEffectfulDraftChild: a per-run mechanical walk
+// (a copy of the runner, as a host does per request) loads an effectful
+// Draft child, which performs nothing; the same runner without it refuses.
+func TestMechanicalWalkPassesEffectfulDraftChild(t *testing.T) {
+	h := newSecuredHost(t, false)
+	h.put("child", childSrc, false)
+	home := t.TempDir()
+	cfg, _ := config.Load(config.LoadOptions{Env: func(k string) (string, bool) { return home, k == "SKILLSCRIPT_HOME" }})
+	r, closeReg, err := host.NewRunner(context.Background(), host.Options{Config: cfg, SkillsDir: h.dir, Approval: &h.policy, Direct: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeReg()
+	run := func(r *eval.Runner) *eval.Result {
+		res, err := host.RunSource(context.Background(), r, "parent.skill.md", []byte(parentSrc), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if kind, _ := failure(t, run(r)); kind != "DraftSkillError" {
+		t.Errorf("real run: %s, want DraftSkillError", kind)
+	}
+	mech := *r
+	mech.Mechanical = true
+	if res := run(&mech); res.Failed() {
+		t.Errorf("mechanical walk refused: %v", res.Errors)
+	}
+}
