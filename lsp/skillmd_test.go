@@ -6,9 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/skillscript/skillc/ast"
 )
 
 const skillMDDoc = `---
@@ -60,4 +63,35 @@ func TestSkillMD(t *testing.T) {
 	if len(edits) != 0 {
 		t.Errorf("a SKILL.md must not be formatted as skillscript: %v", edits)
 	}
+}
+
+// FuzzSkillMDFeatures runs the SKILL.md analysis and features, and the
+// skillscript features a client may still ask for, over arbitrary SKILL.md
+// sources and cursor offsets: none may panic and every diagnostic range
+// lies inside the source.
+func FuzzSkillMDFeatures(f *testing.F) {
+	f.Add([]byte(skillMDDoc), uint16(20))
+	f.Add([]byte("\ufeff---\r\nname: a: b\r\n---\r\n[x](../y)"), uint16(9))
+	f.Add([]byte("---\n---\n"), uint16(4))
+	f.Fuzz(func(t *testing.T, src []byte, at uint16) {
+		env := emptyEnv()
+		a := analyze(DefaultAnalyzer, "/nonexistent/pkg/SKILL.md", src, env)
+		for _, d := range a.Diags {
+			if d.Range != (ast.Range{}) && (!d.Range.IsValid() || d.Range.To.Offset() > len(src)) {
+				t.Fatalf("%s: range %v outside %d bytes", d.Rule, d.Range, len(src))
+			}
+		}
+		lines := ast.NewLineTable(src)
+		snap := &snapshot{uri: "file:///nonexistent/pkg/SKILL.md", src: src, lines: lines, env: env, Analysis: a}
+		off := int(at) % (len(src) + 1)
+		for off > 0 && off < len(src) && !utf8.RuneStart(src[off]) {
+			off--
+		}
+		_, _, _ = snap.skillMDKeyAt(off)
+		_ = snap.skillMDCompletion(off)
+		sym := snap.symbolAt(off)
+		_ = snap.hoverText(sym)
+		_ = snap.occurrences(sym)
+		_ = encodeTokens(lines, snap.tokens())
+	})
 }
