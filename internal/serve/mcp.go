@@ -35,6 +35,16 @@ type toolSet struct {
 // NewMCPServer returns an MCP server exposing the host's tools. The same
 // server backs the Streamable HTTP handler and the stdio transport.
 func (h *Host) NewMCPServer() (*mcp.Server, error) {
+	ts, err := newToolSet(h)
+	if err != nil {
+		return nil, err
+	}
+	return ts.srv, nil
+}
+
+// newToolSet builds the MCP server with every tool and the validating
+// middleware.
+func newToolSet(h *Host) (*toolSet, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "skillc", Title: "skillscript runtime (skillc serve)", Version: h.version},
 		&mcp.ServerOptions{Instructions: "Run, author and inspect skillscript skills. Call help for an overview."})
 	ts := &toolSet{h: h, srv: srv, schemas: map[string]*jsonschema.Resolved{}}
@@ -43,7 +53,7 @@ func (h *Host) NewMCPServer() (*mcp.Server, error) {
 		return nil, ts.err
 	}
 	srv.AddReceivingMiddleware(ts.middleware)
-	return srv, nil
+	return ts, nil
 }
 
 // addTool registers one typed tool: its input and output schemas come from

@@ -141,7 +141,7 @@ type SkillHealth struct {
 	DeadlineExceeded int        `json:"deadline_exceeded"`
 	Uncertain        int        `json:"uncertain_effects"`
 	Refusals         int        `json:"refusals"`
-	P50MS            int64      `json:"p50_ms"`
+	P50MS            int64      `json:"p50_ms"` // of finished (ok or failed) runs
 	P99MS            int64      `json:"p99_ms"`
 	LastRun          *time.Time `json:"last_run,omitempty"`
 	LastStatus       string     `json:"last_status,omitempty"`
@@ -150,7 +150,7 @@ type SkillHealth struct {
 // Health summarizes runs started at or after since, per skill (one skill
 // when skill is set), sorted by skill name.
 func (s *Store) Health(ctx context.Context, skill string, since time.Time) ([]SkillHealth, error) {
-	q := `SELECT skill, status, started_at, finished_at, deadline_exceeded, uncertain_effects != '[]',
+	q := `SELECT skill, status, started_at, finished_at, deadline_exceeded, uncertain_effects NOT IN ('[]', 'null'),
 		(SELECT COUNT(*) FROM ops WHERE ops.run_id = runs.id AND ops.outcome = 'refused')
 		FROM runs WHERE started_at >= ?`
 	args := []any{since.UnixMilli()}
@@ -179,7 +179,8 @@ func (s *Store) Health(ctx context.Context, skill string, since time.Time) ([]Sk
 			by[name] = h
 		}
 		h.add(status, dl, unc, refusals, time.UnixMilli(started).UTC())
-		if finished.Valid {
+		if finished.Valid && (status == StatusOK || status == StatusFailed) {
+			// aborted runs end when the abort was noticed, not when they ran
 			durs[name] = append(durs[name], finished.Int64-started)
 		}
 	}
