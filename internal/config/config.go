@@ -78,6 +78,12 @@ type Config struct {
 	// Host and Port are where the dashboard / serve HTTP server binds.
 	Host string
 	Port int
+	// IdentityHeader names the inbound header carrying the MCP caller's
+	// agent id (skillc serve); empty means callers are anonymous.
+	IdentityHeader string
+	// PollInterval is the trigger scheduler's tick; zero means the
+	// host's default.
+	PollInterval time.Duration
 
 	// Lint holds the "lint" settings of the configuration file.
 	Lint LintSettings

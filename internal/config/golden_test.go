@@ -152,6 +152,7 @@ func dump(c *Config, problems []ast.FileDiagnostics, secrets []string) string {
 		"enable_unsafe_shell": c.EnableUnsafeShell, "fs_allowlist": fmt.Sprintf("%q", c.FSAllowlist),
 		"secured_mode": c.SecuredMode, "force_always_draft": c.ForceAlwaysDraft, "max_deadline": c.MaxDeadline,
 		"max_recursion_depth": c.MaxRecursionDepth, "absolute_timeout": c.AbsoluteTimeout, "host": c.Host, "port": c.Port,
+		"identity_header": c.IdentityHeader, "poll_interval": c.PollInterval,
 	}
 	for _, s := range settingsTable() {
 		fmt.Fprintf(&b, "%s: %v  <- %s\n", s.name, values[s.name], c.Origins[s.name])

@@ -48,6 +48,8 @@ func settingsTable() []setting {
 		{"absolute_timeout", []string{"SKILLSCRIPT_ABSOLUTE_TIMEOUT_MS"}, []string{"/runtime/absolute_timeout_ms", "/absoluteTimeoutMs"}, kindInt, func(c *Config, v any) { c.AbsoluteTimeout = time.Duration(v.(int)) * time.Millisecond }},
 		{"host", []string{"SKILLSCRIPT_HOST"}, []string{"/dashboard/host"}, kindString, func(c *Config, v any) { c.Host = v.(string) }},
 		{"port", []string{"SKILLSCRIPT_PORT"}, []string{"/dashboard/port"}, kindInt, func(c *Config, v any) { c.Port = v.(int) }},
+		{"identity_header", []string{"SKILLSCRIPT_MCP_CALLER_IDENTITY_HEADER"}, []string{"/dashboard/mcpCallerIdentityHeader"}, kindString, func(c *Config, v any) { c.IdentityHeader = v.(string) }},
+		{"poll_interval", []string{"SKILLSCRIPT_POLL_INTERVAL_SECONDS"}, []string{"/pollIntervalSeconds", "/scheduler/pollIntervalSeconds"}, kindInt, func(c *Config, v any) { c.PollInterval = time.Duration(v.(int)) * time.Second }},
 	}
 }
 

@@ -63,7 +63,10 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 		Grace: DefaultGrace, MaxBody: DefaultMaxBody, Trace: true,
 	}
 	get := func(k string) string { v, _ := cfg.Getenv(k); return strings.TrimSpace(v) }
-	s.IdentityHeader = get(EnvIdentityHeader)
+	s.IdentityHeader = strings.TrimSpace(cfg.IdentityHeader)
+	if cfg.PollInterval > 0 {
+		s.PollInterval = cfg.PollInterval
+	}
 	s.EventToken, s.AuthToken, s.DatabaseURL = get(EnvEventToken), get(EnvAuthToken), get(EnvDatabaseURL)
 	if v := get(EnvEventIngress); v != "" {
 		b, err := strconv.ParseBool(v)
@@ -72,12 +75,8 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 		}
 		s.EventIngress = b
 	}
-	if v := get(EnvPollInterval); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			return s, fmt.Errorf("%s=%q: want a positive number of seconds", EnvPollInterval, v)
-		}
-		s.PollInterval = time.Duration(n) * time.Second
+	if v := get(EnvPollInterval); v != "" && cfg.PollInterval <= 0 {
+		return s, fmt.Errorf("%s=%q: want a positive number of seconds", EnvPollInterval, v)
 	}
 	return s, nil
 }

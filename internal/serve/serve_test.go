@@ -100,6 +100,15 @@ func TestSettingsFromEnvironment(t *testing.T) {
 	if err != nil || s.IdentityHeader != "X-Agent-Id" || s.PollInterval != 5*time.Second || !s.EventIngress || s.Port != 9000 || s.Host != "127.0.0.1" {
 		t.Errorf("settings = %+v, %v", s, err)
 	}
+	// the configuration file is the layer below the environment
+	path := filepath.Join(t.TempDir(), "skillscript.config.json")
+	if err := os.WriteFile(path, []byte(`{"dashboard": {"mcpCallerIdentityHeader": "X-From-File"}, "pollIntervalSeconds": 7}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := config.Load(config.LoadOptions{ConfigPath: path})
+	if s, err := SettingsFrom(cfg); err != nil || s.IdentityHeader != "X-From-File" || s.PollInterval != 7*time.Second {
+		t.Errorf("from the config file: %+v %v", s, err)
+	}
 	for env, want := range map[string]string{EnvPollInterval: "positive number", EnvEventIngress: "true or false"} {
 		if _, err := load(map[string]string{env: "nope"}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s=nope: %v", env, err)
