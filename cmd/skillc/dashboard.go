@@ -11,13 +11,20 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/host"
+	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/dashboard"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
 
-// envPasscode enables in-browser approval.
-const envPasscode = "SKILLSCRIPT_APPROVAL_PASSCODE"
+// The operator's dashboard settings (process environment only).
+const (
+	envPasscode       = "SKILLSCRIPT_APPROVAL_PASSCODE"
+	envDashboardToken = "SKILLSCRIPT_DASHBOARD_AUTH_TOKEN"
+)
 
 func dashboardCommand(s *streams) *cli.Command {
 	return &cli.Command{
@@ -40,14 +47,21 @@ func dashboardCommand(s *streams) *cli.Command {
 // dashboard builds the handler from the operator's settings: the store,
 // the verification posture, the key files and the passcode, all from the
 // process environment and configuration (never a file next to a skill).
-func (e *opEnv) dashboard(s *streams, passcode string) *dashboard.Dashboard {
+func (e *opEnv) dashboard(s *streams) *dashboard.Dashboard {
 	policy, generated := host.Policy(e.cfg)
 	if generated {
 		fmt.Fprintf(s.err, "skillc: secured mode: created the approval key pair %s (0600) and %s\n", e.keys.Private, e.keys.Public)
 	}
-	return dashboard.New(dashboard.Options{
-		Store: e.store, Policy: policy, Keys: e.keys, Passcode: passcode, Mutating: e.mut, Log: s.err,
-	})
+	return dashboard.New(dashboardOptions(e.store, policy, e.mut, s))
+}
+
+// dashboardOptions are the dashboard's settings: the operator's store and
+// posture, the key files, the passcode and token from the environment.
+func dashboardOptions(store contract.SkillStore, policy approval.Policy, mut approval.Mutating, s *streams) dashboard.Options {
+	return dashboard.Options{
+		Store: store, Policy: policy, Keys: host.KeyPaths(), Mutating: mut, Log: s.err,
+		Passcode: os.Getenv(envPasscode), AuthToken: os.Getenv(envDashboardToken),
+	}
 }
 
 func (e *opEnv) serveDashboard(c *cli.Context, s *streams) error {
@@ -56,8 +70,7 @@ func (e *opEnv) serveDashboard(c *cli.Context, s *streams) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	passcode, _ := os.LookupEnv(envPasscode)
-	srv := &http.Server{Handler: e.dashboard(s, passcode), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: e.dashboard(s), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(s.out, "skillc dashboard: http://%s/\n", ln.Addr())
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()
@@ -85,4 +98,19 @@ func dashboardPort(c *cli.Context, e *opEnv) int {
 		return c.Int("port")
 	}
 	return e.cfg.Port
+}
+
+// dashboardRoute mounts the approvals dashboard in skillc serve at
+// /dashboard/, over the operator's store (not the runner's, which lands
+// writes as Drafts in secured mode).
+// The dashboard shares the host's token (SKILLSCRIPT_DASHBOARD_AUTH_TOKEN,
+// which also guards /mcp).
+func dashboardRoute(r *eval.Runner, policy approval.Policy, ws *workspace.Env, token string, s *streams) map[string]http.Handler {
+	var store contract.SkillStore
+	if r.Registry != nil {
+		store = host.OperatorStore(r.Registry.Skills)
+	}
+	o := dashboardOptions(store, policy, ws.Mutating(), s)
+	o.Prefix, o.AuthToken = "/dashboard", token
+	return map[string]http.Handler{"/dashboard/": http.StripPrefix(o.Prefix, dashboard.New(o))}
 }

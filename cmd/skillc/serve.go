@@ -190,7 +190,8 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 			return nil, nil, err
 		}
 	}
-	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version})
+	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version,
+		Routes: dashboardRoute(r, policy, ws, set.AuthToken, s)})
 	if err != nil {
 		closeReg()
 		return nil, nil, err

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -41,6 +42,11 @@ type Options struct {
 	// Prefix is the path the dashboard is mounted under behind
 	// http.StripPrefix (e.g. "/dashboard"); "" for the root.
 	Prefix string
+	// AuthToken, when set (SKILLSCRIPT_DASHBOARD_AUTH_TOKEN), is required
+	// on every request: "Authorization: Bearer", "?token=" (which then
+	// sets a cookie) or that cookie. Network hygiene, not the signing
+	// boundary (that is the passcode).
+	AuthToken string
 }
 
 // Dashboard is the approvals surface; it is an http.Handler.
@@ -98,12 +104,43 @@ func (d *Dashboard) checkWiring() {
 	d.signing = true
 }
 
+// tokenCookie carries the dashboard auth token after a ?token= visit.
+const tokenCookie = "skillc_dashboard_token"
+
 // ServeHTTP implements http.Handler.
 func (d *Dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("X-Frame-Options", "DENY")
 	w.Header().Set("Cache-Control", "no-store")
+	if !d.authorized(w, r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="skillc dashboard"`)
+		d.fail(w, r, http.StatusUnauthorized, "missing or wrong dashboard token")
+		return
+	}
 	d.mux.ServeHTTP(w, r)
+}
+
+// authorized checks the dashboard token (when one is configured); a
+// correct ?token= is remembered in an HttpOnly cookie.
+func (d *Dashboard) authorized(w http.ResponseWriter, r *http.Request) bool {
+	if d.o.AuthToken == "" {
+		return true
+	}
+	if tokenEqual(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), d.o.AuthToken) {
+		return true
+	}
+	if c, err := r.Cookie(tokenCookie); err == nil && tokenEqual(c.Value, d.o.AuthToken) {
+		return true
+	}
+	if tokenEqual(r.URL.Query().Get("token"), d.o.AuthToken) {
+		http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: d.o.AuthToken, Path: d.cookiePath(), HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+		return true
+	}
+	return false
+}
+
+func tokenEqual(got, want string) bool {
+	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
 // cookiePath scopes the session cookie to the dashboard.

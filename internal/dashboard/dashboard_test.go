@@ -318,3 +318,39 @@ func TestMountedUnderPrefix(t *testing.T) {
 		t.Errorf("unlocked page lacks the prefixed forms:\n%s", body)
 	}
 }
+
+func TestAuthToken(t *testing.T) {
+	f := newFixture(t, "", true)
+	store, _ := skillstore.NewFS(f.dir, nil)
+	srv := httptest.NewServer(New(Options{Store: store, AuthToken: "s3cret"}))
+	defer srv.Close()
+	get := func(c *http.Client, path string, header ...string) int {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		if len(header) == 2 {
+			req.Header.Set(header[0], header[1])
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	plain := &http.Client{}
+	if code := get(plain, "/api/pending"); code != http.StatusUnauthorized {
+		t.Errorf("no token: %d", code)
+	}
+	if code := get(plain, "/api/pending", "Authorization", "Bearer wrong"); code != http.StatusUnauthorized {
+		t.Errorf("wrong token: %d", code)
+	}
+	if code := get(plain, "/api/pending", "Authorization", "Bearer s3cret"); code != http.StatusOK {
+		t.Errorf("bearer token: %d", code)
+	}
+	// ?token= once, then the cookie carries it
+	if code := get(f.client, "/?token=s3cret"); code != http.StatusOK {
+		t.Errorf("?token=: %d", code)
+	}
+	if code := get(f.client, "/api/pending"); code != http.StatusOK {
+		t.Errorf("cookie after ?token=: %d", code)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -37,6 +38,9 @@ type Options struct {
 	Clock func() time.Time
 	// Version is reported by runtime_capabilities and the MCP handshake.
 	Version string
+	// Routes are extra HTTP routes by mux pattern (the approvals
+	// dashboard at /dashboard/).
+	Routes map[string]http.Handler
 }
 
 // Host runs skills for the MCP tools, the trigger scheduler and /event.
@@ -55,6 +59,7 @@ type Host struct {
 	metrics *metrics
 	secrets []string
 	policy  approval.Policy
+	routes  map[string]http.Handler
 
 	triggers Triggers // set by SetTriggers; nil when triggers are off
 
@@ -73,7 +78,7 @@ func New(o Options) (*Host, error) {
 	h := &Host{
 		cfg: o.Workspace.Config, ws: o.Workspace, set: o.Settings, runner: o.Runner, closeR: o.CloseRunner, traces: o.Traces,
 		log: o.Logger, now: o.Clock, version: o.Version, inflight: map[string]context.CancelFunc{},
-		secrets: secretValues(os.Environ()), policy: o.Policy,
+		secrets: secretValues(os.Environ()), policy: o.Policy, routes: o.Routes,
 	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)

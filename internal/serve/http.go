@@ -29,6 +29,9 @@ func (h *Host) Handler(srv *mcp.Server) http.Handler {
 	})
 	mux.HandleFunc("/readyz", h.serveReady)
 	mux.Handle("/metrics", h.metrics.handler())
+	for pattern, route := range h.routes {
+		mux.Handle(pattern, h.limit(route))
+	}
 	return mux
 }
 
