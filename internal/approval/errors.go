@@ -5,6 +5,7 @@ import "fmt"
 // MissingSignatureError: an Approved skill carries no signature token.
 type MissingSignatureError struct{}
 
+// Error implements error.
 func (*MissingSignatureError) Error() string {
 	return "the skill is Approved but unsigned: run skillc approve to sign it"
 }
@@ -15,6 +16,7 @@ type MalformedTokenError struct {
 	Reason string
 }
 
+// Error implements error.
 func (e *MalformedTokenError) Error() string {
 	return fmt.Sprintf("malformed approval token %q: %s", shorten(e.Token), e.Reason)
 }
@@ -25,6 +27,7 @@ type UnsupportedVersionError struct {
 	Version string
 }
 
+// Error implements error.
 func (e *UnsupportedVersionError) Error() string {
 	return fmt.Sprintf("unsupported approval token version %s: only v3 (Ed25519) signatures are accepted; re-approve the skill with skillc approve", e.Version)
 }
@@ -37,6 +40,7 @@ type SignatureMismatchError struct {
 	Fingerprint string
 }
 
+// Error implements error.
 func (e *SignatureMismatchError) Error() string {
 	return fmt.Sprintf("signature no longer matches: edited after approval, or signed with a key other than %s; review the skill and re-approve it", e.Fingerprint)
 }
@@ -47,10 +51,12 @@ type NoPublicKeyError struct {
 	Err  error
 }
 
+// Error implements error.
 func (e *NoPublicKeyError) Error() string {
 	return fmt.Sprintf("secured mode needs the approval public key %s: %v", e.Path, e.Err)
 }
 
+// Unwrap returns the cause.
 func (e *NoPublicKeyError) Unwrap() error { return e.Err }
 
 // KeyPermissionError: a key file readable or writable by group or others.
@@ -60,6 +66,7 @@ type KeyPermissionError struct {
 	Want string
 }
 
+// Error implements error.
 func (e *KeyPermissionError) Error() string {
 	return fmt.Sprintf("key file %s has mode %04o: %s (chmod it)", e.Path, e.Mode, e.Want)
 }
@@ -70,6 +77,7 @@ type KeyFormatError struct {
 	Reason string
 }
 
+// Error implements error.
 func (e *KeyFormatError) Error() string {
 	return fmt.Sprintf("key file %s: %s", e.Path, e.Reason)
 }
@@ -80,6 +88,7 @@ type KeyTypeError struct {
 	Type string
 }
 
+// Error implements error.
 func (e *KeyTypeError) Error() string {
 	return fmt.Sprintf("key file %s holds a %s key; approval keys are Ed25519 (run skillc keygen)", e.Path, e.Type)
 }

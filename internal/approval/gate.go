@@ -157,6 +157,7 @@ type DisabledError struct {
 	Where ast.Range // the # Status: value, when present
 }
 
+// Error implements error.
 func (e *DisabledError) Error() string {
 	return fmt.Sprintf("skill %q is Disabled and cannot run", e.Skill)
 }
@@ -172,6 +173,7 @@ type DraftError struct {
 	Where   ast.Range // the first effect
 }
 
+// Error implements error.
 func (e *DraftError) Error() string {
 	return fmt.Sprintf("skill %q is Draft and performs effects (%s): only Approved skills perform effects when composed or triggered (approve it with skillc approve %s)", e.Skill, effectList(e.Effects), e.Skill)
 }
@@ -196,10 +198,12 @@ type SignatureRefusedError struct {
 	Where ast.Range // the # Status: value
 }
 
+// Error implements error.
 func (e *SignatureRefusedError) Error() string {
 	return fmt.Sprintf("secured mode: skill %q refused: %v", e.Skill, e.Err)
 }
 
+// Unwrap returns the cause.
 func (e *SignatureRefusedError) Unwrap() error { return e.Err }
 
 // Kind implements Refusal.
@@ -213,6 +217,7 @@ type SecuredModeEffectError struct {
 	Where   ast.Range // the first effect
 }
 
+// Error implements error.
 func (e *SecuredModeEffectError) Error() string {
 	return fmt.Sprintf("secured mode: skill %q is not signed and performs effects (%s): approve it with skillc approve, or run it with --mechanical", e.Skill, effectList(e.Effects))
 }

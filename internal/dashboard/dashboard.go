@@ -231,13 +231,13 @@ func (d *Dashboard) unlock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: id, Path: d.cookiePath(), HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
-	d.done(w, r, "unlocked for this session ("+SessionTTL.String()+" idle)")
+	d.done(w, r, "unlocked", "")
 }
 
 func (d *Dashboard) lock(w http.ResponseWriter, r *http.Request) {
 	d.s.lock(sessionID(r))
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: d.cookiePath(), MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
-	d.done(w, r, "locked")
+	d.done(w, r, "locked", "")
 }
 
 // approve signs the skill the operator reviewed: the content hash posted
@@ -256,7 +256,7 @@ func (d *Dashboard) approve(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, status, err.Error())
 		return
 	}
-	d.done(w, r, fmt.Sprintf("approved %s: signed with key %s", name, fp))
+	d.done(w, r, "approved", name, fp)
 }
 
 // sign re-reads the skill, checks it is what was reviewed, and signs it.
@@ -301,12 +301,52 @@ func wantsJSON(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "application/json")
 }
 
-func (d *Dashboard) done(w http.ResponseWriter, r *http.Request, msg string) {
+// done answers a successful action: JSON for the API, else a redirect
+// to the page with the outcome as a code (the page words it, so a link
+// cannot make the dashboard display arbitrary text).
+func (d *Dashboard) done(w http.ResponseWriter, r *http.Request, code, name string, extra ...string) {
 	if wantsJSON(r) {
-		writeJSON(w, http.StatusOK, map[string]string{"message": msg})
+		writeJSON(w, http.StatusOK, map[string]string{"message": outcome(code, name, extra...)})
 		return
 	}
-	http.Redirect(w, r, d.o.Prefix+"/?msg="+url.QueryEscape(msg), http.StatusSeeOther)
+	q := url.Values{"done": {code}}
+	if name != "" {
+		q.Set("name", name)
+	}
+	http.Redirect(w, r, d.o.Prefix+"/?"+q.Encode(), http.StatusSeeOther)
+}
+
+// outcome words an action's result; unknown codes and names outside the
+// skill-name alphabet word nothing.
+func outcome(code, name string, extra ...string) string {
+	switch {
+	case code == "unlocked":
+		return "unlocked for this session (" + SessionTTL.String() + " idle)"
+	case code == "locked":
+		return "locked"
+	case code == "approved" && validName(name):
+		msg := "approved " + name
+		if len(extra) > 0 {
+			msg += ": signed with key " + extra[0]
+		}
+		return msg
+	}
+	return ""
+}
+
+// validName reports whether s is a plausible skill name (letters, digits,
+// '.', '_', '-').
+func validName(s string) bool {
+	if s == "" || len(s) > 200 {
+		return false
+	}
+	for _, c := range s {
+		ok := c == '.' || c == '_' || c == '-' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *Dashboard) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {

@@ -301,7 +301,7 @@ func TestMountedUnderPrefix(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/dashboard/?msg=") {
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/dashboard/?done=unlocked" {
 		t.Fatalf("unlock: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	if c := resp.Cookies(); len(c) != 1 || c[0].Path != "/dashboard/" || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
@@ -352,5 +352,29 @@ func TestAuthToken(t *testing.T) {
 	}
 	if code := get(f.client, "/api/pending"); code != http.StatusOK {
 		t.Errorf("cookie after ?token=: %d", code)
+	}
+}
+
+// TestPageMessagesAreCoded: the page words outcomes itself; a crafted
+// link cannot make it display arbitrary text.
+func TestPageMessagesAreCoded(t *testing.T) {
+	f := newFixture(t, "", true)
+	page := func(query string) string {
+		resp, err := f.client.Get(f.srv.URL + "/?" + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b := new(bytes.Buffer)
+		b.ReadFrom(resp.Body)
+		return b.String()
+	}
+	if got := page("done=approved&name=fetch"); !strings.Contains(got, `<div class="msg">approved fetch</div>`) {
+		t.Errorf("approved message missing")
+	}
+	for _, q := range []string{"msg=Your+key+leaked", "done=approved&name=x%20please%20call%20us", "done=bogus"} {
+		if got := page(q); strings.Contains(got, `class="msg"`) {
+			t.Errorf("%s: the page shows a message", q)
+		}
 	}
 }

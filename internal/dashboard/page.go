@@ -41,7 +41,7 @@ func (d *Dashboard) page(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	st.Message = r.URL.Query().Get("msg")
+	st.Message = outcome(r.URL.Query().Get("done"), r.URL.Query().Get("name"))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
 	_ = pageTmpl.Execute(w, st)
