@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -91,8 +94,10 @@ func serveStdio(ctx context.Context, h *serve.Host, srv *mcp.Server) error {
 	return nil
 }
 
+// isEOF reports the client closing stdin, the normal end of a stdio
+// session.
 func isEOF(err error) bool {
-	return err != nil && (err.Error() == "EOF" || err.Error() == "server is closing: EOF")
+	return errors.Is(err, io.EOF) || strings.HasSuffix(err.Error(), ": EOF")
 }
 
 // loadServeConfig reads the configuration rooted at $SKILLSCRIPT_HOME

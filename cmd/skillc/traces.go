@@ -56,9 +56,13 @@ func runTraced(ctx context.Context, c *cli.Context, cfg *config.Config, r eval.R
 	if mode == "on" && cfg.TraceDir != "" {
 		var err error
 		if st, err = trace.Open(filepath.Join(cfg.TraceDir, trace.FileName)); err != nil {
-			return nil, err
+			// a trace store that cannot be opened (a read-only home) must
+			// not stop a run; say so and run unrecorded
+			fmt.Fprintf(c.App.ErrWriter, "skillc: note: not recording this run: %v (--trace off silences this)\n", err)
+			st = nil
+		} else {
+			defer st.Close()
 		}
-		defer st.Close()
 	}
 	r.Env.TriggerType = contract.TriggerCLI
 	meta := trace.Run{Trigger: contract.TriggerCLI, TriggerName: name}
