@@ -160,6 +160,9 @@ func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
 	default:
 		return set, fmt.Errorf("--trace %q: want on or off", c.String("trace"))
 	}
+	if err := set.CheckSupervisor(); err != nil {
+		return set, err
+	}
 	if c.Bool("stdio") {
 		return set, nil // no listener: the bind check does not apply
 	}
@@ -220,6 +223,7 @@ func startTriggers(ctx context.Context, h *serve.Host, cfg *config.Config, set s
 	svc, err := trigger.Open(ctx, trigger.Options{
 		Queue:  trigger.QueueOptions{URL: set.DatabaseURL, Home: cfg.Home, Workers: 4, FetchPollInterval: 50 * time.Millisecond, Logger: log},
 		Skills: h.Skills(), Run: h.FireTrigger, Logger: log, PollInterval: set.PollInterval,
+		AfterTick: func(ctx context.Context) { h.Sweep(ctx) },
 	})
 	if err != nil {
 		return fmt.Errorf("triggers: %w", err)

@@ -678,3 +678,13 @@ func TestNodeMCPClient(t *testing.T) {
 		t.Fatalf("node MCP client failed: %v\n%s", err, out)
 	}
 }
+
+func TestServeSupervisorNeedsTraces(t *testing.T) {
+	cmd := exec.Command("skillc", "serve", "--port", "0", "--trace", "off")
+	cmd.Env = append(os.Environ(), "SKILLSCRIPT_HOME="+t.TempDir(), "SKILLSCRIPT_SUPERVISOR_SKILL=sup")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitUsage || !strings.Contains(string(out), "needs run tracing") {
+		t.Fatalf("err = %v, output %s", err, out)
+	}
+}

@@ -52,6 +52,11 @@ type Settings struct {
 	MaxBody int64
 	// Trace turns run recording on (the default) or off.
 	Trace bool
+	// SupervisorSkill, when set, is the approved handler failed
+	// autonomous fires are routed to; SupervisorAgent is passed to it as
+	// ${SUPERVISOR_AGENT}.
+	SupervisorSkill string
+	SupervisorAgent string
 }
 
 // SettingsFrom resolves the host settings from cfg (its environment and
@@ -68,6 +73,7 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 		s.PollInterval = cfg.PollInterval
 	}
 	s.EventToken, s.AuthToken, s.DatabaseURL = get(EnvEventToken), get(EnvAuthToken), get(EnvDatabaseURL)
+	s.SupervisorSkill, s.SupervisorAgent = get(EnvSupervisorSkill), get(EnvSupervisorAgent)
 	if v := get(EnvEventIngress); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {

@@ -119,9 +119,18 @@ func (h *Host) runnerFor(req RunRequest, author string) eval.Runner {
 	if req.Mechanical && !h.runner.Mechanical {
 		r.Load = host.GatedLoad(h.policy, true) // children of a mechanical walk are walked too
 	}
-	r.Env.TriggerType, r.Env.TriggerName = req.Trigger, req.TriggerName
+	r.Env.TriggerType, r.Env.TriggerName = deliveryTrigger(req.Trigger), req.TriggerName
 	r.Env.FiredAt, r.Env.TriggerPayload = req.FiredAt, req.Payload
 	return r
+}
+
+// deliveryTrigger is the trigger kind a run reports in delivery origins
+// (a closed set): a supervisor handler reacts inline to a failed fire.
+func deliveryTrigger(kind string) string {
+	if kind == TriggerSupervisor {
+		return contract.TriggerInline
+	}
+	return kind
 }
 
 // admit registers an in-flight run, refusing new runs while draining.

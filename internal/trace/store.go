@@ -123,7 +123,7 @@ func Open(path string) (*Store, error) {
 	// One connection: writers queue in Go instead of spinning in SQLite's
 	// busy handler, which under many concurrent runs costs far more.
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema); err != nil {
+	if _, err := db.Exec(schema + supervisedSchema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("trace store: initialise %s: %w", path, err)
 	}
@@ -257,4 +257,50 @@ func nonNilMap(m map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return m
+}
+
+const supervisedSchema = `CREATE TABLE IF NOT EXISTS supervised (
+	trace_id TEXT PRIMARY KEY,
+	routed_at INTEGER NOT NULL
+)`
+
+// Unsupervised returns finished autonomous fires (cron and event) that
+// were not clean — failed, aborted, cut by their deadline or with
+// uncertain effects — and have not been routed to the supervisor yet,
+// oldest first. Runs of skill exclude (the supervisor itself) are left
+// out.
+func (s *Store) Unsupervised(ctx context.Context, exclude string, limit int) ([]Run, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT "+runCols+` FROM runs
+		WHERE trigger_kind IN ('cron', 'event') AND status != 'running' AND skill != ?
+		AND (status != 'ok' OR deadline_exceeded = 1 OR uncertain_effects NOT IN ('[]', 'null'))
+		AND id NOT IN (SELECT trace_id FROM supervised)
+		ORDER BY started_at, rowid LIMIT ?`, exclude, limit)
+	if err != nil {
+		return nil, fmt.Errorf("trace: unsupervised: %w", err)
+	}
+	defer rows.Close()
+	out := []Run{}
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// MarkSupervised records that run id was routed to the supervisor. It
+// reports false when it already was (another sweep got there first), so
+// every failed fire is routed at most once.
+func (s *Store) MarkSupervised(ctx context.Context, id string) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `INSERT OR IGNORE INTO supervised(trace_id, routed_at) VALUES(?, ?)`, id, s.now().UnixMilli())
+	if err != nil {
+		return false, fmt.Errorf("trace: mark supervised: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
 }

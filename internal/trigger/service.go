@@ -52,6 +52,9 @@ type Options struct {
 	Logger *slog.Logger
 	// PollInterval is the cron tick.
 	PollInterval time.Duration
+	// AfterTick, when set, runs after every tick of the loop (the host's
+	// supervisor sweep).
+	AfterTick func(context.Context)
 }
 
 // Service persists triggers, ticks cron schedules and queues fires.
@@ -116,6 +119,9 @@ func (s *Service) loop() {
 	for {
 		if _, err := s.Tick(context.Background(), s.now()); err != nil {
 			s.log.Warn("cron tick failed", "err", err)
+		}
+		if s.o.AfterTick != nil {
+			s.o.AfterTick(context.Background())
 		}
 		select {
 		case <-s.stopc:
