@@ -21,7 +21,7 @@ func TestSupervisorSweep(t *testing.T) {
 	if err != nil || !res.Failed() {
 		t.Fatalf("bad fire: %v %+v", err, res)
 	}
-	h.Execute(ctx, RunRequest{Name: "good", Trigger: "cron"})  // clean: not routed
+	h.Execute(ctx, RunRequest{Name: "good", Trigger: "cron"}) // clean: not routed
 	h.Execute(ctx, RunRequest{Name: "bad", Trigger: "agent"}) // interactive: its caller saw it
 	if n := h.Sweep(ctx); n != 1 {
 		t.Fatalf("first sweep routed %d fires, want 1", n)
