@@ -1,10 +1,11 @@
 package config
 
 import (
-	"github.com/skillscript/skillc/internal/textdist"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/skillscript/skillc/internal/textdist"
 )
 
 // itoa formats an int.
