@@ -35,19 +35,15 @@ func BenchmarkTrivialRun(b *testing.B) {
 	}
 }
 
-// BenchmarkTrivialRunSecured adds the admission gate of a secured-mode
-// run: its own parse and check, the footprint, and the Ed25519
-// verification.
+// BenchmarkTrivialRunSecured is the same run through the root gate a host
+// runner installs (Runner.Admit in secured mode): footprint and Ed25519
+// verification of the signed skill, then the run.
 func BenchmarkTrivialRunSecured(b *testing.B) {
 	src, policy := trivialSigned(b)
-	r := &eval.Runner{Load: host.Load}
+	r := &eval.Runner{Load: host.Load, Admit: host.Admit(policy, approval.Direct)}
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		f, _ := syntax.Parse("trivial.skill.md", src)
-		if _, err := approval.Gate(policy, approval.Subject{Name: "trivial", File: f, Info: check.Check(f)}); err != nil {
-			b.Fatal(err)
-		}
 		if res, err := host.RunSource(ctx, r, "trivial.skill.md", src, nil); err != nil || res.Failed() {
 			b.Fatal(err, res.Errors)
 		}
