@@ -106,6 +106,15 @@ func parserRules() []*Rule {
 				Good:    "{\"gh\": {\"class\": \"HttpMcpConnector\", \"config\": {\"url\": \"https://x\"}}}\n",
 			},
 		},
+		{
+			ID: "connector-tools-unverified", Severity: ast.Info, Needs: NeedsConfig, Origin: ByConfig,
+			Doc: Doc{
+				Summary: "An MCP connector whose server did not answer `tools/list` when `skillc check` (or `skillc run`'s pre-check) warmed the tool cache; its calls are checked against an older cached list, or not schema-checked at all.",
+				Why:     "The schema rules need each server's tool list. skillc asks each wired MCP server for it (introspection only, never a tool call) under a short timeout and caches the answer; a server that is down is reported once here, never as an error. `--offline` uses the cache only; `skillc tools refresh` retries.",
+				Bad:     "{\"tickets\": {\"class\": \"RemoteMcpConnector\", \"config\": {\"command\": \"not-installed-mcp\"}}}\n",
+				Good:    "{\"tickets\": {\"class\": \"RemoteMcpConnector\", \"config\": {\"command\": \"tickets-mcp\"}}}\n",
+			},
+		},
 	}
 }
 

@@ -26,7 +26,7 @@ func checkCommand(s *streams) *cli.Command {
 			&cli.BoolFlag{Name: "fix", Usage: "apply machine-applicable fixes to the files"},
 			&cli.BoolFlag{Name: "diff", Usage: "print the fixes as a unified diff instead of applying them"},
 			&cli.BoolFlag{Name: "no-color", Usage: "never colour the output"},
-		}, append(skillMDFlags(), configFlags()...)...),
+		}, append(append(skillMDFlags(), configFlags()...), toolFlags()...)...),
 		Action: func(c *cli.Context) error { return runCheck(c, s) },
 	}
 }
@@ -69,7 +69,7 @@ func runCheck(c *cli.Context, s *streams) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	env := newEnvCache(c)
+	env := newEnvCache(c).withToolWarmup(c)
 	results, ioErr := checkAll(paths, s, env, opts.pkg)
 	for _, w := range env.problems() {
 		fmt.Fprintln(s.err, "skillc: warning:", w)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"sort"
@@ -22,10 +23,28 @@ func configFlags() []cli.Flag {
 	}
 }
 
+// toolFlags are the tool-cache flags of check and run.
+func toolFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "offline", Usage: "never ask MCP servers for tools/list; check against the tool cache only"},
+		toolsTimeoutFlag(),
+	}
+}
+
+func toolsTimeoutFlag() cli.Flag {
+	return &cli.DurationFlag{Name: "tools-timeout", Value: workspace.DefaultWarmTimeout, Usage: "how long each MCP server gets to answer tools/list"}
+}
+
 // envCache loads the workspace environment once per directory; files in
 // the same directory share it.
 type envCache struct {
 	opts workspace.LoadOptions
+	// warm, when set, warms the tool cache of each environment's MCP
+	// connectors (skillc check and run); the results are shared by the
+	// environments that use the same connectors.json.
+	warm   *workspace.WarmOptions
+	ctx    context.Context
+	warmed map[string]warmed
 
 	mu    sync.Mutex
 	byDir map[string]*workspace.Env
@@ -39,7 +58,45 @@ func newEnvCache(c *cli.Context) *envCache {
 			Env: os.LookupEnv, Home: home,
 		},
 		byDir: map[string]*workspace.Env{},
+		ctx:   c.Context,
 	}
+}
+
+// warmed is the outcome of one tool-cache warm-up.
+type warmed struct {
+	results []workspace.WarmResult
+	diags   ast.FileDiagnostics
+}
+
+// withToolWarmup makes the cache warm the MCP tool lists of every
+// environment it loads, under the --offline and --tools-timeout flags.
+func (e *envCache) withToolWarmup(c *cli.Context) *envCache {
+	e.warm = &workspace.WarmOptions{Offline: c.Bool("offline"), Timeout: c.Duration("tools-timeout")}
+	e.warmed = map[string]warmed{}
+	return e
+}
+
+// warmTools applies the warm-up to env (e.mu is held): its schema rules
+// see the tool lists, and servers that failed get their info line among
+// the connectors.json diagnostics.
+func (e *envCache) warmTools(env *workspace.Env) *workspace.Env {
+	if e.warm == nil || len(env.Connectors.Connectors) == 0 {
+		return env
+	}
+	key := env.Config.ConnectorsPath + "\x00" + env.ToolCacheDir
+	w, ok := e.warmed[key]
+	if !ok {
+		ctx := e.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		w.results, w.diags = workspace.WarmTools(ctx, env, *e.warm)
+		e.warmed[key] = w
+	}
+	out := env.WithTools(w.results)
+	out.ConnectorDiagnostics.Diags = append(append(ast.Diagnostics(nil), env.ConnectorDiagnostics.Diags...), w.diags.Diags...)
+	out.ConnectorDiagnostics.Diags.Sort()
+	return out
 }
 
 // forFile returns the environment of the file at path ("-" is standard
@@ -57,7 +114,7 @@ func (e *envCache) forFile(path string) *workspace.Env {
 	if env, ok := e.byDir[dir]; ok {
 		return env
 	}
-	env := workspace.Load(dir, e.opts)
+	env := e.warmTools(workspace.Load(dir, e.opts))
 	e.byDir[dir] = env
 	return env
 }

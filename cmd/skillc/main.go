@@ -85,6 +85,7 @@ func commands(s *streams) []*cli.Command {
 		explainCommand(s),
 		completionCommand(s),
 		skillsCommand(s),
+		toolsCommand(s),
 	}
 	cmds = append(cmds, traceCommands(s)...)
 	return append(cmds, approvalCommands(s)...)

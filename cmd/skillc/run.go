@@ -12,6 +12,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/host"
+	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/render"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
@@ -34,7 +35,7 @@ func runCommand(s *streams) *cli.Command {
 			&cli.StringFlag{Name: "mock", Usage: "answer connectors, llm and stores from a YAML/JSON mock file"},
 			&cli.BoolFlag{Name: "no-check", Usage: "run without linting first"},
 			traceFlag(),
-		}, configFlags()...),
+		}, append(configFlags(), toolFlags()...)...),
 		Action: func(c *cli.Context) error { return runRun(c, s) },
 	}
 }
@@ -52,7 +53,12 @@ func runRun(c *cli.Context, s *streams) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	env := withRunFlags(c, newEnvCache(c).forFile(path))
+	envs := newEnvCache(c)
+	if !c.Bool("no-check") && c.String("mock") == "" {
+		envs.withToolWarmup(c) // the pre-check sees the servers' tool schemas
+	}
+	env := withRunFlags(c, envs.forFile(path))
+	printToolsUnverified(s, env)
 	if !c.Bool("no-check") && refuseOnErrors(c, s, src.Path, src.Src, env) {
 		return cli.Exit("", exitFindings)
 	}
@@ -67,6 +73,21 @@ func runRun(c *cli.Context, s *streams) error {
 		return cli.Exit("", exitFindings)
 	}
 	return nil
+}
+
+// printToolsUnverified prints the info line of each MCP server that did
+// not answer the pre-check's tools/list.
+func printToolsUnverified(s *streams, env *workspace.Env) {
+	fd := env.ConnectorDiagnostics
+	fd.Diags = nil
+	for _, d := range env.ConnectorDiagnostics.Diags {
+		if d.Rule == workspace.RuleToolsUnverified {
+			fd.Diags = append(fd.Diags, d)
+		}
+	}
+	for _, line := range config.Format([]ast.FileDiagnostics{fd}) {
+		fmt.Fprintln(s.err, "skillc:", line)
+	}
 }
 
 // refuseOnErrors lints the skill like skillc check and prints the

@@ -123,10 +123,7 @@ func (e *Env) addCachedTools() {
 		if !ok {
 			continue
 		}
-		c.ToolsKnown, c.Tools = true, map[string]*lint.Tool{}
-		for _, t := range tools {
-			c.Tools[t.Name] = &lint.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, Mutating: t.Mutating}
-		}
+		c.ToolsKnown, c.Tools = true, lintTools(tools)
 	}
 }
 

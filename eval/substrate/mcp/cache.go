@@ -80,3 +80,22 @@ func (d *discovery) merge(found []contract.Tool) []contract.Tool {
 	}
 	return out
 }
+
+// refresh fetches the list live whatever the cache holds and stores it;
+// on failure the in-memory and on-disk lists are left as they were.
+func (d *discovery) refresh(ctx context.Context, fetch func(context.Context) ([]contract.Tool, error)) ([]contract.Tool, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	live, err := fetch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d.mem = live
+	_ = d.cache.Store(d.key, d.name, live) // a read-only cache dir must not break discovery
+	return live, nil
+}
+
+// cached returns the on-disk entry of this connector and its freshness.
+func (d *discovery) cached() (tools []contract.Tool, fresh, ok bool) {
+	return d.cache.Load(d.key)
+}

@@ -183,13 +183,7 @@ func (h *HTTP) Call(ctx context.Context, tool string, args map[string]any) (any,
 
 // Tools lists the server's tools under the cache freshness rule.
 func (h *HTTP) Tools(ctx context.Context) ([]contract.Tool, error) {
-	return h.disc.tools(ctx, func(ctx context.Context) ([]contract.Tool, error) {
-		cs, err := h.session(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return listTools(ctx, cs)
-	})
+	return h.disc.tools(ctx, h.fetchTools)
 }
 
 // HealthCheck opens a session and pings the server.

@@ -155,13 +155,7 @@ func (s *Stdio) Call(ctx context.Context, tool string, args map[string]any) (any
 
 // Tools lists the server's tools under the cache freshness rule.
 func (s *Stdio) Tools(ctx context.Context) ([]contract.Tool, error) {
-	return s.disc.tools(ctx, func(ctx context.Context) ([]contract.Tool, error) {
-		cs, err := s.session(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return listTools(ctx, cs)
-	})
+	return s.disc.tools(ctx, s.fetchTools)
 }
 
 // HealthCheck spawns the server when needed and pings it.

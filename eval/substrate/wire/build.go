@@ -19,41 +19,16 @@ func buildConnectors(r *contract.Registry, f *connectors.File, s Settings) error
 	r.Connectors = map[string]contract.ConnectorEntry{}
 	cache := toolcache.Cache{Dir: s.CacheDir, TTL: s.CacheTTL, Now: s.Now}
 	for _, c := range f.Connectors {
-		conn, err := newConnector(c, cache)
+		conn, err := mcp.FromConfig(c, cache)
 		if err != nil {
 			return err
 		}
 		r.Connectors[c.Name] = contract.ConnectorEntry{
 			Connector: conn, AllowedTools: c.AllowedTools, Mutating: c.Mutating,
-			MutatingTools: c.MutatingTools, Tools: staticTools(c.Tools),
+			MutatingTools: c.MutatingTools, Tools: mcp.StaticTools(c.Tools),
 		}
 	}
 	return nil
-}
-
-func newConnector(c *connectors.Connector, cache toolcache.Cache) (contract.Connector, error) {
-	switch {
-	case c.Stdio != nil:
-		return mcp.NewStdio(mcp.StdioOptions{
-			Name: c.Name, Command: c.Stdio.Command, Args: c.Stdio.Args, Env: c.Stdio.Env, Dir: c.Stdio.Dir,
-			Framing: c.Stdio.Framing, InitTimeout: c.Stdio.InitTimeout, CallTimeout: c.Stdio.Timeout,
-			Cache: cache, StaticTools: staticTools(c.Tools),
-		}), nil
-	case c.HTTP != nil:
-		return mcp.NewHTTP(mcp.HTTPOptions{
-			Name: c.Name, URL: c.HTTP.URL, Headers: c.HTTP.Headers, IdentityHeader: c.HTTP.IdentityHeader,
-			MaxPoolSize: c.HTTP.MaxPoolSize, CallTimeout: c.HTTP.Timeout, Cache: cache, StaticTools: staticTools(c.Tools),
-		}), nil
-	}
-	return nil, fmt.Errorf("connector %q (%s) has no usable config", c.Name, c.Class)
-}
-
-func staticTools(ds []connectors.ToolDecl) []contract.Tool {
-	out := make([]contract.Tool, len(ds))
-	for i, d := range ds {
-		out[i] = contract.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema, Mutating: d.Mutating}
-	}
-	return out
 }
 
 // buildModels registers one instance per model spec; with none, a default
