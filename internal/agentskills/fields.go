@@ -1,7 +1,6 @@
 package agentskills
 
 import (
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -406,14 +405,4 @@ func SplitTools(s string) (tools []string, commas bool) {
 	}
 	flush(len(s))
 	return tools, commas
-}
-
-// SortedKeys returns the keys of m in order.
-func SortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -10,12 +10,6 @@ import (
 // nfkc returns s in Unicode normalisation form KC.
 func nfkc(s string) string { return norm.NFKC.String(s) }
 
-// ValidName reports whether s is a valid ASCII skill name:
-// ^[a-z0-9]+(-[a-z0-9]+)*$, at most 64 characters.
-func ValidName(s string) bool {
-	return len(s) <= maxNameRunes && nameProblem(s, false) == ""
-}
-
 // nameProblem explains why s is not a valid name ("" when it is). With
 // unicode, lowercase or caseless letters and digits of any script are
 // accepted besides ASCII.
