@@ -428,3 +428,17 @@ func TestEndSession(t *testing.T) {
 		t.Errorf("state survived: %+v", s)
 	}
 }
+
+// TestRunScriptSandboxPrefix: the sandbox argv prefix wraps the
+// interpreter command.
+func TestRunScriptSandboxPrefix(t *testing.T) {
+	wrapper := filepath.Join(t.TempDir(), "wrap.sh")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\necho \"wrapped: $*\"\nexec \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rt := scriptRuntime(t, ScriptOptions{Sandbox: []string{wrapper}})
+	out, err := rt.RunScript(context.Background(), "s", RunScriptInput{Skill: "pdf", Path: "scripts/hello.py", Args: []string{"z"}})
+	if err != nil || !strings.HasPrefix(out.Stdout, "wrapped: python3 scripts/hello.py z\nhello z\n") {
+		t.Errorf("%v %+v", err, out)
+	}
+}

@@ -33,6 +33,10 @@ type ScriptOptions struct {
 	// LANG, LC_ALL, TZ); nothing else of the host environment is
 	// inherited.
 	EnvAllow []string
+	// Sandbox is an argv prefix the interpreter command is run under (for
+	// example a bubblewrap or container invocation ending in "--"); empty
+	// runs it directly, which is for development hosts only.
+	Sandbox []string
 }
 
 // DefaultInterpreters returns the default extension map.
@@ -114,7 +118,8 @@ func (rt *Runtime) RunScript(ctx context.Context, sessionID string, in RunScript
 		return RunScriptOutput{}, err
 	}
 	defer os.RemoveAll(stage)
-	out := execute(ctx, so, append(argv, in.Args...), append(env, "SKILL_ROOT="+stage), stage)
+	argv = append(append(append([]string(nil), so.Sandbox...), argv...), in.Args...)
+	out := execute(ctx, so, argv, append(env, "SKILL_ROOT="+stage), stage)
 	out.Path = filepath.ToSlash(rel)
 	return out, nil
 }
