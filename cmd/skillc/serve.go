@@ -17,7 +17,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/registry"
 	"github.com/skillscript/skillc/internal/serve"
+	"github.com/skillscript/skillc/internal/skillrt"
 	"github.com/skillscript/skillc/internal/trace"
 	"github.com/skillscript/skillc/internal/trigger"
 	"github.com/skillscript/skillc/internal/workspace"
@@ -199,7 +201,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		}
 	}
 	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version,
-		Routes: dashboardRoute(r, policy, ws, set.AuthToken, s)})
+		Routes: dashboardRoute(r, policy, ws, set.AuthToken, s), Skills: agentSkills(cfg.SkillsDir)})
 	if err != nil {
 		closeReg()
 		return nil, nil, err
@@ -214,6 +216,20 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 			_ = traces.Close()
 		}
 	}, nil
+}
+
+// agentSkills is the Agent Skills runtime behind the skills_* tools: the
+// user's ~/.agents/skills and the skill store directory (SKILL.md
+// packages next to the skillscripts), indexed once at start.
+func agentSkills(storeDir string) *skillrt.Runtime {
+	home, _ := os.UserHomeDir()
+	roots := registry.DefaultRoots("", home)
+	if st, err := os.Stat(storeDir); err == nil && st.IsDir() {
+		roots = append(roots, registry.Root{Dir: storeDir, Origin: "store"})
+	}
+	reg := registry.New(registry.Options{Roots: roots})
+	reg.Refresh()
+	return skillrt.New(reg, skillrt.Options{})
 }
 
 // startTriggers opens the River queue (SQLite under $SKILLSCRIPT_HOME or

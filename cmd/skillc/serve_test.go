@@ -159,7 +159,8 @@ const helloSkill = "# Skill: hello\n# Status: Approved\n# Vars: WHO=\"world\"\n\
 var wantTools = []string{
 	"blocked_shell_attempts", "compile_skill", "data_read", "execute_skill", "fires", "health_metrics", "help",
 	"lint_skill", "list_triggers", "register_trigger", "runtime_capabilities", "set_trigger_enabled",
-	"skill_list", "skill_preflight", "skill_read", "skill_status", "skill_write", "unregister_trigger",
+	"skill_list", "skill_preflight", "skill_read", "skill_status", "skill_write", "skills_load", "skills_read",
+	"skills_unload", "unregister_trigger",
 }
 
 func TestServeHTTP(t *testing.T) {
@@ -686,5 +687,32 @@ func TestServeSupervisorNeedsTraces(t *testing.T) {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != exitUsage || !strings.Contains(string(out), "needs run tracing") {
 		t.Fatalf("err = %v, output %s", err, out)
+	}
+}
+
+// Agent Skills packages next to the skillscripts are served by the
+// skills_* tools, keyed by the MCP session.
+func TestServeAgentSkills(t *testing.T) {
+	home := t.TempDir()
+	pkg := filepath.Join(home, "skills", "pdf-tools")
+	if err := os.MkdirAll(filepath.Join(pkg, "references"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	md := "---\nname: pdf-tools\ndescription: Fill and merge PDF forms. Use when the user mentions PDFs.\n---\n\nUse the guide in references/guide.md.\n"
+	for path, body := range map[string]string{"SKILL.md": md, "references/guide.md": "the guide"} {
+		if err := os.WriteFile(filepath.Join(pkg, path), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := startServe(t, home, []string{"HOME=" + t.TempDir()})
+	cs := connect(t, p.url, nil)
+	res := callJSON(t, cs, "skills_load", map[string]any{"names": []string{"pdf-tools"}}, nil)
+	if text := res.Content[0].(*mcp.TextContent).Text; res.IsError || !strings.Contains(text, "references/guide.md") {
+		t.Fatalf("skills_load = %s", text)
+	}
+	var read struct{ Content string }
+	callJSON(t, cs, "skills_read", map[string]any{"path": "references/guide.md"}, &read)
+	if read.Content != "the guide" {
+		t.Errorf("skills_read = %+v", read)
 	}
 }

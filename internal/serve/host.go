@@ -14,6 +14,7 @@ import (
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/skillrt"
 	"github.com/skillscript/skillc/internal/trace"
 	"github.com/skillscript/skillc/internal/workspace"
 )
@@ -41,6 +42,9 @@ type Options struct {
 	// Routes are extra HTTP routes by mux pattern (the approvals
 	// dashboard at /dashboard/).
 	Routes map[string]http.Handler
+	// Skills, when set, serves Agent Skills (SKILL.md packages) through
+	// the skills_* tools.
+	Skills *skillrt.Runtime
 }
 
 // Host runs skills for the MCP tools, the trigger scheduler and /event.
@@ -59,6 +63,7 @@ type Host struct {
 	metrics *metrics
 	secrets []string
 	policy  approval.Policy
+	skills  *skillrt.Runtime
 	routes  map[string]http.Handler
 
 	triggers Triggers // set by SetTriggers; nil when triggers are off
@@ -78,7 +83,7 @@ func New(o Options) (*Host, error) {
 	h := &Host{
 		cfg: o.Workspace.Config, ws: o.Workspace, set: o.Settings, runner: o.Runner, closeR: o.CloseRunner, traces: o.Traces,
 		log: o.Logger, now: o.Clock, version: o.Version, inflight: map[string]context.CancelFunc{},
-		secrets: secretValues(os.Environ()), policy: o.Policy, routes: o.Routes,
+		secrets: secretValues(os.Environ()), policy: o.Policy, skills: o.Skills, routes: o.Routes,
 	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)

@@ -20,6 +20,9 @@ import (
 type call struct {
 	// caller is the agent id from the identity header, or "".
 	caller string
+	// session keys per-session state (active Agent Skills): "mcp:" plus
+	// the MCP session id.
+	session string
 }
 
 // toolSet registers the host's tools on one MCP server and validates
@@ -75,7 +78,7 @@ func addTool[In, Out any](ts *toolSet, name, desc string, fn func(context.Contex
 	ts.names = append(ts.names, name)
 	mcp.AddTool(ts.srv, &mcp.Tool{Name: name, Description: desc, InputSchema: schema, OutputSchema: outSchema},
 		func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-			out, err := fn(ctx, &call{caller: ts.h.callerOf(req)}, in)
+			out, err := fn(ctx, &call{caller: ts.h.callerOf(req), session: sessionOf(req)}, in)
 			return nil, out, err
 		})
 }
@@ -86,6 +89,13 @@ func schemaOptions() *jsonschema.ForOptions {
 	return &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[eval.ErrorInfo](): {Type: "object", Description: "a run error: kind, message, target, op, range, nested"},
 	}}
+}
+
+func sessionOf(req *mcp.CallToolRequest) string {
+	if req == nil || req.Session == nil {
+		return "mcp:"
+	}
+	return "mcp:" + req.Session.ID()
 }
 
 // callerOf reads the configured identity header; an empty value is
