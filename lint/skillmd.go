@@ -60,6 +60,13 @@ func CheckSkillMD(path string, vopts agentskills.Options, opts Options) (*agents
 // comments) to the diagnostics of a loaded SKILL.md and sorts them.
 func FinishSkillMD(s *agentskills.Skill, ds ast.Diagnostics, opts Options) ast.Diagnostics {
 	f := &ast.File{Name: s.Path, Src: s.Src, Lines: s.Lines, Comments: s.Comments}
+	return Filter(f, ds, opts)
+}
+
+// Filter applies opts (overrides, disabled rules, suppression comments) to
+// diagnostics of f found outside a lint run (a SKILL.md, the parser's
+// findings alone) and sorts them.
+func Filter(f *ast.File, ds ast.Diagnostics, opts Options) ast.Diagnostics {
 	ds = finish(f, newState(f, &check.Info{}), ds, opts)
 	ds.Sort()
 	return ds

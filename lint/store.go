@@ -116,6 +116,11 @@ func IndexSkills(dir string) (MapIndex, error) {
 // SkillInfoOf summarizes a skill source for the index.
 func SkillInfoOf(path string, src []byte) SkillInfo {
 	f, _ := syntax.Parse(path, src)
+	return SkillInfoFrom(path, f)
+}
+
+// SkillInfoFrom is SkillInfoOf for a file already parsed.
+func SkillInfoFrom(path string, f *ast.File) SkillInfo {
 	si := SkillInfo{Name: f.SkillName(), Type: "procedural", File: path}
 	if si.Name == "" {
 		si.Name = strings.TrimSuffix(filepath.Base(path), ".skill.md")

@@ -24,6 +24,7 @@ type snapshot struct {
 	version int32
 	gen     int
 	edit    int
+	deps    int
 	src     []byte
 	lines   *ast.LineTable
 	env     *Env

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/skillscript/skillc/syntax"
 )
 
 // skillOfLines builds a valid skill of about n lines.
@@ -94,5 +96,33 @@ func BenchmarkOpenDocuments500(b *testing.B) {
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MiB/500docs")
+	}
+}
+
+// benchAnalyze measures the default analysis of a realistic n-line skill
+// in a workspace environment (in process, no protocol).
+func benchAnalyze(b *testing.B, n int) {
+	dir := benchWorkspace(b, 50)
+	path := dir + "/main.skill.md"
+	src := []byte(realisticSkill("main", n, 50))
+	w := newWorkspace(&Options{})
+	w.setRoots([]string{dir})
+	env, _ := w.env(string(fileURI(path)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		DefaultAnalyzer(path, src, env)
+	}
+}
+
+func BenchmarkAnalyze1000(b *testing.B) { benchAnalyze(b, 1000) }
+func BenchmarkAnalyze5000(b *testing.B) { benchAnalyze(b, 5000) }
+
+// BenchmarkParse1000 measures the parser alone on the same skill.
+func BenchmarkParse1000(b *testing.B) {
+	src := []byte(realisticSkill("main", 1000, 50))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		syntax.Parse("main.skill.md", src)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/skillscript/skillc/ast"
@@ -14,7 +13,7 @@ import (
 type Formatter func(name string, src []byte) ([]byte, error)
 
 // formatting answers textDocument/formatting with one edit replacing the
-// whole document (none when it is already formatted).
+// whole document (none when it is already formatted or has syntax errors).
 func (s *Server) formatting(_ context.Context, p *protocol.DocumentFormattingParams) (any, error) {
 	snap, err := s.snapshot(string(p.TextDocument.URI))
 	if err != nil {
@@ -29,7 +28,10 @@ func (s *Server) formatting(_ context.Context, p *protocol.DocumentFormattingPar
 	}
 	out, err := format(docName(snap.uri), snap.src)
 	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "cannot format: %v", err)
+		// A document with errors is left as it is: editors format on save,
+		// and an error reply would pop up on every save of a broken file.
+		s.logf("not formatting %s: %v", snap.uri, err)
+		return []protocol.TextEdit{}, nil
 	}
 	if bytes.Equal(out, snap.src) {
 		return []protocol.TextEdit{}, nil

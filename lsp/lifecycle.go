@@ -1,7 +1,11 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,6 +14,8 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/syntax"
 )
 
 // initialize answers the initialize request.
@@ -22,6 +28,7 @@ func (s *Server) initialize(_ context.Context, raw jsonrpc2.RawMessage) (any, er
 	}
 	s.ws.setRoots(rootsOf(&p))
 	s.mu.Lock()
+	s.client = clientCapsOf(&p)
 	s.initialized = true
 	s.mu.Unlock()
 	return &protocol.InitializeResult{
@@ -79,17 +86,14 @@ func capabilities() protocol.ServerCapabilities {
 func (s *Server) didOpen(p *protocol.DidOpenTextDocumentParams) {
 	u := string(p.TextDocument.URI)
 	text := []byte(p.TextDocument.Text)
-	d := &document{uri: u, version: p.TextDocument.Version, text: text, lines: ast.NewLineTable(text)}
+	d := &document{uri: u, version: p.TextDocument.Version, text: text, lines: ast.NewLineTable(text), parsedEdit: -1}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if old := s.docs[u]; old != nil && old.timer != nil {
 		old.timer.Stop()
 	}
 	s.docs[u] = d
-	s.scheduleLocked(d, 0)
-	s.mu.Unlock()
-	if strings.HasSuffix(u, SkillExt) {
-		s.skillChanged(u)
-	}
+	s.scheduleEditLocked(d, 0)
 }
 
 // didChange applies edits; versions not newer than the current are stale
@@ -107,36 +111,37 @@ func (s *Server) didChange(p *protocol.DidChangeTextDocumentParams) {
 		s.logf("ignoring stale version %d of %s (have %d)", p.TextDocument.Version, u, d.version)
 		return
 	}
-	text, err := applyChanges(d.text, p.ContentChanges)
+	text, spans, err := applyChanges(d.text, p.ContentChanges)
 	if err != nil {
 		s.logf("%s: %v", u, err)
 		return
 	}
 	d.text, d.lines, d.version = text, ast.NewLineTable(text), p.TextDocument.Version
 	d.edit++
-	s.scheduleLocked(d, s.opts.debounce())
+	d.carry = shiftDiags(d.carry, spans)
+	s.scheduleEditLocked(d, s.opts.debounce())
 }
 
 // didSave publishes at once (and takes the saved text when sent).
 func (s *Server) didSave(p *protocol.DidSaveTextDocumentParams) {
 	u := string(p.TextDocument.URI)
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	d := s.docs[u]
-	if d != nil {
-		if p.Text != nil && *p.Text != string(d.text) {
-			d.text = []byte(*p.Text)
-			d.lines = ast.NewLineTable(d.text)
-			d.edit++
-		}
-		s.scheduleLocked(d, 0)
+	if d == nil {
+		return
 	}
-	s.mu.Unlock()
-	if strings.HasSuffix(u, SkillExt) {
-		s.skillChanged(u)
+	if p.Text != nil && *p.Text != string(d.text) {
+		d.carry = shiftDiags(d.carry, []span{{0, len(d.text), len(*p.Text)}})
+		d.text = []byte(*p.Text)
+		d.lines = ast.NewLineTable(d.text)
+		d.edit++
 	}
+	s.scheduleEditLocked(d, 0)
 }
 
-// didClose forgets a document and clears its diagnostics.
+// didClose forgets a document and clears its diagnostics; the skill index
+// goes back to what the file on disk declares.
 func (s *Server) didClose(p *protocol.DidCloseTextDocumentParams) {
 	u := string(p.TextDocument.URI)
 	s.mu.Lock()
@@ -145,35 +150,97 @@ func (s *Server) didClose(p *protocol.DidCloseTextDocumentParams) {
 	if d != nil && d.timer != nil {
 		d.timer.Stop()
 	}
+	s.recent = slices.DeleteFunc(s.recent, func(o *document) bool { return o == d })
 	s.mu.Unlock()
 	s.pubMu.Lock()
-	defer s.pubMu.Unlock()
 	s.notify("textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
 		URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{},
 	})
+	s.pubMu.Unlock()
+	if path := filePath(u); strings.HasSuffix(path, SkillExt) {
+		s.skillFromDisk(path)
+	}
 }
 
-// didChangeWatchedFiles re-reads configuration and skills and re-checks
-// every open document.
-func (s *Server) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams) {
-	if len(p.Changes) == 0 {
+// skillFromDisk re-reads what the skill file at path declares and
+// re-checks the documents that depend on a change.
+func (s *Server) skillFromDisk(path string) {
+	src, err := os.ReadFile(path)
+	var si lint.SkillInfo
+	if err == nil {
+		si = lint.SkillInfoOf(path, src)
+	}
+	s.recheckDependents(fileURI(path), s.ws.updateSkill(path, si, err == nil))
+}
+
+// skillFromSnapshot records what an analysed skill file declares.
+func (s *Server) skillFromSnapshot(snap *snapshot) {
+	path := filePath(snap.uri)
+	if !strings.HasSuffix(path, SkillExt) || snap.File == nil {
 		return
 	}
-	s.ws.invalidate()
-	s.republishAll()
+	s.recheckDependents(snap.uri, s.ws.updateSkill(path, lint.SkillInfoFrom(path, snap.File), true))
 }
 
-// skillChanged re-checks the other open documents after a skill changed on
-// open or save: they may call it.
-func (s *Server) skillChanged(changed string) {
-	s.ws.invalidate()
+// recheckDependents re-checks the open documents other than changed whose
+// text mentions one of the skill names (a conservative superset of the
+// documents that call, inline or duplicate them).
+func (s *Server) recheckDependents(changed string, names []string) {
+	if len(names) == 0 {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for u, d := range s.docs {
-		if u != changed {
-			s.scheduleLocked(d, s.opts.debounce())
+		if u == changed || !mentionsAny(d.text, names) {
+			continue
+		}
+		d.deps++
+		s.scheduleLocked(d, s.opts.debounce())
+	}
+}
+
+// mentionsAny reports whether text contains one of names.
+func mentionsAny(text []byte, names []string) bool {
+	for _, n := range names {
+		if n != "" && bytes.Contains(text, []byte(n)) {
+			return true
 		}
 	}
+	return false
+}
+
+// didChangeWatchedFiles follows changes on disk: a skill file updates the
+// index (an open buffer wins over the disk) and re-checks its dependents;
+// any other file (configuration, connectors, .env) reloads the
+// configuration and re-checks every open document.
+func (s *Server) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams) {
+	config := false
+	for _, ch := range p.Changes {
+		u := string(ch.URI)
+		path := filePath(u)
+		if !strings.HasSuffix(path, SkillExt) {
+			config = true
+			continue
+		}
+		s.mu.Lock()
+		open := s.docs[u] != nil
+		s.mu.Unlock()
+		if !open {
+			s.skillFromDisk(path)
+		}
+	}
+	if config {
+		s.configChanged()
+	}
+}
+
+// configChanged reloads the configuration, re-checks every open document
+// and warms the tool lists again.
+func (s *Server) configChanged() {
+	s.ws.invalidate()
+	s.republishAll()
+	s.startWarmUp()
 }
 
 // republishAll schedules diagnostics for every open document.
@@ -185,7 +252,35 @@ func (s *Server) republishAll() {
 	}
 }
 
-// scheduleLocked (re)arms the diagnostics timer of d; s.mu is held.
+// quickMinBytes is the size from which an edit is answered first with the
+// parser's findings (plus the carried rule findings) before the full
+// analysis: below it the full analysis fits in a frame anyway.
+const quickMinBytes = 16 << 10
+
+// scheduleEditLocked schedules the diagnostics of a new text of d: a quick
+// publication at once for large documents, the full analysis after delay.
+// s.mu is held.
+func (s *Server) scheduleEditLocked(d *document, delay time.Duration) {
+	if len(d.text) < quickMinBytes || isSkillMD(d.uri) {
+		s.scheduleLocked(d, delay)
+		return
+	}
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	u, v := d.uri, d.version
+	if delay == 0 {
+		d.timer = time.AfterFunc(0, func() {
+			s.publishQuick(u, v)
+			s.publish(u, v)
+		})
+		return
+	}
+	go s.publishQuick(u, v)
+	d.timer = time.AfterFunc(delay, func() { s.publish(u, v) })
+}
+
+// scheduleLocked (re)arms the full diagnostics timer of d; s.mu is held.
 func (s *Server) scheduleLocked(d *document, delay time.Duration) {
 	if d.timer != nil {
 		d.timer.Stop()
@@ -205,43 +300,138 @@ func (s *Server) stopTimers() {
 	}
 }
 
+// publishQuick publishes the parser's findings of version v of u with the
+// carried rule findings, unless the full diagnostics of v went out first.
+func (s *Server) publishQuick(u string, v int32) {
+	defer s.recoverPublish(u)
+	s.mu.Lock()
+	d := s.docs[u]
+	if d == nil || d.version != v || d.fullVersion >= v {
+		s.mu.Unlock()
+		return
+	}
+	text, lines, edit, carry := d.text, d.lines, d.edit, d.carry
+	s.mu.Unlock()
+	parsed := s.parseDiags(u, text)
+	s.mu.Lock()
+	if d.edit == edit {
+		d.parsed, d.parsedEdit = parsed, edit
+	}
+	s.mu.Unlock()
+	ds := make(ast.Diagnostics, 0, len(parsed)+len(carry))
+	ds = append(append(ds, parsed...), carry...)
+	ds.Sort()
+	out := make([]protocol.Diagnostic, 0, len(ds))
+	for _, diag := range ds {
+		out = append(out, s.lspDiagnosticIn(u, lines, diag))
+	}
+	s.send(u, v, out, false)
+}
+
+// parseDiags returns the parser's findings of text, with the suppressions
+// and severity overrides of the document's configuration applied.
+func (s *Server) parseDiags(u string, text []byte) ast.Diagnostics {
+	f, parsed := syntax.Parse(docName(u), text)
+	env, _ := s.ws.env(u)
+	var opts lint.Options
+	if env != nil && env.Env != nil {
+		opts = env.LintOptions
+	}
+	opts.ReportUnusedSuppressions = false
+	return lint.Filter(f, parsed, opts)
+}
+
+// recoverPublish logs a panic of a publication instead of crashing.
+func (s *Server) recoverPublish(u string) {
+	if r := recover(); r != nil {
+		s.logf("panic publishing %s: %v\n%s", u, r, debug.Stack())
+	}
+}
+
 // publish computes and sends the diagnostics of version v of u, unless the
 // document moved on or closed meanwhile.
 func (s *Server) publish(u string, v int32) {
-	defer func() {
-		if r := recover(); r != nil {
-			s.logf("panic publishing %s: %v", u, r)
-		}
-	}()
+	defer s.recoverPublish(u)
 	snap := s.snapshotAt(u, v)
 	if snap == nil {
 		return
 	}
-	if s.send(u, v, s.lspDiagnostics(snap)) {
+	s.keepCarry(snap)
+	if s.send(u, v, s.lspDiagnostics(snap), true) {
 		s.publishEnv(snap)
 	}
+	s.skillFromSnapshot(snap)
+}
+
+// keepCarry records the rule findings of a full analysis of a large
+// document for the quick publications of the next edits.
+func (s *Server) keepCarry(snap *snapshot) {
+	if len(snap.src) < quickMinBytes {
+		return
+	}
+	s.mu.Lock()
+	d := s.docs[snap.uri]
+	var parsed ast.Diagnostics
+	ok := d != nil && d.edit == snap.edit
+	if ok && d.parsedEdit == snap.edit {
+		parsed = d.parsed
+	}
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	if parsed == nil {
+		parsed = s.parseDiags(snap.uri, snap.src)
+	}
+	carry := withoutDiags(snap.Diags, parsed)
+	s.mu.Lock()
+	if d.edit == snap.edit {
+		d.carry = carry
+	}
+	s.mu.Unlock()
+}
+
+// diagKey identifies a diagnostic by what a reader sees of it.
+type diagKey struct {
+	rule, msg string
+	rng       ast.Range
+}
+
+// withoutDiags returns the diagnostics of ds not in drop.
+func withoutDiags(ds, drop ast.Diagnostics) ast.Diagnostics {
+	skip := make(map[diagKey]bool, len(drop))
+	for _, d := range drop {
+		skip[diagKey{d.Rule, d.Message, d.Range}] = true
+	}
+	out := make(ast.Diagnostics, 0, len(ds))
+	for _, d := range ds {
+		if !skip[diagKey{d.Rule, d.Message, d.Range}] {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // send publishes diags for version v of u; it reports false (and sends
-// nothing) when the document moved on or closed meanwhile.
-func (s *Server) send(u string, v int32, diags []protocol.Diagnostic) bool {
+// nothing) when the document moved on or closed meanwhile, or when a quick
+// publication comes after the full one.
+func (s *Server) send(u string, v int32, diags []protocol.Diagnostic, full bool) bool {
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
-	if !s.isCurrent(u, v) {
+	s.mu.Lock()
+	d := s.docs[u]
+	ok := d != nil && d.version == v && (full || d.fullVersion < v)
+	if ok && full {
+		d.fullVersion = v
+	}
+	s.mu.Unlock()
+	if !ok {
 		return false
 	}
 	s.notify("textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
 		URI: uri.URI(u), Version: protocol.NewOptional(v), Diagnostics: diags,
 	})
 	return true
-}
-
-// isCurrent reports whether u is open at version v.
-func (s *Server) isCurrent(u string, v int32) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d := s.docs[u]
-	return d != nil && d.version == v
 }
 
 // notify sends a notification to the client.
@@ -271,9 +461,9 @@ func (s *Server) snapshot(u string) (*snapshot, error) {
 	var text []byte
 	var lines *ast.LineTable
 	var version int32
-	var edit int
+	var edit, deps int
 	if d != nil {
-		text, lines, version, edit = d.text, d.lines, d.version, d.edit
+		text, lines, version, edit, deps = d.text, d.lines, d.version, d.edit, d.deps
 	}
 	s.mu.Unlock()
 	if d == nil {
@@ -282,11 +472,32 @@ func (s *Server) snapshot(u string) (*snapshot, error) {
 	env, gen := s.ws.env(u)
 	d.snapMu.Lock()
 	defer d.snapMu.Unlock()
-	if c := d.snap; c != nil && c.version == version && c.gen == gen && c.edit == edit {
+	if c := d.snap.Load(); c != nil && c.version == version && c.gen == gen && c.edit == edit && c.deps == deps {
+		s.touch(d)
 		return c, nil
 	}
-	snap := &snapshot{uri: u, version: version, gen: gen, edit: edit, src: text, lines: lines, env: env,
+	snap := &snapshot{uri: u, version: version, gen: gen, edit: edit, deps: deps, src: text, lines: lines, env: env,
 		Analysis: analyze(s.opts.Analyzer, docName(u), text, env)}
-	d.snap = snap
+	d.snap.Store(snap)
+	s.touch(d)
 	return snap, nil
+}
+
+// maxSnapshots bounds the analyses kept in memory: those of the most
+// recently used documents. The others keep their text and diagnostics
+// and are analysed again when a request needs them.
+const maxSnapshots = 16
+
+// touch marks d as recently used and drops the analyses of the documents
+// that fall out of the recently used set.
+func (s *Server) touch(d *document) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recent = append(slices.DeleteFunc(s.recent, func(o *document) bool { return o == d }), d)
+	if len(s.recent) <= maxSnapshots {
+		return
+	}
+	old := s.recent[0]
+	s.recent = slices.Delete(s.recent, 0, 1)
+	old.snap.Store(nil)
 }

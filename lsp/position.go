@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
@@ -46,15 +47,40 @@ func byteOffset(lines *ast.LineTable, p protocol.Position) int {
 	if line > lines.LineCount() {
 		return len(lines.Src())
 	}
-	src := lines.Src()
-	off, end := lines.LineStart(line), lines.LineEnd(line)
+	return offsetInLine(lines.Src(), lines.LineStart(line), lines.LineEnd(line), p.Character)
+}
+
+// byteOffsetIn is byteOffset for a text without a line table (an edit
+// applies to a text once, so building a table for it would be waste).
+func byteOffsetIn(src []byte, p protocol.Position) int {
+	start := 0
+	for l := uint32(0); l < p.Line; l++ {
+		i := bytes.IndexByte(src[start:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		start += i + 1
+	}
+	end := len(src)
+	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
+		end = start + i
+	}
+	if end > start && src[end-1] == '\r' {
+		end--
+	}
+	return offsetInLine(src, start, end, p.Character)
+}
+
+// offsetInLine returns the byte offset of the UTF-16 column char in the
+// line src[off:end], clamped to end.
+func offsetInLine(src []byte, off, end int, char uint32) int {
 	for units := 0; off < end; {
 		r, w := utf8.DecodeRune(src[off:end])
 		u := 1
 		if r >= 0x10000 {
 			u = 2
 		}
-		if units+u > int(p.Character) {
+		if units+u > int(char) {
 			break
 		}
 		units += u

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/skillscript/skillc/lint"
@@ -16,7 +17,7 @@ import (
 
 // DefaultDebounce is the delay between the last change of a document and
 // the diagnostics computed for it.
-const DefaultDebounce = 120 * time.Millisecond
+const DefaultDebounce = 25 * time.Millisecond
 
 // DefaultRuleDocURL is the base of the codeDescription links of diagnostics.
 const DefaultRuleDocURL = lint.DocsURL
@@ -48,6 +49,9 @@ type Options struct {
 	ToolCacheDir string
 	// Format formats documents; nil means DefaultFormatter.
 	Format Formatter
+	// WarmTools lists the tools of wired MCP connectors into the tool
+	// cache in the background; nil means no warm-up.
+	WarmTools ToolWarmer
 }
 
 func (o *Options) debounce() time.Duration {
@@ -82,6 +86,14 @@ type Server struct {
 	envSent map[*Env]bool
 	envGen  int
 	exit    chan struct{}
+
+	// recent lists the documents whose analysis is kept, least recently
+	// used first (under mu); clock stamps uses.
+	recent []*document
+
+	client  clientCaps   // what the client announced at initialize (under mu)
+	warmGen atomic.Int64 // counts tool warm-ups; a newer one supersedes
+
 }
 
 // NewServer returns a server with the given options.
@@ -271,7 +283,9 @@ func (s *Server) notification(ctx context.Context, method string, params jsonrpc
 	}
 	var err error
 	switch method {
-	case "initialized", "$/setTrace":
+	case "initialized":
+		s.afterInitialized()
+	case "$/setTrace":
 	case "$/cancelRequest":
 		err = decodeAnd(params, s.cancelRequest)
 	case "textDocument/didOpen":
@@ -285,8 +299,7 @@ func (s *Server) notification(ctx context.Context, method string, params jsonrpc
 	case "workspace/didChangeWatchedFiles":
 		err = decodeAnd(params, s.didChangeWatchedFiles)
 	case "workspace/didChangeConfiguration", "workspace/didChangeWorkspaceFolders":
-		s.ws.invalidate()
-		s.republishAll()
+		s.configChanged()
 	default:
 		s.logf("ignoring notification %s", method)
 	}

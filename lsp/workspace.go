@@ -2,8 +2,12 @@ package lsp
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -30,30 +34,35 @@ type Env struct {
 }
 
 // workspace holds the state shared by all documents: the folders, the
-// configuration per directory and the index of skills on disk.
+// configuration per directory and the index of skills. The index is kept
+// per file (the disk scan, overridden by open buffers) and updated one
+// file at a time; a change of configuration bumps gen.
 type workspace struct {
 	mu      sync.Mutex
 	roots   []string
 	opts    *Options
-	gen     int // bumped whenever configuration or skills change
-	envs    map[string]*Env
-	skills  lint.MapIndex // the workspace's skills, from disk
+	gen     int                  // bumped whenever configuration changes
+	bases   map[string]*wsenv.Env // configuration per directory
+	envs    map[string]*Env      // bases with the current skill index
+	files   map[string]lint.SkillInfo
+	skills  lint.MapIndex // built from files
 	scanned bool
 }
 
 func newWorkspace(opts *Options) *workspace {
-	return &workspace{opts: opts, envs: map[string]*Env{}}
+	return &workspace{opts: opts, bases: map[string]*wsenv.Env{}, envs: map[string]*Env{}}
 }
 
-// setRoots records the workspace folders.
+// setRoots records the workspace folders and drops everything derived.
 func (w *workspace) setRoots(roots []string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.roots = roots
 	w.invalidateLocked()
+	w.files, w.skills, w.scanned = nil, nil, false
 }
 
-// invalidate drops cached configuration and the skill index.
+// invalidate drops cached configuration (the skill index stays).
 func (w *workspace) invalidate() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -62,23 +71,29 @@ func (w *workspace) invalidate() {
 
 func (w *workspace) invalidateLocked() {
 	w.gen++
+	w.bases = map[string]*wsenv.Env{}
 	w.envs = map[string]*Env{}
-	w.skills, w.scanned = nil, false
 }
 
-// env returns the environment of the document at docURI.
+// env returns the environment of the document at docURI and the
+// configuration generation.
 func (w *workspace) env(docURI string) (*Env, int) {
 	dir := w.dirOf(docURI)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !w.scanned {
-		w.skills = scanSkills(w.roots)
-		w.scanned = true
-	}
+	w.scanLocked()
 	if e, ok := w.envs[dir]; ok {
 		return e, w.gen
 	}
-	e := w.loadEnv(dir)
+	base, ok := w.bases[dir]
+	if !ok {
+		base = wsenv.Load(dir, wsenv.LoadOptions{Env: w.opts.Env, Home: w.opts.Home, ToolCacheDir: w.opts.ToolCacheDir})
+		w.bases[dir] = base
+	}
+	e := &Env{Env: base, Skills: skillPaths(w.skills)}
+	if len(w.roots) > 0 {
+		e.Env = base.WithSkills(w.skills)
+	}
 	w.envs[dir] = e
 	return e, w.gen
 }
@@ -97,21 +112,62 @@ func (w *workspace) dirOf(docURI string) string {
 	return ""
 }
 
-// loadEnv loads the environment of dir as `skillc check` does, with the
-// workspace as the skill store when folders are open.
-func (w *workspace) loadEnv(dir string) *Env {
-	env := wsenv.Load(dir, wsenv.LoadOptions{Env: w.opts.Env, Home: w.opts.Home, ToolCacheDir: w.opts.ToolCacheDir})
-	if len(w.roots) > 0 {
-		env = env.WithSkills(w.skills)
+// scanLocked indexes the workspace's skills once.
+func (w *workspace) scanLocked() {
+	if w.scanned {
+		return
 	}
-	return &Env{Env: env, Skills: skillPaths(w.skills)}
+	w.files = scanSkills(w.roots)
+	w.skills = indexOf(w.files)
+	w.scanned = true
 }
 
-// scanSkills indexes the *.skill.md files under roots (the workspace's
-// skill store), skipping hidden, vendor and node_modules directories.
-func scanSkills(roots []string) lint.MapIndex {
+// updateSkill records what the skill file at path declares (from an open
+// buffer or the disk; ok false means the file is gone). When that changes
+// the index, it returns the skill names affected (old and new).
+func (w *workspace) updateSkill(path string, si lint.SkillInfo, ok bool) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.scanLocked()
+	old, had := w.files[path]
+	if had == ok && (!ok || reflect.DeepEqual(old, si)) {
+		return nil
+	}
+	var names []string
+	if had {
+		names = append(names, old.Name)
+		delete(w.files, path)
+	}
+	if ok {
+		names = append(names, si.Name)
+		w.files[path] = si
+	}
+	w.skills = indexOf(w.files)
+	w.envs = map[string]*Env{}
+	return names
+}
+
+// indexOf builds the skill index of files, in path order.
+func indexOf(files map[string]lint.SkillInfo) lint.MapIndex {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
 	idx := lint.MapIndex{}
-	n := 0
+	for _, p := range paths {
+		si := files[p]
+		si.Files, si.NameAt = nil, maps.Clone(si.NameAt)
+		idx.Add(si)
+	}
+	return idx
+}
+
+// scanSkills reads what each *.skill.md file under roots declares (the
+// workspace's skill store), skipping hidden, vendor and node_modules
+// directories.
+func scanSkills(roots []string) map[string]lint.SkillInfo {
+	files := map[string]lint.SkillInfo{}
 	for _, root := range roots {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -123,17 +179,16 @@ func scanSkills(roots []string) lint.MapIndex {
 				}
 				return nil
 			}
-			if !strings.HasSuffix(path, SkillExt) || n >= maxWorkspaceSkills {
+			if !strings.HasSuffix(path, SkillExt) || len(files) >= maxWorkspaceSkills {
 				return nil
 			}
-			n++
 			if src, err := os.ReadFile(path); err == nil {
-				idx.Add(lint.SkillInfoOf(path, src))
+				files[path] = lint.SkillInfoOf(path, src)
 			}
 			return nil
 		})
 	}
-	return idx
+	return files
 }
 
 func skipDir(name string) bool {
@@ -160,3 +215,10 @@ func filePath(u string) string {
 
 // fileURI returns the file: URI of a path.
 func fileURI(path string) string { return string(uri.File(path)) }
+
+// rootDirs returns the workspace folders.
+func (w *workspace) rootDirs() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.roots)
+}

@@ -21,7 +21,7 @@ func lspCommand() *cli.Command {
 		Usage: "run the skillscript language server on stdin/stdout",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "stdio", Usage: "accepted for editor compatibility (stdio is the only transport)"},
-			&cli.DurationFlag{Name: "debounce", Usage: "delay between the last edit and its diagnostics", Value: lsp.DefaultDebounce},
+			&cli.DurationFlag{Name: "debounce", Usage: "delay between the last edit and its full diagnostics (0: none; large files get the parser's findings at once)", Value: lsp.DefaultDebounce},
 			&cli.StringFlag{Name: "log", Usage: "append the server log to this file instead of stderr"},
 		},
 		Action: func(c *cli.Context) error {
@@ -37,8 +37,12 @@ func lspCommand() *cli.Command {
 			home, _ := os.UserHomeDir()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
+			debounce := c.Duration("debounce")
+			if debounce == 0 {
+				debounce = -1 // --debounce 0: none (Options' zero value is the default)
+			}
 			err := lsp.Serve(ctx, lsp.StdioConn(os.Stdin, os.Stdout), lsp.Options{
-				Debounce: c.Duration("debounce"),
+				Debounce: debounce,
 				Log:      logw,
 				Env:      os.LookupEnv,
 				Home:     home,

@@ -1,0 +1,72 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/skillscript/skillc/internal/config"
+)
+
+// clientCaps is what the server uses of the client's capabilities.
+type clientCaps struct {
+	watchRegistration bool // workspace/didChangeWatchedFiles dynamic registration
+	progress          bool // window/workDoneProgress
+}
+
+// clientCapsOf reads the capabilities the server uses.
+func clientCapsOf(p *protocol.InitializeParams) clientCaps {
+	var c clientCaps
+	if ws := p.Capabilities.Workspace; ws != nil && ws.DidChangeWatchedFiles != nil && ws.DidChangeWatchedFiles.DynamicRegistration != nil {
+		c.watchRegistration = *ws.DidChangeWatchedFiles.DynamicRegistration
+	}
+	if w := p.Capabilities.Window; w != nil && w.WorkDoneProgress != nil {
+		c.progress = *w.WorkDoneProgress
+	}
+	return c
+}
+
+// clientProgress reports whether the client takes work-done progress.
+func (s *Server) clientProgress() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.client.progress
+}
+
+// watchedGlobs returns the files whose changes on disk the server follows.
+func watchedGlobs() []string {
+	return []string{"**/*" + SkillExt, "**/" + config.ConnectorsFileName, "**/" + config.ConfigFileName, "**/" + config.DotenvFileName}
+}
+
+// afterInitialized registers the file watchers (when the client allows
+// dynamic registration) and starts the tool warm-up. Both call the
+// client, so they run off the read loop.
+func (s *Server) afterInitialized() {
+	s.mu.Lock()
+	register := s.client.watchRegistration
+	s.mu.Unlock()
+	go func() {
+		if register {
+			s.registerWatchers()
+		}
+		s.startWarmUp()
+	}()
+}
+
+// registerWatchers asks the client to send workspace/didChangeWatchedFiles
+// for the watched globs.
+func (s *Server) registerWatchers() {
+	watchers := make([]map[string]any, 0, len(watchedGlobs()))
+	for _, g := range watchedGlobs() {
+		watchers = append(watchers, map[string]any{"globPattern": g})
+	}
+	params := map[string]any{"registrations": []any{map[string]any{
+		"id": "skillc-watch", "method": "workspace/didChangeWatchedFiles",
+		"registerOptions": map[string]any{"watchers": watchers},
+	}}}
+	ctx, cancel := context.WithTimeout(s.ctx, clientCallTimeout)
+	defer cancel()
+	if _, err := s.conn.Call(ctx, "client/registerCapability", params, nil); err != nil {
+		s.logf("client/registerCapability: %v", err)
+	}
+}

@@ -1,0 +1,116 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/skillscript/skillc/ast"
+	wsenv "github.com/skillscript/skillc/internal/workspace"
+)
+
+// ToolWarmer asks the MCP connectors wired in env for their tools
+// (tools/list only, never a tool call, under a timeout) and writes what it
+// learns to env's tool cache. It returns one error per connector that
+// could not be reached. internal/workspace provides it; the server only
+// schedules it.
+type ToolWarmer func(ctx context.Context, env *wsenv.Env) []error
+
+// startWarmUp warms the tool lists of every workspace folder in the
+// background: at start-up and after connectors.json changed. While it
+// runs the client sees $/progress; an invalid connectors.json or an
+// unreachable connector is shown with window/showMessage. When it ends,
+// the configuration is reloaded (the cache has the new tools) and every
+// open document is checked again.
+func (s *Server) startWarmUp() {
+	roots := s.ws.rootDirs()
+	if len(roots) == 0 {
+		return
+	}
+	gen := s.warmGen.Add(1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.logf("panic warming tools: %v", r)
+			}
+		}()
+		s.warmUp(gen, roots)
+	}()
+}
+
+// warmUp is the body of startWarmUp; a newer warm-up supersedes it.
+func (s *Server) warmUp(gen int64, roots []string) {
+	token := s.beginProgress("skillc: loading tool lists")
+	defer s.endProgress(token)
+	warmed := false
+	for _, root := range roots {
+		env := wsenv.Load(root, wsenv.LoadOptions{Env: s.opts.Env, Home: s.opts.Home, ToolCacheDir: s.opts.ToolCacheDir})
+		s.reportConnectorProblems(env)
+		if s.opts.WarmTools == nil || len(env.Connectors.Connectors) == 0 {
+			continue
+		}
+		s.progress(token, fmt.Sprintf("%s: tools/list", root))
+		for _, err := range s.opts.WarmTools(s.ctx, env) {
+			s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("skillc: %v", err))
+		}
+		warmed = true
+	}
+	if warmed && s.warmGen.Load() == gen && s.ctx.Err() == nil {
+		s.ws.invalidate()
+		s.republishAll()
+	}
+}
+
+// reportConnectorProblems shows an invalid connectors.json once per
+// warm-up (its diagnostics are also published on the file itself).
+func (s *Server) reportConnectorProblems(env *wsenv.Env) {
+	fd := env.ConnectorDiagnostics
+	for _, d := range fd.Diags {
+		if d.Severity != ast.Error {
+			continue
+		}
+		s.showMessage(protocol.MessageTypeError, fmt.Sprintf("skillc: %s is invalid: %s (tool completion and the connector rules are off until it is fixed)", fd.File, d.Message))
+		return
+	}
+}
+
+// clientCallTimeout bounds the server's requests to the client.
+const clientCallTimeout = 5 * time.Second
+
+// showMessage sends window/showMessage.
+func (s *Server) showMessage(t protocol.MessageType, msg string) {
+	s.notify("window/showMessage", &protocol.ShowMessageParams{Type: t, Message: msg})
+}
+
+// beginProgress creates a work-done progress token with the client (when
+// it supports that) and begins it; "" means no progress is reported.
+func (s *Server) beginProgress(title string) string {
+	if !s.clientProgress() {
+		return ""
+	}
+	token := fmt.Sprintf("skillc-warm-%d", s.warmGen.Load())
+	ctx, cancel := context.WithTimeout(s.ctx, clientCallTimeout)
+	defer cancel()
+	if _, err := s.conn.Call(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+		s.logf("workDoneProgress/create: %v", err)
+		return ""
+	}
+	s.notify("$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "begin", "title": title, "cancellable": false}})
+	return token
+}
+
+// progress reports a step of the progress token.
+func (s *Server) progress(token, msg string) {
+	if token != "" {
+		s.notify("$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "report", "message": msg}})
+	}
+}
+
+// endProgress ends the progress token.
+func (s *Server) endProgress(token string) {
+	if token != "" {
+		s.notify("$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "end"}})
+	}
+}
