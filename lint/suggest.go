@@ -58,7 +58,7 @@ func distance(a, b string, limit int) int {
 		return limit + 2
 	}
 	// a case-only difference is a closer match than any real edit
-	return textdist.Levenshtein(strings.ToLower(a), strings.ToLower(b)) + 1
+	return textdist.Distance(strings.ToLower(a), strings.ToLower(b)) + 1
 }
 
 func abs(x int) int {

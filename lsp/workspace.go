@@ -41,9 +41,9 @@ type workspace struct {
 	mu      sync.Mutex
 	roots   []string
 	opts    *Options
-	gen     int                  // bumped whenever configuration changes
+	gen     int                   // bumped whenever configuration changes
 	bases   map[string]*wsenv.Env // configuration per directory
-	envs    map[string]*Env      // bases with the current skill index
+	envs    map[string]*Env       // bases with the current skill index
 	files   map[string]lint.SkillInfo
 	skills  lint.MapIndex // built from files
 	scanned bool

@@ -62,7 +62,7 @@ func (p *parser) unknownHeader(ls, le int, key string, ks, ke int) {
 	p.comment(ls, le, false)
 	best, dist := "", 3
 	for _, k := range ast.HeaderKinds() {
-		if d := textdist.Levenshtein(strings.ToLower(key), strings.ToLower(k.String())); d < dist {
+		if d := textdist.Distance(strings.ToLower(key), strings.ToLower(k.String())); d < dist {
 			best, dist = k.String(), d
 		}
 	}

@@ -104,7 +104,7 @@ func (p *parser) unknownKey(k *yaml.Node, got map[string]pair) {
 func closest(s string, candidates []string) string {
 	best, bestD := "", 3
 	for _, c := range candidates {
-		if d := textdist.Levenshtein(strings.ToLower(s), c); d < bestD {
+		if d := textdist.Distance(strings.ToLower(s), c); d < bestD {
 			best, bestD = c, d
 		}
 	}

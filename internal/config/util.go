@@ -34,7 +34,7 @@ func dirOf(path string) string {
 func closest(s string, candidates []string) string {
 	best, bestD := "", 3
 	for _, c := range candidates {
-		d := textdist.Levenshtein(strings.ToLower(s), strings.ToLower(c))
+		d := textdist.Distance(strings.ToLower(s), strings.ToLower(c))
 		if d < bestD && d*2 < len(s) {
 			best, bestD = c, d
 		}

@@ -99,7 +99,7 @@ func IsFilter(name string) bool {
 func SuggestFilter(name string) string {
 	best, bestDist := "", 3
 	for _, n := range Filters() {
-		if d := textdist.Levenshtein(name, n); d < bestDist {
+		if d := textdist.Distance(name, n); d < bestDist {
 			best, bestDist = n, d
 		}
 	}
