@@ -50,6 +50,13 @@ func Check(name string, src []byte, ctx *Context, opts Options) (*ast.File, *che
 	return f, info, ds
 }
 
+// CheckParsed is Check for a file already parsed: parsed are the parser's
+// diagnostics of f (the language server parses first to answer at once).
+func CheckParsed(f *ast.File, parsed ast.Diagnostics, ctx *Context, opts Options) (*check.Info, ast.Diagnostics) {
+	info := check.Check(f)
+	return info, lint(f, info, ctx, opts, parsed)
+}
+
 // lint runs every enabled rule over a parsed and checked file and returns
 // parsed (the parser's diagnostics) plus the rules' findings, with
 // suppressions and options applied, sorted by position. ctx may be nil.

@@ -41,7 +41,7 @@ func docName(u string) string {
 
 // analyze runs the analyzer, turning a panic into a single diagnostic so
 // that a bug in one rule never takes the server down.
-func analyze(a Analyzer, name string, src []byte, env *Env) (res Analysis) {
+func analyze(a Analyzer, name string, src []byte, env *Env, pre *preParse) (res Analysis) {
 	defer func() {
 		if r := recover(); r != nil {
 			f, diags := syntax.Parse(name, src)
@@ -52,5 +52,15 @@ func analyze(a Analyzer, name string, src []byte, env *Env) (res Analysis) {
 	if isSkillMD(name) {
 		return skillMDAnalysis(name, src, env)
 	}
+	if pre != nil {
+		return analyzeParsed(name, pre.file, pre.diags, env)
+	}
 	return a(name, src, env)
+}
+
+// preParse is the parse of a document's text made for the quick
+// publication, handed once to the full analysis of the same text.
+type preParse struct {
+	file  *ast.File
+	diags ast.Diagnostics // the parser's diagnostics, before any filtering
 }

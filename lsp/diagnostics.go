@@ -16,13 +16,20 @@ import (
 // nil: the linter (parser, checker and every rule) in the document's
 // environment, as `skillc check` runs it.
 func DefaultAnalyzer(name string, src []byte, env *Env) Analysis {
+	f, parsed := syntax.Parse(name, src)
+	return analyzeParsed(name, f, parsed, env)
+}
+
+// analyzeParsed is DefaultAnalyzer after the parse: the checker and every
+// rule over f, whose parser diagnostics are parsed.
+func analyzeParsed(name string, f *ast.File, parsed ast.Diagnostics, env *Env) Analysis {
 	var ctx lint.Context
 	var opts lint.Options
 	if env != nil && env.Lint != nil {
 		ctx, opts = *env.Lint, env.LintOptions
 	}
 	ctx.FilePath = name
-	f, info, ds := lint.Check(name, src, &ctx, opts)
+	info, ds := lint.CheckParsed(f, parsed, &ctx, opts)
 	return Analysis{File: f, Info: info, Diags: ds}
 }
 

@@ -36,6 +36,7 @@ type document struct {
 	// parser's findings of edit parsedEdit.
 	parsed      ast.Diagnostics
 	parsedEdit  int
+	pre         *preParse // the same parse for the full analysis, or nil
 	carry       ast.Diagnostics
 	fullVersion int32 // newest version whose full diagnostics were sent
 }

@@ -158,6 +158,29 @@ func (c *testClient) waitDiags(u string, ok func(protocol.PublishDiagnosticsPara
 	}
 }
 
+// waitPublications waits until n publications for version v of u arrived.
+func (c *testClient) waitPublications(u string, v int32, n int) {
+	c.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		c.mu.Lock()
+		seen := 0
+		for _, p := range c.diags {
+			if string(p.URI) == u && atVersion(v)(p) {
+				seen++
+			}
+		}
+		c.mu.Unlock()
+		if seen >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("%d of %d publications for %s version %d", seen, n, u, v)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // atVersion matches diagnostics published for version v.
 func atVersion(v int32) func(protocol.PublishDiagnosticsParams) bool {
 	return func(p protocol.PublishDiagnosticsParams) bool {

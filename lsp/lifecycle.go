@@ -312,10 +312,13 @@ func (s *Server) publishQuick(u string, v int32) {
 	}
 	text, lines, edit, carry := d.text, d.lines, d.edit, d.carry
 	s.mu.Unlock()
-	parsed := s.parseDiags(u, text)
+	pre, parsed := s.parse(u, text)
 	s.mu.Lock()
 	if d.edit == edit {
 		d.parsed, d.parsedEdit = parsed, edit
+		if s.defaultAnalyzer {
+			d.pre = pre
+		}
 	}
 	s.mu.Unlock()
 	ds := make(ast.Diagnostics, 0, len(parsed)+len(carry))
@@ -328,17 +331,24 @@ func (s *Server) publishQuick(u string, v int32) {
 	s.send(u, v, out, false)
 }
 
-// parseDiags returns the parser's findings of text, with the suppressions
-// and severity overrides of the document's configuration applied.
-func (s *Server) parseDiags(u string, text []byte) ast.Diagnostics {
-	f, parsed := syntax.Parse(docName(u), text)
+// parse parses text for the quick publication: it returns the parse and
+// the parser's findings with the suppressions and severity overrides of
+// the document's configuration applied.
+func (s *Server) parse(u string, text []byte) (*preParse, ast.Diagnostics) {
+	f, raw := syntax.Parse(docName(u), text)
+	pre := &preParse{file: f, diags: make(ast.Diagnostics, len(raw))}
+	shown := make(ast.Diagnostics, len(raw))
+	for i, d := range raw {
+		cp := *d
+		pre.diags[i], shown[i] = d, &cp
+	}
 	env, _ := s.ws.env(u)
 	var opts lint.Options
 	if env != nil && env.Env != nil {
 		opts = env.LintOptions
 	}
 	opts.ReportUnusedSuppressions = false
-	return lint.Filter(f, parsed, opts)
+	return pre, lint.Filter(f, shown, opts)
 }
 
 // recoverPublish logs a panic of a publication instead of crashing.
@@ -352,7 +362,12 @@ func (s *Server) recoverPublish(u string) {
 // document moved on or closed meanwhile.
 func (s *Server) publish(u string, v int32) {
 	defer s.recoverPublish(u)
+	if !s.isCurrent(u, v) {
+		return // a newer edit has its own publication coming
+	}
+	s.analyses <- struct{}{}
 	snap := s.snapshotAt(u, v)
+	<-s.analyses
 	if snap == nil {
 		return
 	}
@@ -381,7 +396,7 @@ func (s *Server) keepCarry(snap *snapshot) {
 		return
 	}
 	if parsed == nil {
-		parsed = s.parseDiags(snap.uri, snap.src)
+		_, parsed = s.parse(snap.uri, snap.src)
 	}
 	carry := withoutDiags(snap.Diags, parsed)
 	s.mu.Lock()
@@ -434,6 +449,14 @@ func (s *Server) send(u string, v int32, diags []protocol.Diagnostic, full bool)
 	return true
 }
 
+// isCurrent reports whether u is open at version v.
+func (s *Server) isCurrent(u string, v int32) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[u]
+	return d != nil && d.version == v
+}
+
 // notify sends a notification to the client.
 func (s *Server) notify(method string, params any) {
 	if s.conn == nil || s.ctx.Err() != nil {
@@ -477,10 +500,22 @@ func (s *Server) snapshot(u string) (*snapshot, error) {
 		return c, nil
 	}
 	snap := &snapshot{uri: u, version: version, gen: gen, edit: edit, deps: deps, src: text, lines: lines, env: env,
-		Analysis: analyze(s.opts.Analyzer, docName(u), text, env)}
+		Analysis: analyze(s.opts.Analyzer, docName(u), text, env, s.takePre(d, edit))}
 	d.snap.Store(snap)
 	s.touch(d)
 	return snap, nil
+}
+
+// takePre returns the quick publication's parse of edit of d, once.
+func (s *Server) takePre(d *document, edit int) *preParse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pre := d.pre
+	d.pre = nil
+	if pre == nil || d.parsedEdit != edit {
+		return nil
+	}
+	return pre
 }
 
 // maxSnapshots bounds the analyses kept in memory: those of the most

@@ -201,7 +201,9 @@ func TestLargeDocument(t *testing.T) {
 	b.WriteString("\ndefault: t\n")
 	u := "untitled:big"
 	c.open(u, b.String())
-	c.waitDiags(u, atVersion(1))
+	// a large document gets the parser's findings at once, then the full
+	// analysis: wait for both
+	c.waitPublications(u, 1, 2)
 	var syms []protocol.DocumentSymbol
 	c.mustCall("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": u}}, &syms)
 	if len(syms) == 0 {

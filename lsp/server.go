@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -91,6 +92,13 @@ type Server struct {
 	// used first (under mu); clock stamps uses.
 	recent []*document
 
+	// defaultAnalyzer is set when Options.Analyzer was nil: the full
+	// analysis may then reuse the quick publication's parse.
+	defaultAnalyzer bool
+	// analyses bounds the full analyses publications run at once (the
+	// memory of many opens at once, the CPU left for quick answers).
+	analyses chan struct{}
+
 	client  clientCaps   // what the client announced at initialize (under mu)
 	warmGen atomic.Int64 // counts tool warm-ups; a newer one supersedes
 
@@ -98,7 +106,8 @@ type Server struct {
 
 // NewServer returns a server with the given options.
 func NewServer(opts Options) *Server {
-	if opts.Analyzer == nil {
+	defaultAnalyzer := opts.Analyzer == nil
+	if defaultAnalyzer {
 		opts.Analyzer = DefaultAnalyzer
 	}
 	if opts.RuleDoc == nil {
@@ -108,6 +117,8 @@ func NewServer(opts Options) *Server {
 		opts.RuleDocURL = DefaultRuleDocURL
 	}
 	s := &Server{opts: opts, docs: map[string]*document{}, inflight: map[jsonrpc2.ID]context.CancelFunc{}, exit: make(chan struct{})}
+	s.defaultAnalyzer = defaultAnalyzer
+	s.analyses = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	s.ws = newWorkspace(&s.opts)
 	s.reqs = requestHandlers()
 	return s
