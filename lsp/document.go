@@ -105,10 +105,13 @@ func shiftDiags(ds ast.Diagnostics, spans []span) ast.Diagnostics {
 
 // shiftRange moves r through spans; ok is false when an edit touched it.
 func shiftRange(r ast.Range, spans []span) (ast.Range, bool) {
+	if !r.From.IsValid() {
+		return r, true // not a place in the text
+	}
 	for _, sp := range spans {
 		switch {
-		case int(r.To) < sp.from:
-		case int(r.From) > sp.to:
+		case r.To.Offset() < sp.from:
+		case r.From.Offset() > sp.to:
 			delta := ast.Pos(sp.n - (sp.to - sp.from))
 			r.From += delta
 			r.To += delta

@@ -276,8 +276,17 @@ func (s *Server) scheduleEditLocked(d *document, delay time.Duration) {
 		})
 		return
 	}
-	go s.publishQuick(u, v)
-	d.timer = time.AfterFunc(delay, func() { s.publish(u, v) })
+	// the quiet time before the full analysis counts from the quick
+	// answer, so that typing at the speed of the answers never pays for
+	// full analyses of texts already replaced
+	d.timer = time.AfterFunc(0, func() {
+		s.publishQuick(u, v)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if d.version == v && s.docs[u] == d {
+			d.timer = time.AfterFunc(delay, func() { s.publish(u, v) })
+		}
+	})
 }
 
 // scheduleLocked (re)arms the full diagnostics timer of d; s.mu is held.
@@ -312,7 +321,9 @@ func (s *Server) publishQuick(u string, v int32) {
 	}
 	text, lines, edit, carry := d.text, d.lines, d.edit, d.carry
 	s.mu.Unlock()
+	s.parses <- struct{}{}
 	pre, parsed := s.parse(u, text)
+	<-s.parses
 	s.mu.Lock()
 	if d.edit == edit {
 		d.parsed, d.parsedEdit = parsed, edit

@@ -98,6 +98,7 @@ type Server struct {
 	// analyses bounds the full analyses publications run at once (the
 	// memory of many opens at once, the CPU left for quick answers).
 	analyses chan struct{}
+	parses   chan struct{} // the same for the quick publications' parses
 
 	client  clientCaps   // what the client announced at initialize (under mu)
 	warmGen atomic.Int64 // counts tool warm-ups; a newer one supersedes
@@ -119,6 +120,7 @@ func NewServer(opts Options) *Server {
 	s := &Server{opts: opts, docs: map[string]*document{}, inflight: map[jsonrpc2.ID]context.CancelFunc{}, exit: make(chan struct{})}
 	s.defaultAnalyzer = defaultAnalyzer
 	s.analyses = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	s.parses = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	s.ws = newWorkspace(&s.opts)
 	s.reqs = requestHandlers()
 	return s
