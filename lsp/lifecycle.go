@@ -59,6 +59,7 @@ func capabilities() protocol.ServerCapabilities {
 	yes := protocol.Boolean(true)
 	t := true
 	incremental := protocol.TextDocumentSyncKindIncremental
+	ident := "skillc"
 	return protocol.ServerCapabilities{
 		TextDocumentSync: &protocol.TextDocumentSyncOptions{
 			OpenClose: &t, Change: &incremental, Save: &protocol.SaveOptions{IncludeText: &t},
@@ -75,6 +76,9 @@ func capabilities() protocol.ServerCapabilities {
 		DocumentFormattingProvider: yes,
 		RenameProvider:             &protocol.RenameOptions{PrepareProvider: &t},
 		FoldingRangeProvider:       yes,
+		DiagnosticProvider: &protocol.DiagnosticOptions{
+			Identifier: &ident, InterFileDependencies: true, WorkspaceDiagnostics: true,
+		},
 		SemanticTokensProvider: &protocol.SemanticTokensOptions{
 			Legend: semanticLegend(),
 			Full:   yes,

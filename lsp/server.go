@@ -51,7 +51,7 @@ type Options struct {
 	// Format formats documents; nil means DefaultFormatter.
 	Format Formatter
 	// WarmTools lists the tools of wired MCP connectors into the tool
-	// cache in the background; nil means no warm-up.
+	// cache in the background; nil means DefaultToolWarmer.
 	WarmTools ToolWarmer
 }
 
@@ -110,6 +110,9 @@ func NewServer(opts Options) *Server {
 	defaultAnalyzer := opts.Analyzer == nil
 	if defaultAnalyzer {
 		opts.Analyzer = DefaultAnalyzer
+	}
+	if opts.WarmTools == nil {
+		opts.WarmTools = DefaultToolWarmer
 	}
 	if opts.RuleDoc == nil {
 		opts.RuleDoc = DefaultRuleDoc
@@ -374,6 +377,8 @@ func requestHandlers() map[string]requestFunc {
 		"textDocument/codeAction":          handlerOf((*Server).codeAction),
 		"textDocument/signatureHelp":       handlerOf((*Server).signatureHelp),
 		"workspace/executeCommand":         handlerOf((*Server).executeCommand),
+		"textDocument/diagnostic":          handlerOf((*Server).documentDiagnostic),
+		"workspace/diagnostic":             handlerOf((*Server).workspaceDiagnostic),
 	}
 }
 

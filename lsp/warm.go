@@ -14,9 +14,22 @@ import (
 // ToolWarmer asks the MCP connectors wired in env for their tools
 // (tools/list only, never a tool call, under a timeout) and writes what it
 // learns to env's tool cache. It returns one error per connector that
-// could not be reached. internal/workspace provides it; the server only
-// schedules it.
+// could not be reached. The server only schedules it.
 type ToolWarmer func(ctx context.Context, env *wsenv.Env) []error
+
+// DefaultToolWarmer is the warm-up `skillc check` runs
+// (internal/workspace.WarmTools with its freshness rule and timeout),
+// sharing its tool cache.
+func DefaultToolWarmer(ctx context.Context, env *wsenv.Env) []error {
+	results, _ := wsenv.WarmTools(ctx, env, wsenv.WarmOptions{})
+	var errs []error
+	for _, r := range results {
+		if r.Err != nil {
+			errs = append(errs, fmt.Errorf("connector %s: cannot list its tools (%v); completion and the schema rules do without them", r.Connector, r.Err))
+		}
+	}
+	return errs
+}
 
 // startWarmUp warms the tool lists of every workspace folder in the
 // background: at start-up and after connectors.json changed. While it
@@ -48,7 +61,7 @@ func (s *Server) warmUp(gen int64, roots []string) {
 	for _, root := range roots {
 		env := wsenv.Load(root, wsenv.LoadOptions{Env: s.opts.Env, Home: s.opts.Home, ToolCacheDir: s.opts.ToolCacheDir})
 		s.reportConnectorProblems(env)
-		if s.opts.WarmTools == nil || len(env.Connectors.Connectors) == 0 {
+		if len(env.Connectors.Connectors) == 0 {
 			continue
 		}
 		s.progress(token, fmt.Sprintf("%s: tools/list", root))

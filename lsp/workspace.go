@@ -222,3 +222,16 @@ func (w *workspace) rootDirs() []string {
 	defer w.mu.Unlock()
 	return slices.Clone(w.roots)
 }
+
+// skillFiles returns the skill files of the workspace, sorted.
+func (w *workspace) skillFiles() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.scanLocked()
+	out := make([]string, 0, len(w.files))
+	for p := range w.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
