@@ -223,9 +223,15 @@ func (s *Service) due(ctx context.Context, t Trigger, now time.Time) (*FireArgs,
 }
 
 // latestSlot returns the last schedule time at or before now, starting
-// from first (which is due).
+// from first (which is due). After a long downtime the scan starts two
+// days back, so a frequent schedule does not walk every missed slot.
 func latestSlot(next func(time.Time) time.Time, first, now time.Time) time.Time {
 	slot := first
+	if recent := now.Add(-48 * time.Hour); recent.After(first) {
+		if n := next(recent); !n.IsZero() && !n.After(now) {
+			slot = n
+		}
+	}
 	for i := 0; i < 1_000_000; i++ {
 		n := next(slot)
 		if n.After(now) || n.IsZero() {
@@ -445,6 +451,9 @@ func (s *Service) FireEvent(ctx context.Context, event string, params map[string
 		return "", &NotFoundError{ID: "event " + event}
 	}
 	t := ts[0]
+	if s.o.Skills == nil {
+		return "", &NotFoundError{ID: "event " + event + " (no skill store)"}
+	}
 	rec, err := s.o.Skills.Get(ctx, t.Skill)
 	if err != nil || rec == nil || contract.StatusWord(rec.Status) != contract.StatusApproved {
 		return "", &NotFoundError{ID: "event " + event + " (its skill " + t.Skill + " is not Approved)"}

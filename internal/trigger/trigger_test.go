@@ -331,3 +331,20 @@ func TestSyncFollowsHeader(t *testing.T) {
 		t.Errorf("after edit = %+v", ts)
 	}
 }
+
+func TestLatestSlotAfterLongDowntime(t *testing.T) {
+	sched, err := Schedule("@every 1s", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := day(1, 0, 0)
+	now := first.Add(400 * 24 * time.Hour) // more than a year of one-second slots
+	got := latestSlot(sched.Next, first, now)
+	if got.After(now) || now.Sub(got) > time.Second {
+		t.Errorf("latest slot = %v, want within a second before %v", got, now)
+	}
+	yearly, _ := Schedule("0 0 1 1 *", "")
+	if got := latestSlot(yearly.Next, day(1, 0, 0), day(20, 0, 0)); !got.Equal(day(1, 0, 0)) {
+		t.Errorf("yearly latest = %v", got)
+	}
+}
