@@ -464,6 +464,18 @@ func TestServeEventIngress(t *testing.T) {
 	if run["status"] != "ok" || run["trigger_kind"] != "event" || run["output"] != "alice entered kitchen" {
 		t.Errorf("event run = %v", run)
 	}
+	resp, err = http.Get(p.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{`skillc_trigger_fires_total{kind="event"} 1`, `skillc_event_requests_total{code="200"} 1`,
+		`skillc_event_requests_total{code="401"} 2`, `skillc_runs_total{status="ok",trigger="event"} 1`} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
 	var trig struct {
 		Trigger struct{ ID, Kind, Spec string }
 	}

@@ -80,7 +80,6 @@ func (h *Host) event(w http.ResponseWriter, r *http.Request) int {
 		h.log.Error("event enqueue failed", "event", name, "err", err)
 		return fail(http.StatusInternalServerError, ErrInternal, "could not queue the event")
 	}
-	h.CountFire(trigger.KindEvent)
 	writeJSON(w, http.StatusOK, map[string]string{"run_id": id, "durability": h.triggers.Durability()})
 	return http.StatusOK
 }

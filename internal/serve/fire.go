@@ -17,7 +17,7 @@ import (
 // run) without uncertain effects is an error River retries; any other
 // failure is recorded and not retried.
 func (h *Host) FireTrigger(ctx context.Context, f trigger.Fire) error {
-	h.CountFire(f.Kind)
+	h.countFire(f.Kind)
 	res, id, err := h.Execute(ctx, RunRequest{
 		Name: f.Skill, Inputs: f.Params, Trigger: f.Kind, TriggerName: f.Spec,
 		TraceID: f.TraceID, FiredAt: f.FireAt, Payload: f.Params,

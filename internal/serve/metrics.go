@@ -47,7 +47,7 @@ func newMetrics(h *Host) *metrics {
 			Name: "skillc_event_requests_total", Help: "POST /event requests by HTTP status code.",
 		}, []string{"code"}),
 		fires: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "skillc_trigger_fires_total", Help: "Trigger fires enqueued by kind (cron, event).",
+			Name: "skillc_trigger_fires_total", Help: "Trigger fires run by kind (cron, event), retries included.",
 		}, []string{"kind"}),
 	}
 	m.reg.MustRegister(m.runs, m.runDur, m.inflight, m.toolCalls, m.toolDur, m.events, m.fires,
@@ -78,5 +78,5 @@ func (h *Host) observe(req RunRequest, res *eval.Result, d time.Duration) {
 	h.log.Info("run finished", "skill", req.Name, "trigger", trig, "status", status, "duration_ms", d.Milliseconds(), "caller", req.Caller)
 }
 
-// CountFire counts a trigger fire of kind.
-func (h *Host) CountFire(kind string) { h.metrics.fires.WithLabelValues(kind).Inc() }
+// countFire counts a trigger fire of kind that a worker runs.
+func (h *Host) countFire(kind string) { h.metrics.fires.WithLabelValues(kind).Inc() }
