@@ -28,7 +28,19 @@
 // `codeDescription` link of the form RuleDocURL + "#" + id, by default
 // lint.DocsURL + "#<id>" (the anchors of docs/rules.md).
 // Diagnostics are published on open and save at once and on change after a
-// short debounce (Options.Debounce), each tagged with the document version
-// they were computed for; a result for a version that is no longer current
-// is dropped. Closing a document publishes an empty list.
+// short debounce (Options.Debounce, counted from the quick answer below),
+// each tagged with the document version they were computed for; a result
+// for a version that is no longer current is dropped. A document of
+// quickMinBytes or more first gets the parser's findings of the new text
+// plus the last full analysis's rule findings moved past the edit, then
+// the full analysis (which reuses that parse). Closing a document
+// publishes an empty list. textDocument/diagnostic and
+// workspace/diagnostic answer the same in the pull model.
+//
+// Workspace. The skill index is kept per file (disk scan, overridden by
+// open buffers); a change of what a skill declares re-checks only the
+// open documents that mention it. Analyses are cached for the most
+// recently used documents only. After initialized and after a change of
+// connectors.json the MCP tool lists are warmed in the background
+// (Options.WarmTools, by default workspace.WarmTools) with $/progress.
 package lsp
