@@ -190,3 +190,28 @@ func TestWatcherRegistration(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestDocumentLinksAndWorkspaceSymbols checks that execute_skill names link
+// to the files defining them and that workspace/symbol finds skills.
+func TestDocumentLinksAndWorkspaceSymbols(t *testing.T) {
+	dir := workspaceCopy(t)
+	c := newTestClient(t, Options{})
+	c.initialize(dir)
+	u := string(uri.File(filepath.Join(dir, "brief.skill.md")))
+	c.open(u, read(t, dir, "brief.skill.md"))
+	c.waitDiags(u, atVersion(1))
+	var links []protocol.DocumentLink
+	c.mustCall("textDocument/documentLink", map[string]any{"textDocument": map[string]any{"uri": u}}, &links)
+	want := string(uri.File(filepath.Join(dir, "helper.skill.md")))
+	if len(links) != 1 || links[0].Target == nil || string(*links[0].Target) != want {
+		t.Fatalf("links = %+v, want one to %s", links, want)
+	}
+	if p := posOf(t, read(t, dir, "brief.skill.md"), `name="helper"`, 0, 6); links[0].Range.Start != p {
+		t.Errorf("link starts at %v, want %v", links[0].Range.Start, p)
+	}
+	var syms []protocol.SymbolInformation
+	c.mustCall("workspace/symbol", map[string]any{"query": "HELP"}, &syms)
+	if len(syms) != 1 || syms[0].Name != "helper" || string(syms[0].Location.URI) != want || syms[0].Location.Range.Start.Line != 0 {
+		t.Errorf("workspace symbols = %+v", syms)
+	}
+}

@@ -76,6 +76,8 @@ func capabilities() protocol.ServerCapabilities {
 		DocumentFormattingProvider: yes,
 		RenameProvider:             &protocol.RenameOptions{PrepareProvider: &t},
 		FoldingRangeProvider:       yes,
+		DocumentLinkProvider:       &protocol.DocumentLinkOptions{},
+		WorkspaceSymbolProvider:    yes,
 		DiagnosticProvider: &protocol.DiagnosticOptions{
 			Identifier: &ident, InterFileDependencies: true, WorkspaceDiagnostics: true,
 		},

@@ -379,6 +379,8 @@ func requestHandlers() map[string]requestFunc {
 		"workspace/executeCommand":         handlerOf((*Server).executeCommand),
 		"textDocument/diagnostic":          handlerOf((*Server).documentDiagnostic),
 		"workspace/diagnostic":             handlerOf((*Server).workspaceDiagnostic),
+		"textDocument/documentLink":        handlerOf((*Server).documentLink),
+		"workspace/symbol":                 handlerOf((*Server).workspaceSymbol),
 	}
 }
 

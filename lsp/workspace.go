@@ -235,3 +235,15 @@ func (w *workspace) skillFiles() []string {
 	sort.Strings(out)
 	return out
 }
+
+// skillInfos returns what each skill file of the workspace declares.
+func (w *workspace) skillInfos() []lint.SkillInfo {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.scanLocked()
+	out := make([]lint.SkillInfo, 0, len(w.files))
+	for _, si := range w.files {
+		out = append(out, si)
+	}
+	return out
+}
