@@ -186,20 +186,19 @@ func dedupRanges(rs []ast.Range) []ast.Range {
 }
 
 // references answers textDocument/references.
-func (s *Server) references(_ context.Context, p *protocol.ReferenceParams) (any, error) {
+func (s *Server) references(ctx context.Context, p *protocol.ReferenceParams) (any, error) {
 	snap, err := s.snapshot(string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
 	}
-	sym := snap.symbolAt(byteOffset(snap.lines, p.Position))
+	off := byteOffset(snap.lines, p.Position)
+	if name, _, ok := snap.skillNameAt(off); ok {
+		return append([]protocol.Location{}, s.skillReferences(ctx, name)...), nil
+	}
+	sym := snap.symbolAt(off)
 	locs := []protocol.Location{}
 	for _, r := range snap.occurrences(sym) {
 		locs = append(locs, snap.location(r))
-	}
-	if sym.kind == symSkill {
-		if loc, ok := s.skillLocation(snap, sym.name); ok {
-			locs = append(locs, loc)
-		}
 	}
 	return locs, nil
 }
@@ -221,7 +220,12 @@ func (s *Server) prepareRename(_ context.Context, p *protocol.PrepareRenameParam
 	if err != nil {
 		return nil, err
 	}
-	sym := snap.symbolAt(byteOffset(snap.lines, p.Position))
+	off := byteOffset(snap.lines, p.Position)
+	if _, rng, ok := snap.skillNameAt(off); ok {
+		r := lspRange(snap.lines, rng)
+		return &r, nil
+	}
+	sym := snap.symbolAt(off)
 	if !renameable(sym) {
 		return nil, nil
 	}
@@ -233,12 +237,16 @@ func (s *Server) prepareRename(_ context.Context, p *protocol.PrepareRenameParam
 var reName = regexp.MustCompile(`^[A-Za-z_][\w-]*$`)
 
 // rename answers textDocument/rename.
-func (s *Server) rename(_ context.Context, p *protocol.RenameParams) (any, error) {
+func (s *Server) rename(ctx context.Context, p *protocol.RenameParams) (any, error) {
 	snap, err := s.snapshot(string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
 	}
-	sym := snap.symbolAt(byteOffset(snap.lines, p.Position))
+	off := byteOffset(snap.lines, p.Position)
+	if name, _, ok := snap.skillNameAt(off); ok {
+		return s.renameSkill(ctx, name, p.NewName)
+	}
+	sym := snap.symbolAt(off)
 	if !renameable(sym) {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "nothing to rename here")
 	}
