@@ -47,7 +47,7 @@ func TestDataReadAndCapabilities(t *testing.T) {
 		t.Errorf("include=policy = %+v", only)
 	}
 	help, err := ts.help(ctx, &call{}, HelpInput{Topic: "triggers"})
-	if err != nil || !strings.Contains(help.Text, "CRON_TZ") || len(help.Tools) != len(ts.names) {
+	if err != nil || !strings.Contains(help.Text, "IANA timezone") || len(help.Tools) != len(ts.names) {
 		t.Errorf("help = %+v %v", help, err)
 	}
 	if _, err := ts.help(ctx, &call{}, HelpInput{Topic: "nope"}); err == nil || !strings.Contains(err.Error(), "topic") {

@@ -70,7 +70,7 @@ type RegisterTriggerInput struct {
 	Kind     string `json:"kind" jsonschema:"cron or event"`
 	Schedule string `json:"schedule,omitempty" jsonschema:"cron expression (kind cron), e.g. 0 9 * * 1-5"`
 	Event    string `json:"event,omitempty" jsonschema:"event name (kind event)"`
-	Timezone string `json:"timezone,omitempty" jsonschema:"IANA zone for cron times (default UTC)"`
+	Timezone string `json:"timezone,omitempty" jsonschema:"IANA zone for cron times (default: the host's)"`
 	Disabled bool   `json:"disabled,omitempty" jsonschema:"register disabled"`
 }
 

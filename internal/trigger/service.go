@@ -55,6 +55,9 @@ type Options struct {
 	// AfterTick, when set, runs after every tick of the loop (the host's
 	// supervisor sweep).
 	AfterTick func(context.Context)
+	// Location is the zone of cron triggers without a timezone (declared
+	// ones); nil means time.Local (the TZ environment variable).
+	Location *time.Location
 }
 
 // Service persists triggers, ticks cron schedules and queues fires.
@@ -202,7 +205,7 @@ type advance struct {
 // due returns the fire a trigger owes at now (nil when none, or when its
 // skill is not Approved) and how its schedule moves.
 func (s *Service) due(ctx context.Context, t Trigger, now time.Time) (*FireArgs, *advance, error) {
-	sched, err := Schedule(t.Spec, t.Timezone)
+	sched, err := Schedule(t.Spec, t.Timezone, s.loc())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -220,6 +223,14 @@ func (s *Service) due(ctx context.Context, t Trigger, now time.Time) (*FireArgs,
 	}
 	mv.fired = &slot
 	return &FireArgs{TriggerID: t.ID, Skill: t.Skill, FireAt: slot.UnixMilli(), TriggerKind: KindCron, Spec: t.Spec}, mv, nil
+}
+
+// loc is the zone of triggers without a timezone.
+func (s *Service) loc() *time.Location {
+	if s.o.Location != nil {
+		return s.o.Location
+	}
+	return time.Local
 }
 
 // latestSlot returns the last schedule time at or before now, starting
@@ -285,7 +296,7 @@ func (s *Service) firstFire(t *Trigger) {
 	if t.Kind != KindCron {
 		return
 	}
-	if sched, err := Schedule(t.Spec, t.Timezone); err == nil {
+	if sched, err := Schedule(t.Spec, t.Timezone, s.loc()); err == nil {
 		n := sched.Next(s.now())
 		t.NextFire = &n
 	}

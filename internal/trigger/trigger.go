@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/robfig/cron/v3"
 )
@@ -29,7 +30,8 @@ type Trigger struct {
 	Kind  string `json:"kind"` // cron or event
 	// Spec is the cron expression (cron) or the lower-cased event name.
 	Spec string `json:"spec"`
-	// Timezone is the IANA zone cron times are read in ("" means UTC).
+	// Timezone is the IANA zone cron times are read in ("" means the
+	// host's zone: TZ, else the system's).
 	Timezone  string     `json:"timezone,omitempty"`
 	Enabled   bool       `json:"enabled"`
 	Source    string     `json:"source"`
@@ -38,39 +40,54 @@ type Trigger struct {
 	LastFire  *time.Time `json:"last_fire,omitempty"`
 }
 
-// parser reads standard 5-field cron expressions plus descriptors
-// (@hourly, @every 5m) and a CRON_TZ=/TZ= prefix.
-var parser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
-
-// Schedule parses a cron trigger's expression in its timezone.
-func Schedule(spec, tz string) (cron.Schedule, error) {
+// Schedule parses a cron trigger's expression — exactly the five fields
+// minute hour day-of-month month day-of-week the language accepts in
+// # Triggers: (no descriptors, no CRON_TZ= prefix) — read in the IANA
+// zone tz, or in def when tz is empty.
+func Schedule(spec, tz string, def *time.Location) (cron.Schedule, error) {
 	spec = strings.TrimSpace(spec)
-	if spec == "" {
-		return nil, fmt.Errorf("empty cron expression")
+	fields := strings.Fields(spec)
+	if len(fields) != 5 || strings.HasPrefix(spec, "@") || strings.Contains(fields[0], "=") {
+		return nil, fmt.Errorf("cron expression %q: want 5 fields: minute hour day-of-month month day-of-week", spec)
 	}
-	if tz != "" && !strings.HasPrefix(spec, "CRON_TZ=") && !strings.HasPrefix(spec, "TZ=") {
-		if _, err := time.LoadLocation(tz); err != nil {
+	loc := def
+	if tz != "" {
+		l, err := time.LoadLocation(tz)
+		if err != nil {
 			return nil, fmt.Errorf("unknown timezone %q", tz)
 		}
-		spec = "CRON_TZ=" + tz + " " + spec
+		loc = l
 	}
-	s, err := parser.Parse(spec)
+	if loc == nil {
+		loc = time.UTC
+	}
+	s, err := cron.ParseStandard(spec)
 	if err != nil {
 		return nil, fmt.Errorf("cron expression %q: %v", spec, err)
+	}
+	if ss, ok := s.(*cron.SpecSchedule); ok {
+		ss.Location = loc
 	}
 	return s, nil
 }
 
-// Validate checks a trigger's kind and spec, normalizing the event name.
+// Validate checks a trigger's kind and spec as the language does,
+// normalizing the event name to lower case.
 func (t *Trigger) Validate() error {
 	switch t.Kind {
 	case KindCron:
-		_, err := Schedule(t.Spec, t.Timezone)
+		_, err := Schedule(t.Spec, t.Timezone, time.UTC)
 		return err
 	case KindEvent:
+		if !utf8.ValidString(t.Spec) {
+			return fmt.Errorf("event name %q is not valid UTF-8", t.Spec)
+		}
 		t.Spec = strings.ToLower(strings.TrimSpace(t.Spec))
 		if t.Spec == "" {
 			return fmt.Errorf("event trigger needs an event name")
+		}
+		if strings.ContainsAny(t.Spec, " \t${},;") {
+			return fmt.Errorf("event name %q must be one word (letters, digits, '-', '_', '.')", t.Spec)
 		}
 		return nil
 	}
