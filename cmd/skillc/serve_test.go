@@ -17,8 +17,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skillscript/skillc/internal/pgtest"
+	"github.com/skillscript/skillc/internal/trace"
 )
 
 // serveProc is a real `skillc serve` process started by a test.
@@ -726,5 +729,52 @@ func TestServeAgentSkills(t *testing.T) {
 	callJSON(t, cs, "skills_read", map[string]any{"path": "references/guide.md"}, &read)
 	if read.Content != "the guide" {
 		t.Errorf("skills_read = %+v", read)
+	}
+}
+
+// Two skillc serve processes on one Postgres queue: a cron trigger due
+// once fires exactly once, on one of them.
+func TestServeTwoHostsPostgres(t *testing.T) {
+	url := pgtest.Start(t)
+	tick := "# Skill: tick\n# Status: Approved\n# Triggers: cron: 0 0 1 1 *\n\ntick\n"
+	var homes []string
+	for i := 0; i < 2; i++ {
+		home := t.TempDir()
+		writeSkill(t, home, "tick", tick)
+		startServe(t, home, nil, "--database", url, "--poll-interval", "200ms")
+		homes = append(homes, home)
+	}
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	// make the yearly trigger due now (both hosts synced the same row)
+	tag, err := pool.Exec(ctx, `UPDATE skillc_triggers SET next_fire = $1 WHERE skill = 'tick'`, time.Now().Add(-time.Second).UnixMilli())
+	if err != nil || tag.RowsAffected() != 1 {
+		t.Fatalf("make due: %v (%d rows)", err, tag.RowsAffected())
+	}
+	jobs := func() (total, done int) {
+		_ = pool.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE state = 'completed') FROM river_job WHERE kind = 'skillc_fire'`).Scan(&total, &done)
+		return total, done
+	}
+	waitFor(t, func() bool { _, done := jobs(); return done >= 1 })
+	time.Sleep(time.Second) // several more ticks on both hosts
+	if total, done := jobs(); total != 1 || done != 1 {
+		t.Errorf("jobs = %d (completed %d), want exactly 1", total, done)
+	}
+	runs := 0
+	for _, home := range homes {
+		st, err := trace.Open(filepath.Join(home, "traces", trace.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, _ := st.Fires(ctx, trace.Filter{Skill: "tick"})
+		runs += len(rs)
+		st.Close()
+	}
+	if runs != 1 {
+		t.Errorf("runs across both hosts = %d, want 1", runs)
 	}
 }

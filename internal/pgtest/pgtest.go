@@ -1,0 +1,93 @@
+// Package pgtest starts a throwaway PostgreSQL server for tests: initdb
+// and pg_ctl on loopback in a temporary directory. Tests that need it are
+// skipped loudly when the server binaries are absent, and fail under
+// CI=true (.ci/run installs the Debian postgresql package).
+package pgtest
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+)
+
+// pgBin finds a PostgreSQL server binary on PATH or in Debian's layout.
+func pgBin(name string) string {
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	if m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/" + name); len(m) > 0 {
+		return m[len(m)-1]
+	}
+	return ""
+}
+
+// Start runs a throwaway PostgreSQL on loopback in a temp dir
+// (initdb + pg_ctl) and returns its URL. Without the binaries the test is
+// skipped loudly, or fails under CI=true (.ci/run installs them).
+func Start(t testing.TB) string {
+	t.Helper()
+	initdb, pgctl := pgBin("initdb"), pgBin("pg_ctl")
+	if initdb == "" || pgctl == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("PostgreSQL (initdb, pg_ctl) is not installed; .ci/run installs the Debian postgresql package")
+		}
+		t.Skip("SKIPPED: PostgreSQL (initdb, pg_ctl) not found; install the Debian postgresql package to run the two-host Postgres test")
+	}
+	dir, err := os.MkdirTemp("", "skillc-pg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	cred := pgCredential(t, dir)
+	port := freePort(t)
+	data := filepath.Join(dir, "data")
+	run := func(bin string, args ...string) {
+		cmd := exec.Command(bin, args...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s %v: %v\n%s", filepath.Base(bin), args, err, out)
+		}
+	}
+	run(initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off", port, dir)
+	run(pgctl, "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "start")
+	t.Cleanup(func() {
+		cmd := exec.Command(pgctl, "-D", data, "-m", "immediate", "stop")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		_ = cmd.Run()
+	})
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+}
+
+// pgCredential returns the user the server runs as: PostgreSQL refuses
+// root, so as root it is the postgres account, owning dir.
+func pgCredential(t testing.TB, dir string) *syscall.Credential {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		t.Skip("SKIPPED: running as root and there is no postgres account to run the server")
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	if err := os.Chown(dir, uid, gid); err != nil {
+		t.Fatal(err)
+	}
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+}
+
+func freePort(t testing.TB) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
