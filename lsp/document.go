@@ -39,6 +39,10 @@ type document struct {
 	pre         *preParse // the same parse for the full analysis, or nil
 	carry       ast.Diagnostics
 	fullVersion int32 // newest version whose full diagnostics were sent
+
+	// tokens are the semantic tokens last sent, with their result id.
+	tokens   []uint32
+	tokensID string
 }
 
 // span is one replacement in byte offsets of the text it applied to:

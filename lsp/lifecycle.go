@@ -83,8 +83,11 @@ func capabilities() protocol.ServerCapabilities {
 		},
 		SemanticTokensProvider: &protocol.SemanticTokensOptions{
 			Legend: semanticLegend(),
-			Full:   yes,
+			Full:   &protocol.SemanticTokensFullDelta{Delta: &t},
+			Range:  yes,
 		},
+		InlayHintProvider: yes,
+		CodeLensProvider:  &protocol.CodeLensOptions{},
 	}
 }
 

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"context"
 	"sort"
 
 	"go.lsp.dev/protocol"
@@ -47,16 +46,6 @@ func semanticLegend() protocol.SemanticTokensLegend {
 type token struct {
 	rng       ast.Range
 	typ, mods int
-}
-
-// semanticTokens answers textDocument/semanticTokens/full.
-func (s *Server) semanticTokens(ctx context.Context, p *protocol.SemanticTokensParams) (any, error) {
-	snap, err := s.snapshot(string(p.TextDocument.URI))
-	if err != nil {
-		return nil, err
-	}
-	toks := snap.tokens()
-	return &protocol.SemanticTokens{Data: encodeTokens(snap.lines, toks)}, ctx.Err()
 }
 
 // tokens classifies the document.

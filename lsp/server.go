@@ -90,7 +90,8 @@ type Server struct {
 
 	// recent lists the documents whose analysis is kept, least recently
 	// used first (under mu); clock stamps uses.
-	recent []*document
+	recent   []*document
+	tokenSeq uint64 // numbers semantic-token results (under mu)
 
 	// defaultAnalyzer is set when Options.Analyzer was nil: the full
 	// analysis may then reuse the quick publication's parse.
@@ -364,26 +365,30 @@ func handlerOf[P any](f func(s *Server, ctx context.Context, p *P) (any, error))
 // requestHandlers is the request dispatch table.
 func requestHandlers() map[string]requestFunc {
 	return map[string]requestFunc{
-		"textDocument/hover":                handlerOf((*Server).hover),
-		"textDocument/completion":           handlerOf((*Server).completion),
-		"textDocument/definition":           handlerOf((*Server).definition),
-		"textDocument/references":           handlerOf((*Server).references),
-		"textDocument/prepareRename":        handlerOf((*Server).prepareRename),
-		"textDocument/rename":               handlerOf((*Server).rename),
-		"textDocument/documentSymbol":       handlerOf((*Server).documentSymbol),
-		"textDocument/foldingRange":         handlerOf((*Server).foldingRange),
-		"textDocument/semanticTokens/full":  handlerOf((*Server).semanticTokens),
-		"textDocument/formatting":           handlerOf((*Server).formatting),
-		"textDocument/codeAction":           handlerOf((*Server).codeAction),
-		"textDocument/signatureHelp":        handlerOf((*Server).signatureHelp),
-		"workspace/executeCommand":          handlerOf((*Server).executeCommand),
-		"textDocument/diagnostic":           handlerOf((*Server).documentDiagnostic),
-		"workspace/diagnostic":              handlerOf((*Server).workspaceDiagnostic),
-		"textDocument/documentLink":         handlerOf((*Server).documentLink),
-		"workspace/symbol":                  handlerOf((*Server).workspaceSymbol),
-		"textDocument/prepareCallHierarchy": handlerOf((*Server).prepareCallHierarchy),
-		"callHierarchy/incomingCalls":       handlerOf((*Server).incomingCalls),
-		"callHierarchy/outgoingCalls":       handlerOf((*Server).outgoingCalls),
+		"textDocument/hover":                     handlerOf((*Server).hover),
+		"textDocument/completion":                handlerOf((*Server).completion),
+		"textDocument/definition":                handlerOf((*Server).definition),
+		"textDocument/references":                handlerOf((*Server).references),
+		"textDocument/prepareRename":             handlerOf((*Server).prepareRename),
+		"textDocument/rename":                    handlerOf((*Server).rename),
+		"textDocument/documentSymbol":            handlerOf((*Server).documentSymbol),
+		"textDocument/foldingRange":              handlerOf((*Server).foldingRange),
+		"textDocument/semanticTokens/full":       handlerOf((*Server).semanticTokensFull),
+		"textDocument/semanticTokens/full/delta": handlerOf((*Server).semanticTokensDelta),
+		"textDocument/semanticTokens/range":      handlerOf((*Server).semanticTokensRange),
+		"textDocument/inlayHint":                 handlerOf((*Server).inlayHint),
+		"textDocument/codeLens":                  handlerOf((*Server).codeLens),
+		"textDocument/formatting":                handlerOf((*Server).formatting),
+		"textDocument/codeAction":                handlerOf((*Server).codeAction),
+		"textDocument/signatureHelp":             handlerOf((*Server).signatureHelp),
+		"workspace/executeCommand":               handlerOf((*Server).executeCommand),
+		"textDocument/diagnostic":                handlerOf((*Server).documentDiagnostic),
+		"workspace/diagnostic":                   handlerOf((*Server).workspaceDiagnostic),
+		"textDocument/documentLink":              handlerOf((*Server).documentLink),
+		"workspace/symbol":                       handlerOf((*Server).workspaceSymbol),
+		"textDocument/prepareCallHierarchy":      handlerOf((*Server).prepareCallHierarchy),
+		"callHierarchy/incomingCalls":            handlerOf((*Server).incomingCalls),
+		"callHierarchy/outgoingCalls":            handlerOf((*Server).outgoingCalls),
 	}
 }
 

@@ -1,0 +1,91 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+const extrasSkill = "# Skill: x\n# Status: Draft\n\nfetch:\n    $set N = 3\n    $set L = [1, 2]\n    $set S = \"a ${N}\"\n\nmid: fetch\n    emit(text=\"${S}\")\n\nlast: mid\n    emit(text=\"done\")\n\ndefault: last\n"
+
+// openExtras opens extrasSkill in a fresh server.
+func openExtras(t *testing.T) (*testClient, string, map[string]any) {
+	c := newTestClient(t, Options{})
+	c.initialize(t.TempDir())
+	u := "untitled:x"
+	c.open(u, extrasSkill)
+	c.waitDiags(u, atVersion(1))
+	return c, u, map[string]any{"uri": u}
+}
+
+// TestSemanticTokensRangeAndDelta checks that a range request returns the
+// tokens of the range and that a delta after an edit, applied to the
+// previous tokens, gives the new full tokens.
+func TestSemanticTokensRangeAndDelta(t *testing.T) {
+	c, u, doc := openExtras(t)
+	var full protocol.SemanticTokens
+	c.mustCall("textDocument/semanticTokens/full", map[string]any{"textDocument": doc}, &full)
+	if full.ResultID == nil || len(full.Data) == 0 {
+		t.Fatalf("full = %+v", full)
+	}
+	var rng protocol.SemanticTokens
+	c.mustCall("textDocument/semanticTokens/range", map[string]any{"textDocument": doc,
+		"range": map[string]any{"start": map[string]any{"line": 8, "character": 0}, "end": map[string]any{"line": 10, "character": 0}}}, &rng)
+	if len(rng.Data) == 0 || len(rng.Data) >= len(full.Data) || rng.Data[0] != 8 {
+		t.Errorf("range tokens = %v (full has %d numbers)", rng.Data, len(full.Data))
+	}
+	edited := strings.Replace(extrasSkill, "emit(text=\"done\")", "emit(text=\"${N} done\")", 1)
+	c.change(u, 2, edited)
+	c.waitDiags(u, atVersion(2))
+	var raw json.RawMessage
+	c.mustCall("textDocument/semanticTokens/full/delta", map[string]any{"textDocument": doc, "previousResultId": *full.ResultID}, &raw)
+	var delta protocol.SemanticTokensDelta
+	if err := json.Unmarshal(raw, &delta); err != nil || len(delta.Edits) != 1 {
+		t.Fatalf("delta = %s (%v)", raw, err)
+	}
+	e := delta.Edits[0]
+	got := append(append(append([]uint32{}, full.Data[:e.Start]...), e.Data...), full.Data[e.Start+e.DeleteCount:]...)
+	var now protocol.SemanticTokens
+	c.mustCall("textDocument/semanticTokens/full", map[string]any{"textDocument": doc}, &now)
+	if len(got) != len(now.Data) {
+		t.Fatalf("delta applied has %d numbers, full has %d", len(got), len(now.Data))
+	}
+	for i := range got {
+		if got[i] != now.Data[i] {
+			t.Fatalf("delta applied differs at %d", i)
+		}
+	}
+}
+
+// TestInlayHintsAndCodeLens checks the $set type hints, the resolved
+// dependencies of a target and the Run/Test lenses.
+func TestInlayHintsAndCodeLens(t *testing.T) {
+	c, _, doc := openExtras(t)
+	var raw json.RawMessage
+	c.mustCall("textDocument/inlayHint", map[string]any{"textDocument": doc,
+		"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 20, "character": 0}}}, &raw)
+	var hints []struct {
+		Position protocol.Position `json:"position"`
+		Label    string            `json:"label"`
+	}
+	if err := json.Unmarshal(raw, &hints); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range hints {
+		got = append(got, fmt.Sprintf("%s@%d", h.Label, h.Position.Line))
+	}
+	want := ": number@4,: list[2]@5,: string (template)@6,after fetch@8,after fetch → mid@11"
+	if strings.Join(got, ",") != want {
+		t.Errorf("hints = %s, want %s", strings.Join(got, ","), want)
+	}
+	var lenses []protocol.CodeLens
+	c.mustCall("textDocument/codeLens", map[string]any{"textDocument": doc}, &lenses)
+	if len(lenses) != 2 || lenses[0].Command.Command != CommandRun || lenses[1].Command.Command != CommandTest ||
+		len(lenses[0].Command.Arguments) != 1 || string(lenses[0].Command.Arguments[0]) != `"untitled:x"` {
+		t.Errorf("lenses = %+v", lenses)
+	}
+}
