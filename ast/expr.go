@@ -76,6 +76,10 @@ type FilterArg struct {
 	Range
 	Value  string
 	Quoted bool
+	// Text is the argument parsed as text when it holds a substitution
+	// (|contains:"${KW}"), interpolated when the filter runs; nil for a
+	// plain argument.
+	Text *Text
 }
 
 func (*FilterArg) aNode() {}

@@ -71,7 +71,9 @@ func Children(n Node) []Node {
 	case *Header:
 		add(n.Key)
 		headerChildren(n, add)
-	case *StatusValue, *Ident, *Comment, *Lit, *PathSeg, *FilterArg, *SecretRef,
+	case *FilterArg:
+		add(n.Text)
+	case *StatusValue, *Ident, *Comment, *Lit, *PathSeg, *SecretRef,
 		*NumberLit, *BoolLit, *NullLit, *BadStmt, *TestExpect:
 	case *VarDecl:
 		add(n.Name)

@@ -59,7 +59,7 @@ func (b *builder) refs(n ast.Node, ctx RefContext, sc *Scope, t *ast.Target, op 
 	ast.Inspect(n, func(c ast.Node) bool {
 		if s, ok := c.(*ast.Subst); ok {
 			b.pending = append(b.pending, &Ref{Subst: s, Context: ctx, Scope: sc, Target: t, Op: op})
-			return false
+			return true // a filter argument may hold substitutions too
 		}
 		if fb, ok := c.(*ast.Fallback); ok && ctx != InFallback {
 			b.refs(fb.Value, InFallback, sc, t, op)

@@ -54,6 +54,9 @@ type substInfo struct {
 	segs  []string
 	chain []filter.Call
 	ref   string // the reference as written, without ${ }
+	// dyn are the chain positions whose argument holds substitutions,
+	// rendered each time the substitution resolves.
+	dyn []int
 }
 
 func (r *Runner) newRun(ctx context.Context, f *ast.File, info *check.Info, depth int, identity string, mech bool) *run {

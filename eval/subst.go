@@ -31,6 +31,9 @@ func (x *run) substInfo(s *ast.Subst) *substInfo {
 		}
 		if f.Arg != nil {
 			c.Arg, c.HasArg = f.Arg.Value, true
+			if f.Arg.Text != nil {
+				si.dyn = append(si.dyn, len(si.chain))
+			}
 		}
 		si.chain = append(si.chain, c)
 	}
@@ -59,7 +62,11 @@ func (x *run) resolve(s *ast.Subst, sc *scope) (any, error) {
 	if ok && listFilter(si.chain[0].Name) {
 		v = listView(v)
 	}
-	out, err := filter.Apply(v, !ok, si.chain)
+	chain, err := x.filterChain(s, si, sc)
+	if err != nil {
+		return nil, err
+	}
+	out, err := filter.Apply(v, !ok, chain)
 	if err == nil {
 		return out, nil
 	}
@@ -69,6 +76,26 @@ func (x *run) resolve(s *ast.Subst, sc *scope) (any, error) {
 	re := classify(err)
 	re.Msg = "${" + si.ref + "}: " + re.Msg
 	return nil, re
+}
+
+// filterChain returns the filter chain of s with the arguments that hold
+// substitutions (|contains:"${KW}") rendered in scope sc.
+func (x *run) filterChain(s *ast.Subst, si *substInfo, sc *scope) ([]filter.Call, error) {
+	if len(si.dyn) == 0 {
+		return si.chain, nil
+	}
+	chain := append([]filter.Call(nil), si.chain...)
+	for _, i := range si.dyn {
+		arg, err := x.renderText(s.Filters[i].Arg.Text, sc)
+		if err != nil {
+			return nil, err
+		}
+		if err := x.checkNoSecret(arg); err != nil {
+			return nil, err
+		}
+		chain[i].Arg = arg
+	}
+	return chain, nil
 }
 
 // unresolved reports a reference that did not resolve; mechanical runs

@@ -260,8 +260,9 @@ func (l *stmtLexer) triple() {
 	l.emit(tBadString, start)
 }
 
-// quoted scans a '...' or "..." string. Substitutions inside it are skipped
-// as units so that quotes in their filter arguments do not end the string.
+// quoted scans a '...' or "..." string. Substitutions inside it, ${...}
+// and the legacy $(...) alike, are skipped as units so that quotes in
+// their filter arguments do not end the string.
 func (l *stmtLexer) quoted(q byte) {
 	start := l.p
 	l.p++
@@ -285,8 +286,8 @@ func (l *stmtLexer) quoted(q byte) {
 				l.emit(tSString, start)
 			}
 			return
-		case l.has("${"):
-			if end, ok := substEnd(l.src, l.p, l.end, '}'); ok {
+		case l.has("${") || l.has("$("):
+			if end, ok := substEnd(l.src, l.p, l.end, substCloser(l.src[l.p+1])); ok {
 				l.p = end
 				continue
 			}
@@ -294,6 +295,15 @@ func (l *stmtLexer) quoted(q byte) {
 		l.p++
 	}
 	l.emit(tBadString, start)
+}
+
+// substCloser is the closing delimiter of a substitution whose opener is
+// "$" followed by open ('{' or '(').
+func substCloser(open byte) byte {
+	if open == '(' {
+		return ')'
+	}
+	return '}'
 }
 
 // maxSubstLen bounds the length of one ${...} or $(...) substitution and of
@@ -380,11 +390,7 @@ func (l *stmtLexer) word() {
 func (l *stmtLexer) unitLen() int {
 	switch {
 	case l.has("${") || l.has("$("):
-		closer := byte('}')
-		if l.src[l.p+1] == '(' {
-			closer = ')'
-		}
-		if e, ok := substEnd(l.src, l.p, l.end, closer); ok {
+		if e, ok := substEnd(l.src, l.p, l.end, substCloser(l.src[l.p+1])); ok {
 			return e - l.p
 		}
 	case l.has("{{"):

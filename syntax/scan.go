@@ -189,8 +189,8 @@ func (p *parser) logical(i, from, width int) (end, last int) {
 					pos++
 				} else if c == q {
 					q = 0
-				} else if hasAt(src, pos, le, "${") {
-					if e, ok := substEnd(src, pos, le, '}'); ok {
+				} else if hasAt(src, pos, le, "${") || hasAt(src, pos, le, "$(") {
+					if e, ok := substEnd(src, pos, le, substCloser(src[pos+1])); ok {
 						pos = e - 1
 					}
 				}

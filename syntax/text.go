@@ -45,10 +45,7 @@ func (tp textParser) parse(from, to int) *ast.Text {
 			i += 3
 			continue
 		case hasAt(src, i, to, "${") || hasAt(src, i, to, "$("):
-			closer := byte('}')
-			if src[i+1] == '(' {
-				closer = ')'
-			}
+			closer := substCloser(src[i+1])
 			if end, ok := substEnd(src, i, to, closer); ok {
 				flush(i)
 				t.Parts = append(t.Parts, tp.p.parseSubst(i, end, tp.escapes))
@@ -183,10 +180,30 @@ func (p *parser) parseFilter(i, end int) (*ast.Filter, int, bool) {
 			return nil, 0, false
 		}
 		f.Arg = &ast.FilterArg{Range: ast.RangeOf(argStart, k), Value: val, Quoted: quoted}
+		f.Arg.Text = p.filterArgText(argStart, k, quoted)
 		i = k
 	}
 	f.Range = ast.RangeOf(start, i)
 	return f, i, true
+}
+
+// filterArgText parses the quoted filter argument at src[from:to] as text
+// when it holds a substitution (|contains:"${KW}"); nil otherwise.
+func (p *parser) filterArgText(from, to int, quoted bool) *ast.Text {
+	if !quoted {
+		return nil
+	}
+	q := 1 // "x" or 'x'
+	if p.src[from] == '\\' {
+		q = 2 // \"x\"
+	}
+	t := textParser{p: p}.parse(from+q, to-q)
+	for _, part := range t.Parts {
+		if _, ok := part.(*ast.Subst); ok {
+			return t
+		}
+	}
+	return nil
 }
 
 // scanFilterArg scans a filter argument: "x", \"x\", or a bare run up to
