@@ -97,6 +97,23 @@ func Apply(v any, missing bool, chain []Call) (any, error) {
 	return v, nil
 }
 
+// encodeJSON is |json (DECISIONS 23): the JSON of v by its type, once.
+// Text that already is the JSON of a list or object (a pluck result, a
+// list copied into a string) is that value, so it is not quoted again;
+// other text becomes a JSON string.
+func encodeJSON(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		return value.ToJSON(v)
+	}
+	if t := strings.TrimSpace(s); t != "" && (t[0] == '[' || t[0] == '{') {
+		if parsed, err := value.FromJSON(t); err == nil {
+			return value.ToJSON(parsed)
+		}
+	}
+	return value.QuoteJSON(s)
+}
+
 func fallbackIndex(chain []Call) int {
 	for i, c := range chain {
 		if c.Name == "fallback" {
@@ -114,7 +131,7 @@ func apply(v any, c Call) (any, error) {
 	case "shell":
 		return ShellQuote(value.String(v)), nil
 	case "json":
-		return value.QuoteJSON(value.String(v)), nil
+		return encodeJSON(v), nil
 	case "trim":
 		return trim(value.String(v)), nil
 	case "length":

@@ -54,7 +54,7 @@ func TestApply(t *testing.T) {
 		// The reference's table, one per filter.
 		{"url spec", "Asheville, NC", "url", "Asheville%2C%20NC"},
 		{"shell spec", "it's safe", "shell", `'it'\''s safe'`},
-		{"json spec", `{"k":"v"}`, "json", `"{\"k\":\"v\"}"`},
+		{"json object text kept", `{"k":"v"}`, "json", `{"k":"v"}`},
 		{"trim spec", "urgent\n", "trim", "urgent"},
 		{"length spec", []any{"a", "b", "c"}, "length", "3"},
 		{"contains spec", "Yes, urgent", `contains:"urgent"`, "true"},
@@ -77,9 +77,13 @@ func TestApply(t *testing.T) {
 		// json
 		{"json plain", `say "hi"`, "json", `"say \"hi\""`},
 		{"json newline", "a\nb", "json", `"a\nb"`},
-		{"json number form", 3.0, "json", `"3"`},
-		{"json null", nil, "json", `""`},
-		{"json list stringified", []any{"a"}, "json", `"[\"a\"]"`},
+		{"json number", 3.0, "json", `3`},
+		{"json number text", "3", "json", `"3"`},
+		{"json bool", true, "json", `true`},
+		{"json null", nil, "json", `null`},
+		{"json list once", []any{"a"}, "json", `["a"]`},
+		{"json list text not requoted", ` ["a", 1] `, "json", `["a",1]`},
+		{"json bracket text not json", "[a, b]", "json", `"[a, b]"`},
 		// trim
 		{"trim unicode space", "\u00a0\ufeff x \u2003", "trim", "x"},
 		{"trim inner kept", "  a  b ", "trim", "a  b"},

@@ -27,7 +27,7 @@ func filterDocs() []FilterDoc {
 			Example: `${LOCATION|url}`, Input: `Asheville, NC`, Output: `Asheville%2C%20NC`},
 		{Name: "shell", Summary: "Wraps the value in POSIX single quotes, escaping embedded quotes.",
 			Example: `${ARG|shell}`, Input: `it's safe`, Output: `'it'\''s safe'`},
-		{Name: "json", Summary: "Encodes the value's text as a JSON string literal.",
+		{Name: "json", Summary: "Encodes the value as JSON once, by its type: lists, objects, numbers, booleans and null as their JSON, text as a JSON string literal (text that already is a JSON list or object is not quoted again).",
 			Example: `${TEXT|json}`, Input: `say "hi"`, Output: `"say \"hi\""`},
 		{Name: "trim", Summary: "Removes leading and trailing white space.",
 			Example: `${VERDICT|trim}`, Input: "urgent\n", Output: `urgent`},
