@@ -28,6 +28,7 @@ func Rules() []*Rule {
 		ruleRemoteResultNeedsParse(),
 		// op grammar and op surfaces
 		ruleMalformedOpGrammar(),
+		ruleMalformedCall(),
 		ruleUnknownRuntimeOp(),
 		ruleConnectorAsTool(),
 		ruleColonKwargSyntax(),

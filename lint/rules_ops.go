@@ -39,7 +39,7 @@ func ruleMalformedOpGrammar() *Rule {
 	return &Rule{
 		ID: "malformed-op-grammar", Severity: ast.Error, Needs: NeedsSource, Origin: ByParserLinter,
 		Doc: Doc{
-			Summary: "An op line that matches no op grammar: a retired op (`& > ~ @ !`), a `$` line of the wrong shape, or positional arguments where kwargs are required.",
+			Summary: "An op line that matches no op grammar: a retired op (`& > ~ @ ! ??`), a `$` line of the wrong shape, or positional arguments where kwargs are required.",
 			Why:     "Ops have three shapes: `$set`/`$append`, `verb(k=v, ...)` and `$ conn.tool k=v`. Every call is all-kwargs (only `$ json_parse` takes one positional value). Retired single-character ops no longer run.",
 			Bad:     "& legacy-inline-op\nemit(\"hi\")\n",
 			Good:    "inline(skill=\"legacy-inline-op\")\nemit(text=\"hi\")\n",
@@ -48,7 +48,12 @@ func ruleMalformedOpGrammar() *Rule {
 			for _, op := range p.Info.Ops {
 				switch s := op.Stmt.(type) {
 				case *ast.LegacyOpStmt:
-					if s.Op != "?" && s.Op != "??" {
+					switch s.Op {
+					case "?":
+						// deprecated-question
+					case "??":
+						p.Reportf(s, "the ?? ask op was retired and never runs: ask the model explicitly with $ llm prompt=\"...\" -> R")
+					default:
 						p.Reportf(s, "the %q op was retired: use a function-call op (emit(...), inline(skill=...), shell(...)) or \"$ conn.tool k=v\"", s.Op)
 					}
 				case *ast.CallStmt:
@@ -383,8 +388,8 @@ func ruleDeprecatedQuestion() *Rule {
 		Run: func(p *Pass) {
 			for _, op := range p.Info.Ops {
 				s, ok := op.Stmt.(*ast.LegacyOpStmt)
-				if !ok || (s.Op != "?" && s.Op != "??") {
-					continue
+				if !ok || s.Op != "?" {
+					continue // ?? is malformed-op-grammar: it can never run
 				}
 				p.Reportf(s, "the %s reasoning op is retired: ask the model explicitly with $ llm prompt=\"...\" -> R", s.Op)
 			}

@@ -72,7 +72,7 @@ func ruleAddressRoutedWake() *Rule {
 	return &Rule{
 		ID: "address-routed-wake", Severity: ast.Info, Needs: NeedsSource,
 		Doc: Doc{
-			Summary: "An agent address with a session part (`notify(agent=\"a@session\")`, `# Output: agent: a@session`), which routes to a wake rather than a delivery.",
+			Summary: "An agent address with a session part (`notify(agent=\"a@session\")`, `# Output: agent: a@session` or `template: a@session`), which routes to a wake rather than a delivery.",
 			Why:     "Addressing a session wakes that session instead of augmenting the agent's next turn. Make sure that is intended.",
 			Bad:     "notify(agent=\"perry@night-shift\", message=\"disk full\")\n",
 			Good:    "notify(agent=\"perry\", message=\"disk full\")\n",
@@ -86,7 +86,7 @@ func ruleAddressRoutedWake() *Rule {
 				}
 			}
 			for _, o := range outputSpecs(p.File) {
-				if outputKind(o) != "agent" || o.Target == nil {
+				if k := outputKind(o); (k != "agent" && k != "template") || o.Target == nil {
 					continue
 				}
 				if v, ok := o.Target.LitValue(); ok && strings.Contains(v, "@") {

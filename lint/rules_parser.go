@@ -17,8 +17,8 @@ func parserRules() []*Rule {
 			Good:    "t:\n    emit(text=\"a\")\n    emit(text=\"b\")\n",
 		}),
 		parserRule("invalid-conditional-syntax", ast.Error, Doc{
-			Summary: "An `if`/`elif` condition outside the condition grammar (`&&`, `||`, arithmetic, bare words, a missing `:`).",
-			Why:     "Conditions compare (`== != < > <= >= in not in`) and combine (`and or not`, parentheses); computation belongs in tools.",
+			Summary: "An `if`/`elif` condition outside the condition grammar (`&&`, `||`, arithmetic, bare words, a missing `:`), one that references no variable (`if 5 < 10:`), or one over the caps (4,096 bytes, nesting 64).",
+			Why:     "Conditions compare (`== != < > <= >= in not in`) and combine (`and or not`, parentheses); computation belongs in tools. A condition without a `${...}` reference always has the same value.",
 			Bad:     "if ${A} && ${B}:\n",
 			Good:    "if ${A} and ${B}:\n",
 		}),

@@ -125,11 +125,20 @@ func ruleSecretDynamicName() *Rule {
 	}
 }
 
-// credentialKeys are argument names that hold credentials.
-var credentialKey = regexp.MustCompile(`(?i)^(api[_-]?key|apikey|access[_-]?key|secret([_-]?key)?|client[_-]?secret|private[_-]?key|password|passwd|pwd|token|access[_-]?token|auth[_-]?token|bearer|authorization|auth|credentials?)$`)
+// credentialKeyNames are the argument names that hold credentials, as a
+// regular expression alternation.
+const credentialKeyNames = `api[_-]?key|apikey|access[_-]?key|secret([_-]?key)?|client[_-]?secret|private[_-]?key|password|passwd|pwd|token|` +
+	`(access|auth|refresh|id|session|bearer|secret|oauth|csrf|api)[_-]?token|(signing|encryption|master|shared|hmac)[_-]?(key|secret)|` +
+	`webhook[_-]?secret|bearer|authorization|auth|credentials?`
 
-// credentialValue matches literal credential shapes.
-var credentialValue = regexp.MustCompile(`(?i)(\bbearer\s+[a-z0-9._~+/=-]{6,})|(\bsk-[a-z0-9_-]{3,})|(\bgh[pousr]_[a-z0-9]{3,})|(\bxox[abprs]-[a-z0-9-]{6,})|(\bAKIA[0-9A-Z]{12,})|(\beyJ[a-z0-9_-]{8,}\.[a-z0-9_-]{8,}\.[a-z0-9_-]{4,})`)
+// credentialKey matches a credential-named argument.
+var credentialKey = regexp.MustCompile(`(?i)^(` + credentialKeyNames + `)$`)
+
+// credentialValue matches literal credential shapes: well-known token
+// prefixes, a JWT, and "key: value" / "key=value" text whose key is
+// credential-named and whose value is a literal of 8 or more characters.
+var credentialValue = regexp.MustCompile(`(?i)(\bbearer\s+[a-z0-9._~+/=-]{6,})|(\bsk-[a-z0-9_-]{3,})|(\bgh[pousr]_[a-z0-9]{3,})|(\bxox[abprs]-[a-z0-9-]{6,})|(\bAKIA[0-9A-Z]{12,})|(\beyJ[a-z0-9_-]{8,}\.[a-z0-9_-]{8,}\.[a-z0-9_-]{4,})` +
+	`|(\b(` + credentialKeyNames + `)["']?\s*[:=]\s*["']?[a-z0-9_+/.~-]{8,})`)
 
 func ruleCredentialInArgs() *Rule {
 	return &Rule{

@@ -173,7 +173,7 @@ func ruleUnsafeShellUnescapedSubst() *Rule {
 	return &Rule{
 		ID: "unsafe-shell-unescaped-subst", Severity: ast.Warning, Needs: NeedsSource,
 		Doc: Doc{
-			Summary: "In an `unsafe=true` shell command, a variable interpolated without the `|shell` filter.",
+			Summary: "In an `unsafe=true` shell command, a variable interpolated without the `|shell` filter (`${X}`, or the legacy `$(X)` when X is a variable of the skill).",
 			Why:     "bash interprets the value: spaces split it and `;`, `$( )` or quotes in it run commands. `${X|shell}` quotes it safely.",
 			Bad:     "shell(command=\"echo ${RAW} | jq .x\", unsafe=true) -> R\n",
 			Good:    "shell(command=\"echo ${RAW|shell} | jq .x\", unsafe=true) -> R\n",
@@ -188,15 +188,29 @@ func ruleUnsafeShellUnescapedSubst() *Rule {
 					continue
 				}
 				for _, s := range textOf(a.Value).Substs() {
-					if s.Bad != "" || s.Root == nil || hasFilter(s, "shell") || s.Legacy {
-						continue
+					if s.Bad != "" || s.Root == nil || hasFilter(s, "shell") || (s.Legacy && !skillVar(p, s.Root.Name)) {
+						continue // a legacy $(word) naming no variable is bash's own
 					}
 					src := p.Text(s.Range)
-					fixed := src[:len(src)-1] + "|shell}"
+					fixed := "${" + src[2:len(src)-1] + "|shell}"
 					p.Reportf(s, "%s is interpolated into bash unescaped: write %s", src, fixed).
 						WithFix("escape with |shell", s.Range, fixed)
 				}
 			}
 		},
 	}
+}
+
+// skillVar reports whether name is a variable the skill declares or binds
+// (a legacy $(name) then substitutes it; otherwise bash runs it).
+func skillVar(p *Pass, name string) bool {
+	if _, ok := p.Info.Declared[name]; ok {
+		return true
+	}
+	for _, b := range p.Info.Binds {
+		if b.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
@@ -118,8 +119,8 @@ func ruleUnknownReturnsRef() *Rule {
 			}
 			sort.Strings(bound)
 			for _, id := range p.Info.Returns {
-				if seen[id.Name] {
-					continue
+				if seen[id.Name] || lang.IsEnvelopeField(id.Name) {
+					continue // an envelope field is reserved-keyword's
 				}
 				s := closest(id.Name, bound)
 				d := p.Reportf(id, "# Returns: names %s, which the skill never binds%s", id.Name, didYouMean(s))
@@ -135,8 +136,8 @@ func ruleReservedKeyword() *Rule {
 	return &Rule{
 		ID: "reserved-keyword", Severity: ast.Error, Needs: NeedsSource,
 		Doc: Doc{
-			Summary: "A skill, variable, return, target or iterator named with a reserved word (`emit`, `if`, `default`, `unsafe`, `while`, ...).",
-			Why:     "Reserved words belong to the grammar (ops, control flow, future syntax). Reserved words are case-sensitive: `If` and `Default` are fine.",
+			Summary: "A skill, variable, return, target or iterator named with a reserved word (`emit`, `if`, `default`, `unsafe`, `while`, ...), or a `# Returns:` name that is a field of the result envelope (`outputs`, `transcript`, `errors`, ...).",
+			Why:     "Reserved words belong to the grammar (ops, control flow, future syntax). Reserved words are case-sensitive: `If` and `Default` are fine. A caller's `-> R` always carries the envelope fields (" + codeList(lang.EnvelopeFields()) + "), so a return of the same name would be shadowed by them.",
 			Bad:     "# Vars: default=foo\n",
 			Good:    "# Vars: DEFAULT_MODE=foo\n",
 		},
@@ -159,6 +160,7 @@ func ruleReservedKeyword() *Rule {
 				case ast.HeaderReturns:
 					for _, n := range h.Names {
 						flag(n, "return")
+						envelopeReturn(p, n)
 					}
 				case ast.HeaderRequires:
 					for _, r := range h.Reqs {
@@ -181,6 +183,15 @@ func ruleReservedKeyword() *Rule {
 			}
 		},
 	}
+}
+
+// envelopeReturn reports a # Returns: name that the result envelope
+// already uses.
+func envelopeReturn(p *Pass, id *ast.Ident) {
+	if id == nil || !lang.IsEnvelopeField(id.Name) {
+		return
+	}
+	p.Reportf(id, "# Returns: names %s, a field of the result envelope every caller's -> R carries: ${R.%s} would be the envelope's, not this value; rename it (e.g. %s)", id.Name, id.Name, strings.ToUpper(id.Name))
 }
 
 func ruleNumericSubscript() *Rule {

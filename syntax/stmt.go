@@ -184,9 +184,13 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 	for to > from && (p.src[to-1] == ' ' || p.src[to-1] == '\t') {
 		to--
 	}
+	if to-from > MaxCondLen {
+		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition is %d bytes long, over the limit of %d: compute parts of it with $set first", to-from, MaxCondLen)
+		return nil
+	}
 	toks, _ := lexStmt(p.src, from, to)
-	if nestingOf(toks) > maxNesting {
-		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition nests \"not\" and parentheses more than %d deep", maxNesting)
+	if nestingOf(toks) > MaxCondNesting {
+		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition nests \"not\" and parentheses more than %d deep: split it into several if blocks or $set steps", MaxCondNesting)
 		return nil
 	}
 	for _, t := range toks {
@@ -206,7 +210,31 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 		p.badStmt(from, to, err, "invalid-conditional-syntax")
 		return nil
 	}
-	return p.convCond(c)
+	before := len(p.diags)
+	cond := p.convCond(c)
+	if cond != nil && len(p.diags) == before && !hasSubst(cond) {
+		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition %s references no variable, so it always has the same value: test a ${...} reference", strings.TrimSpace(string(p.src[from:to])))
+	}
+	return cond
+}
+
+// MaxCondLen and MaxCondNesting cap one condition: its length in bytes
+// and how deep "not" and parentheses nest in it.
+const (
+	MaxCondLen     = 4096
+	MaxCondNesting = 64
+)
+
+// hasSubst reports whether n contains a ${...} reference.
+func hasSubst(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(c ast.Node) bool {
+		if _, ok := c.(*ast.Subst); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // nestingOf counts the "not" and "(" tokens of a condition: an upper bound
