@@ -191,7 +191,7 @@ func splitTop(src []byte, from, to int, sep byte) [][2]int {
 }
 
 func (p *parser) vars(h *ast.Header, vs, ve int) {
-	if vs == ve {
+	if vs == ve || p.noEntries(vs, ve) {
 		return
 	}
 	for _, seg := range splitTop(p.src, vs, ve, ',') {
@@ -262,7 +262,7 @@ func (p *parser) defaultValue(from, to int) ast.Expr {
 }
 
 func (p *parser) nameList(h *ast.Header, vs, ve int) {
-	if vs == ve {
+	if vs == ve || p.noEntries(vs, ve) {
 		return
 	}
 	for _, seg := range splitTop(p.src, vs, ve, ',') {
@@ -283,11 +283,48 @@ func (p *parser) requires(h *ast.Header, vs, ve int) {
 		p.errorf("parse-error", h.Range, "# Requires: needs a declaration")
 		return
 	}
+	if p.noEntries(vs, ve) {
+		return
+	}
 	for _, seg := range splitTop(p.src, vs, ve, ',') {
-		if seg[0] < seg[1] {
-			p.requirement(h, seg[0], seg[1])
+		for _, tok := range p.requirementTokens(seg[0], seg[1]) {
+			p.requirement(h, tok[0], tok[1])
 		}
 	}
+}
+
+// noEntries reports whether the header value src[vs:ve] is "(none)" or
+// "()", which real skills write for an empty # Vars:, # Returns: or
+// # Requires: list.
+func (p *parser) noEntries(vs, ve int) bool {
+	v := strings.TrimSpace(string(p.src[vs:ve]))
+	return v == "()" || strings.EqualFold(v, "(none)")
+}
+
+// requirementTokens splits one comma-separated # Requires: entry at
+// src[a:b] into its space-separated requirements ("secret.A secret.B"); a
+// user-var:/system-var: requirement ("user-var:k -> NAME (fallback: v)")
+// runs to the end of the entry whatever its spaces.
+func (p *parser) requirementTokens(a, b int) [][2]int {
+	var out [][2]int
+	for i := a; i < b; {
+		for i < b && isSpace(p.src[i]) {
+			i++
+		}
+		j := i
+		for j < b && !isSpace(p.src[j]) {
+			j++
+		}
+		if j == i {
+			break
+		}
+		if w := string(p.src[i:j]); strings.HasPrefix(w, "user-var:") || strings.HasPrefix(w, "system-var:") {
+			return append(out, [2]int{i, b})
+		}
+		out = append(out, [2]int{i, j})
+		i = j
+	}
+	return out
 }
 
 func (p *parser) requirement(h *ast.Header, a, b int) {
