@@ -12,6 +12,7 @@ import (
 type clientCaps struct {
 	watchRegistration bool // workspace/didChangeWatchedFiles dynamic registration
 	progress          bool // window/workDoneProgress
+	configuration     bool // workspace/configuration
 }
 
 // clientCapsOf reads the capabilities the server uses.
@@ -19,6 +20,9 @@ func clientCapsOf(p *protocol.InitializeParams) clientCaps {
 	var c clientCaps
 	if ws := p.Capabilities.Workspace; ws != nil && ws.DidChangeWatchedFiles != nil && ws.DidChangeWatchedFiles.DynamicRegistration != nil {
 		c.watchRegistration = *ws.DidChangeWatchedFiles.DynamicRegistration
+	}
+	if ws := p.Capabilities.Workspace; ws != nil && ws.Configuration != nil {
+		c.configuration = *ws.Configuration
 	}
 	if w := p.Capabilities.Window; w != nil && w.WorkDoneProgress != nil {
 		c.progress = *w.WorkDoneProgress
@@ -39,7 +43,8 @@ func watchedGlobs() []string {
 }
 
 // afterInitialized registers the file watchers (when the client allows
-// dynamic registration) and starts the tool warm-up. Both call the
+// dynamic registration), reads the editor's settings and starts the tool
+// warm-up. Both call the
 // client, so they run off the read loop.
 func (s *Server) afterInitialized() {
 	s.mu.Lock()
@@ -48,6 +53,10 @@ func (s *Server) afterInitialized() {
 	go func() {
 		if register {
 			s.registerWatchers()
+		}
+		if s.pullSettings() {
+			s.ws.invalidate()
+			s.republishAll()
 		}
 		s.startWarmUp()
 	}()

@@ -3,8 +3,10 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -87,5 +89,36 @@ func TestInlayHintsAndCodeLens(t *testing.T) {
 	if len(lenses) != 2 || lenses[0].Command.Command != CommandRun || lenses[1].Command.Command != CommandTest ||
 		len(lenses[0].Command.Arguments) != 1 || string(lenses[0].Command.Arguments[0]) != `"untitled:x"` {
 		t.Errorf("lenses = %+v", lenses)
+	}
+}
+
+// TestSettingsFromEditor checks that the "skillc" settings the editor
+// returns for workspace/configuration reach configuration discovery: an
+// env override of SKILLSCRIPT_HOME finds the connectors.json there.
+func TestSettingsFromEditor(t *testing.T) {
+	home := t.TempDir()
+	writeFile(t, home, "connectors.json", read(t, filepath.Join("..", "testdata", "lsp", "ws"), "connectors.json"))
+	c := newTestClient(t, Options{})
+	c.settings = map[string]any{"env": map[string]any{"SKILLSCRIPT_HOME": home}, "debounceMs": 0}
+	c.initialize(t.TempDir())
+	u := "untitled:s"
+	text := "# Skill: s\n# Status: Draft\n# Timeout: 9\n\nrun:\n    $ tracker.search query=\"x\" bogus=1 -> R\n\ndefault: run\n"
+	// the settings are pulled after initialized: wait until the tool's
+	// schema is known (without the settings nothing is reported)
+	deadline := time.Now().Add(10 * time.Second)
+	for v := 1; ; v++ {
+		if v == 1 {
+			c.open(u, text)
+		} else {
+			c.change(u, v, text+strings.Repeat("\n", v%2))
+		}
+		p := c.waitDiags(u, atVersion(int32(v)))
+		if strings.Contains(fmt.Sprint(codes(p)), "unknown-connector-arg") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("connectors.json in the SKILLSCRIPT_HOME from the settings not used: %v", codes(p))
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -25,6 +25,8 @@ type testClient struct {
 	mu    sync.Mutex
 	diags []protocol.PublishDiagnosticsParams
 	wake  chan struct{}
+	// settings answers workspace/configuration when set (before initialize)
+	settings any
 }
 
 // newTestClient starts a server with opts and connects a client to it.
@@ -73,6 +75,9 @@ func (c *testClient) handle(_ context.Context, req *jsonrpc2.Request) (any, erro
 		default:
 		}
 	}
+	if req.IsCall() && req.Method() == "workspace/configuration" && c.settings != nil {
+		return []any{c.settings}, nil
+	}
 	if req.IsCall() {
 		return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "client has no methods")
 	}
@@ -113,7 +118,11 @@ func (c *testClient) notify(method string, params any) {
 // initialize performs the handshake with root as the workspace folder.
 func (c *testClient) initialize(root string) {
 	c.t.Helper()
-	p := map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}}
+	caps := map[string]any{}
+	if c.settings != nil {
+		caps["workspace"] = map[string]any{"configuration": true}
+	}
+	p := map[string]any{"processId": nil, "rootUri": nil, "capabilities": caps}
 	if root != "" {
 		p["rootUri"] = string(uri.File(root))
 	}

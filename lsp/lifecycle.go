@@ -128,7 +128,7 @@ func (s *Server) didChange(p *protocol.DidChangeTextDocumentParams) {
 	d.text, d.lines, d.version = text, ast.NewLineTable(text), p.TextDocument.Version
 	d.edit++
 	d.carry = shiftDiags(d.carry, spans)
-	s.scheduleEditLocked(d, s.opts.debounce())
+	s.scheduleEditLocked(d, s.debounce())
 }
 
 // didSave publishes at once (and takes the saved text when sent).
@@ -205,7 +205,7 @@ func (s *Server) recheckDependents(changed string, names []string) {
 			continue
 		}
 		d.deps++
-		s.scheduleLocked(d, s.opts.debounce())
+		s.scheduleLocked(d, s.debounce())
 	}
 }
 

@@ -101,6 +101,9 @@ type Server struct {
 	analyses chan struct{}
 	parses   chan struct{} // the same for the quick publications' parses
 
+	settings liveSettings                // from workspace/configuration
+	baseEnv  func(string) (string, bool) // Options.Env as given
+
 	client  clientCaps   // what the client announced at initialize (under mu)
 	warmGen atomic.Int64 // counts tool warm-ups; a newer one supersedes
 
@@ -123,6 +126,8 @@ func NewServer(opts Options) *Server {
 	}
 	s := &Server{opts: opts, docs: map[string]*document{}, inflight: map[jsonrpc2.ID]context.CancelFunc{}, exit: make(chan struct{})}
 	s.defaultAnalyzer = defaultAnalyzer
+	s.baseEnv = opts.Env
+	s.opts.Env = s.lookupEnv
 	s.analyses = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	s.parses = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	s.ws = newWorkspace(&s.opts)
@@ -315,7 +320,12 @@ func (s *Server) notification(ctx context.Context, method string, params jsonrpc
 		err = decodeAnd(params, s.didClose)
 	case "workspace/didChangeWatchedFiles":
 		err = decodeAnd(params, s.didChangeWatchedFiles)
-	case "workspace/didChangeConfiguration", "workspace/didChangeWorkspaceFolders":
+	case "workspace/didChangeConfiguration":
+		go func() {
+			s.pullSettings()
+			s.configChanged()
+		}()
+	case "workspace/didChangeWorkspaceFolders":
 		s.configChanged()
 	default:
 		s.logf("ignoring notification %s", method)
