@@ -778,3 +778,52 @@ func TestServeTwoHostsPostgres(t *testing.T) {
 		t.Errorf("runs across both hosts = %d, want 1", runs)
 	}
 }
+
+// lint_skill reports exactly what skillc check reports for the same
+// stored skill.
+func TestServeLintMatchesCheck(t *testing.T) {
+	home := t.TempDir()
+	src := "# Skill: messy\n# Status: Draft\n# Vars: UNUSED\n\nrun:\n    shell(command=\"curl -s ${URL}\") -> R\n    emit(text=\"${R|nosuchfilter}\")\ndefault: run\n"
+	writeSkill(t, home, "messy", src)
+	cmd := exec.Command("skillc", "check", "--format", "json", filepath.Join(home, "skills", "messy.skill.md"))
+	cmd.Env = append(os.Environ(), "SKILLSCRIPT_HOME="+home, "NO_COLOR=1")
+	out, _ := cmd.Output()
+	type diag struct {
+		Line, Column, EndLine, EndColumn int
+		Severity, Rule, Message          string
+	}
+	var check struct {
+		Diagnostics []struct {
+			diag
+			EndLine   int `json:"end_line"`
+			EndColumn int `json:"end_column"`
+		}
+	}
+	if err := json.Unmarshal(out, &check); err != nil || len(check.Diagnostics) < 3 {
+		t.Fatalf("skillc check: %v\n%s", err, out)
+	}
+	p := startServe(t, home, nil)
+	var lint struct {
+		Diagnostics []struct {
+			diag
+			EndLine   int `json:"end_line"`
+			EndColumn int `json:"end_column"`
+		}
+	}
+	callJSON(t, connect(t, p.url, nil), "lint_skill", map[string]any{"name": "messy"}, &lint)
+	norm := func(ds []struct {
+		diag
+		EndLine   int `json:"end_line"`
+		EndColumn int `json:"end_column"`
+	}) []diag {
+		var out []diag
+		for _, d := range ds {
+			d.diag.EndLine, d.diag.EndColumn = d.EndLine, d.EndColumn
+			out = append(out, d.diag)
+		}
+		return out
+	}
+	if got, want := norm(lint.Diagnostics), norm(check.Diagnostics); !jsonEqual(got, want) {
+		t.Errorf("lint_skill:\n%+v\nskillc check:\n%+v", got, want)
+	}
+}
