@@ -140,3 +140,54 @@ func TestSkillWriteChecks(t *testing.T) {
 		t.Errorf("bad status: %v", err)
 	}
 }
+
+func TestSkillListFilters(t *testing.T) {
+	ts := tools(t, map[string]string{
+		"a": "# Skill: a\n# Status: Approved\n# Tags: billing, ops\n# Audience: operators\n# Triggers: cron: 0 9 * * *\n\nx\n",
+		"b": "# Skill: b\n# Status: Draft\n# Tags: ops\n# Triggers: event: go\n\nx\n",
+		"c": "# Skill: c\n# Status: Disabled\n\nx\n",
+	})
+	ctx := context.Background()
+	names := func(in SkillListInput) string {
+		t.Helper()
+		out, err := ts.skillList(ctx, &call{}, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ns []string
+		for _, e := range out.Skills {
+			ns = append(ns, e.Name)
+		}
+		return strings.Join(ns, ",")
+	}
+	for _, tc := range []struct {
+		in   SkillListInput
+		want string
+	}{
+		{SkillListInput{}, "a,b,c"},
+		{SkillListInput{Status: "approved"}, "a"},
+		{SkillListInput{TriggerKind: "event"}, "b"},
+		{SkillListInput{DomainTags: []string{"ops"}}, "a,b"},
+		{SkillListInput{DomainTags: []string{"billing", "nope"}}, "a"},
+		{SkillListInput{Audience: "Operators"}, "a"},
+		{SkillListInput{NamePrefix: "c"}, "c"},
+	} {
+		if got := names(tc.in); got != tc.want {
+			t.Errorf("skill_list %+v = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	all, _ := ts.skillList(ctx, &call{}, SkillListInput{})
+	ops, _ := ts.skillList(ctx, &call{}, SkillListInput{DomainTags: []string{"ops"}})
+	if all.CatalogVersion == ops.CatalogVersion {
+		t.Error("filtered and unfiltered catalogs share a version")
+	}
+	if _, err := ts.skillWrite(ctx, &call{}, SkillWriteInput{Name: "d", Source: "# Skill: d\n\nx\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := ts.skillList(ctx, &call{}, SkillListInput{IfNoneMatch: all.CatalogVersion}); again.NotModified {
+		t.Error("a write did not change the catalog version")
+	}
+	if _, err := ts.skillList(ctx, &call{}, SkillListInput{Status: "shipped"}); err == nil {
+		t.Error("bad status accepted")
+	}
+}
