@@ -38,6 +38,13 @@ type Context struct {
 	ShellAllowlistKnown bool
 	ShellAllowlist      []string
 
+	// FSAllowlistKnown reports that the filesystem allowlist is known:
+	// FSAllowlist holds its absolute roots (empty denies every path) and
+	// FSBase the directory relative paths are resolved from.
+	FSAllowlistKnown bool
+	FSAllowlist      []string
+	FSBase           string
+
 	// UnsafeShellKnown reports that the unsafe-shell switch is known.
 	UnsafeShellKnown bool
 	UnsafeShell      bool

@@ -114,13 +114,18 @@ func TestClosest(t *testing.T) {
 }
 
 func TestIndexSkills(t *testing.T) {
-	idx, err := IndexSkills("../testdata/lint/duplicate-skill-name")
+	idx, err := IndexSkills("../testdata/lint/duplicate-skill-name/skills")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// skills/dup/classifier.skill.md is in a subdirectory, which the
+	// runtime's flat filesystem store does not read either.
 	si, ok := idx.Lookup("classifier")
-	if !ok || si.Status != "Approved" || strings.Join(si.Returns, ",") != "VERDICT,SCORE" || len(si.Files) != 2 {
+	if !ok || si.Status != "Approved" || strings.Join(si.Returns, ",") != "VERDICT,SCORE" || len(si.Files) != 1 {
 		t.Fatalf("classifier = %+v, %v", si, ok)
+	}
+	if top, _ := IndexSkills("../testdata/lint/duplicate-skill-name"); len(top) != 1 {
+		t.Errorf("the parent directory indexes %d skills, want only clean.skill.md", len(top))
 	}
 	if _, err := IndexSkills("/nonexistent/dir"); err == nil {
 		t.Error("IndexSkills of a missing dir: want an error")

@@ -55,6 +55,7 @@ func Rules() []*Rule {
 		ruleUnsafeShellOp(),
 		ruleUnsafeShellDisabled(),
 		ruleShellBinaryNotAllowed(),
+		ruleFSPathNotAllowed(),
 		ruleShellQuotedVarInCommand(),
 		ruleUnsafeShellAmbiguousSubst(),
 		ruleUnsafeShellUnescapedSubst(),

@@ -59,7 +59,7 @@ func ruleShellBinaryNotAllowed() *Rule {
 	return &Rule{
 		ID: "shell-binary-not-allowed", Severity: ast.Error, Needs: NeedsConfig,
 		Doc: Doc{
-			Summary: "A shell op whose binary is not on the operator's shell allowlist (`SKILLSCRIPT_SHELL_ALLOWLIST`, `shellAllowlist`). Unsafe shell needs `bash` on the list.",
+			Summary: "A shell op whose binary is not on the operator's shell allowlist (`SKILLSCRIPT_SHELL_ALLOWLIST`, `shellAllowlist`, `--allow-shell`). Unsafe shell needs `bash` on the list.",
 			Why:     "The allowlist is default-deny and the author cannot bypass it; the runtime refuses the op with ShellBinaryNotAllowedError.",
 			Bad:     "shell(command=\"wget https://x\") -> R\n",
 			Good:    "shell(command=\"curl -s https://x\") -> R   # with curl on the allowlist\n",
@@ -74,7 +74,7 @@ func ruleShellBinaryNotAllowed() *Rule {
 					continue
 				}
 				if len(p.Ctx.ShellAllowlist) == 0 {
-					p.Reportf(at, "shell binary %s is not allowed: the shell allowlist is empty, so every shell op is refused (set SKILLSCRIPT_SHELL_ALLOWLIST)", bin)
+					p.Reportf(at, "shell binary %s is not allowed: the shell allowlist is empty, so every shell op is refused (set SKILLSCRIPT_SHELL_ALLOWLIST, or pass --allow-shell %s to skillc run)", bin, bin)
 					continue
 				}
 				p.Reportf(at, "shell binary %s is not on the shell allowlist (%s)%s", bin, strings.Join(p.Ctx.ShellAllowlist, ", "), didYouMean(closest(bin, p.Ctx.ShellAllowlist)))

@@ -80,7 +80,9 @@ func (m MapIndex) Add(si SkillInfo) {
 	m[si.Name] = prev
 }
 
-// IndexSkills parses every *.skill.md under dir (headers only matter) and
+// IndexSkills parses every *.skill.md directly in dir (headers only
+// matter; subdirectories are not part of the store, as for the runtime's
+// filesystem skill store) and
 // returns the index. Files without a # Skill: header are indexed under
 // their file name without the extension. Unreadable files are skipped;
 // the error reports a dir that cannot be walked.
@@ -93,6 +95,9 @@ func IndexSkills(dir string) (MapIndex, error) {
 				return err
 			}
 			return nil
+		}
+		if d.IsDir() && path != dir {
+			return fs.SkipDir // the runtime's filesystem store is flat
 		}
 		if !d.IsDir() && strings.HasSuffix(d.Name(), ".skill.md") {
 			files = append(files, path)

@@ -42,9 +42,12 @@ type envCache struct {
 	// warm, when set, warms the tool cache of each environment's MCP
 	// connectors (skillc check and run); the results are shared by the
 	// environments that use the same connectors.json.
-	warm   *workspace.WarmOptions
-	ctx    context.Context
-	warmed map[string]warmed
+	warm *workspace.WarmOptions
+	// skillDirStore makes each skill's directory its default skill store
+	// (check, run and test agree on sibling skills).
+	skillDirStore bool
+	ctx           context.Context
+	warmed        map[string]warmed
 
 	mu    sync.Mutex
 	byDir map[string]*workspace.Env
@@ -60,6 +63,13 @@ func newEnvCache(c *cli.Context) *envCache {
 		byDir: map[string]*workspace.Env{},
 		ctx:   c.Context,
 	}
+}
+
+// withSkillDirStore makes each skill's directory its default skill store
+// (skillc check, run and test).
+func (e *envCache) withSkillDirStore() *envCache {
+	e.skillDirStore = true
+	return e
 }
 
 // warmed is the outcome of one tool-cache warm-up.
@@ -114,7 +124,11 @@ func (e *envCache) forFile(path string) *workspace.Env {
 	if env, ok := e.byDir[dir]; ok {
 		return env
 	}
-	env := e.warmTools(workspace.Load(dir, e.opts))
+	opts := e.opts
+	if e.skillDirStore && path != "-" {
+		opts.DefaultSkillsDir = dir
+	}
+	env := e.warmTools(workspace.Load(dir, opts))
 	e.byDir[dir] = env
 	return env
 }
@@ -178,7 +192,7 @@ func analyze(name string, src []byte, env *workspace.Env) ast.Diagnostics {
 
 // withRunFlags is env with the shell grants of the run command line.
 func withRunFlags(c *cli.Context, env *workspace.Env) *workspace.Env {
-	return env.WithRunFlags(splitList(c.StringSlice("allow-shell")), c.Bool("unsafe-shell"))
+	return env.WithRunFlags(splitList(c.StringSlice("allow-shell")), splitList(c.StringSlice("allow-fs")), c.Bool("unsafe-shell"))
 }
 
 // splitList splits repeated, comma-separated flag values.

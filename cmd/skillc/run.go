@@ -53,7 +53,7 @@ func runRun(c *cli.Context, s *streams) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	envs := newEnvCache(c)
+	envs := newEnvCache(c).withSkillDirStore()
 	if !c.Bool("no-check") && c.String("mock") == "" {
 		envs.withToolWarmup(c) // the pre-check sees the servers' tool schemas
 	}
@@ -133,10 +133,22 @@ func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src [
 func hostOptions(c *cli.Context, s *streams, env *workspace.Env) host.Options {
 	return host.Options{
 		Config: env.Config, AllowShell: splitList(c.StringSlice("allow-shell")), AllowFS: splitList(c.StringSlice("allow-fs")),
-		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: c.String("skills"),
+		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: runSkillsDir(c, env),
 		Mechanical: c.Bool("mechanical"), Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
 		Direct: true, // a person runs the skill (DECISIONS 26)
 	}
+}
+
+// runSkillsDir is the skill store of the run: --skills, else the skill's
+// own directory when nothing configures a store (as skillc test does).
+func runSkillsDir(c *cli.Context, env *workspace.Env) string {
+	if d := c.String("skills"); d != "" {
+		return d
+	}
+	if env.Config.Origins["skills_dir"] == workspace.OriginSkillDir {
+		return env.Config.SkillsDir
+	}
+	return ""
 }
 
 // report prints the result: JSON, or the canonical output on stdout and

@@ -87,7 +87,7 @@ func runTests(c *cli.Context, s *streams) error {
 }
 
 func newTestSession(c *cli.Context, s *streams) (*testSession, error) {
-	ts := &testSession{c: c, s: s, envs: newEnvCache(c)}
+	ts := &testSession{c: c, s: s, envs: newEnvCache(c).withSkillDirStore()}
 	if pat := c.String("run"); pat != "" {
 		re, err := regexp.Compile(pat)
 		if err != nil {

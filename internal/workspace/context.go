@@ -2,7 +2,9 @@ package workspace
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/config"
@@ -23,6 +25,9 @@ func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *lint.
 		deployed := cfg.ConfigPath != "" || cfg.ConnectorsPath != ""
 		ctx.ShellAllowlistKnown = deployed || cfg.Origins["shell_allowlist"] != "default"
 		ctx.ShellAllowlist = append([]string(nil), cfg.ShellAllowlist...)
+		ctx.FSAllowlistKnown = deployed || cfg.Origins["fs_allowlist"] != "default"
+		ctx.FSBase, _ = os.Getwd()
+		ctx.FSAllowlist = fsRoots(ctx.FSBase, cfg.FSAllowlist)
 		ctx.UnsafeShellKnown = deployed || cfg.Origins["enable_unsafe_shell"] != "default"
 		ctx.UnsafeShell = cfg.EnableUnsafeShell
 		// The implicit default store ($SKILLSCRIPT_HOME/skills) counts only
@@ -45,6 +50,26 @@ func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *lint.
 		addApproval(ctx, cfg)
 	}
 	return ctx
+}
+
+// fsRoots returns the filesystem allowlist roots as the runtime's gate
+// holds them: absolute (relative roots from base), with symbolic links
+// resolved where the root exists.
+func fsRoots(base string, roots []string) []string {
+	var out []string
+	for _, r := range roots {
+		if strings.TrimSpace(r) == "" {
+			continue
+		}
+		if !filepath.IsAbs(r) {
+			r = filepath.Join(base, r)
+		}
+		if resolved, err := filepath.EvalSymlinks(r); err == nil {
+			r = resolved
+		}
+		out = append(out, filepath.Clean(r))
+	}
+	return out
 }
 
 // addConnectors fills the connector, substrate and model facts.

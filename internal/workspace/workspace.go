@@ -23,6 +23,11 @@ type LoadOptions struct {
 	// Home is the user's home directory, the parent of the default
 	// SKILLSCRIPT_HOME.
 	Home string
+	// DefaultSkillsDir is the skill store when neither SkillsDir, the
+	// configuration nor a skill_store substrate in connectors.json names
+	// one: skillc check, run and test pass the skill's own directory, so
+	// sibling skills are found the same way by all three.
+	DefaultSkillsDir string
 	// ToolCacheDir overrides the directory of cached MCP tool lists
 	// (default SKILLSCRIPT_HOME/cache/tools).
 	ToolCacheDir string
@@ -73,6 +78,7 @@ func Load(dir string, o LoadOptions) *Env {
 		}
 		env.ConnectorDiagnostics = CheckConnectors(cfg.ConnectorsPath, cfg.Connectors, problems, env.LintOptions)
 	}
+	defaultStore(cfg, parsed, o)
 	env.ToolCacheDir = o.ToolCacheDir
 	if env.ToolCacheDir == "" {
 		env.ToolCacheDir = toolcache.DefaultDir(cfg.Home)
@@ -80,6 +86,23 @@ func Load(dir string, o LoadOptions) *Env {
 	env.Lint = ContextFrom(cfg, parsed, "")
 	env.addCachedTools()
 	return env
+}
+
+// OriginSkillDir is the origin recorded for skills_dir when the store is
+// the skill's own directory (LoadOptions.DefaultSkillsDir).
+const OriginSkillDir = "the skill's directory"
+
+// defaultStore makes o.DefaultSkillsDir the skill store when nothing else
+// names one.
+func defaultStore(cfg *config.Config, conns *connectors.File, o LoadOptions) {
+	if o.SkillsDir != "" || o.DefaultSkillsDir == "" || cfg.Origins["skills_dir"] != "default" {
+		return
+	}
+	if conns != nil && slotWired(conns.Substrate.SkillStore) {
+		return
+	}
+	cfg.SkillsDir = o.DefaultSkillsDir
+	cfg.Origins["skills_dir"] = OriginSkillDir
 }
 
 // lintOptions turns the "lint" settings of the configuration into options;
@@ -137,15 +160,19 @@ func (e *Env) WithSkills(idx lint.SkillIndex) *Env {
 
 // WithRunFlags returns a copy of e whose lint context also knows the
 // operator grants given on the skillc run command line (--allow-shell,
-// --unsafe-shell), so the pre-run check agrees with what the run permits.
+// --allow-fs, --unsafe-shell), so the pre-run check agrees with what the run permits.
 // skillc run always has a skill store (the embedded default), so a store
 // the configuration leaves implicit is indexed too.
-func (e *Env) WithRunFlags(allowShell []string, unsafe bool) *Env {
+func (e *Env) WithRunFlags(allowShell, allowFS []string, unsafe bool) *Env {
 	cp := *e
 	ctx := *e.Lint
 	if len(allowShell) > 0 {
 		ctx.ShellAllowlistKnown = true
 		ctx.ShellAllowlist = append(append([]string(nil), ctx.ShellAllowlist...), allowShell...)
+	}
+	if len(allowFS) > 0 {
+		ctx.FSAllowlistKnown = true
+		ctx.FSAllowlist = append(append([]string(nil), ctx.FSAllowlist...), fsRoots(ctx.FSBase, allowFS)...)
 	}
 	if unsafe {
 		ctx.UnsafeShellKnown, ctx.UnsafeShell = true, true

@@ -115,7 +115,7 @@ func TestWithRunFlags(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{config.ConfigFileName: `{"shellAllowlist": ["ls"]}`})
 	env := Load(dir, LoadOptions{Home: t.TempDir()})
-	run := env.WithRunFlags([]string{"jq"}, true)
+	run := env.WithRunFlags([]string{"jq"}, nil, true)
 	if got := strings.Join(run.Lint.ShellAllowlist, ","); got != "ls,jq" || !run.Lint.UnsafeShell {
 		t.Errorf("run context: allowlist %q, unsafe %v", got, run.Lint.UnsafeShell)
 	}
