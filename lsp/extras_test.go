@@ -99,7 +99,7 @@ func TestSettingsFromEditor(t *testing.T) {
 	home := t.TempDir()
 	writeFile(t, home, "connectors.json", read(t, filepath.Join("..", "testdata", "lsp", "ws"), "connectors.json"))
 	c := newTestClient(t, Options{})
-	c.settings = map[string]any{"env": map[string]any{"SKILLSCRIPT_HOME": home}, "debounceMs": 0}
+	c.settings = map[string]any{"skillscriptHome": home, "server": map[string]any{"debounceMs": 0}}
 	c.initialize(t.TempDir())
 	u := "untitled:s"
 	text := "# Skill: s\n# Status: Draft\n# Timeout: 9\n\nrun:\n    $ tracker.search query=\"x\" bogus=1 -> R\n\ndefault: run\n"

@@ -9,16 +9,19 @@ import (
 )
 
 // settings are the server settings an editor may send in the "skillc"
-// section of workspace/configuration:
+// section of workspace/configuration (the VS Code extension's settings):
 //
-//	{"debounceMs": 25, "env": {"SKILLSCRIPT_HOME": "/path"}}
+//	{"server": {"debounceMs": 25}, "env": {"K": "v"}, "skillscriptHome": "/path"}
 //
-// debounceMs replaces Options.Debounce (0: none); env entries override the
-// environment configuration discovery reads (SKILLSCRIPT_HOME,
-// SKILLSCRIPT_CONFIG, ...).
+// server.debounceMs replaces Options.Debounce (0: none); env entries and
+// skillscriptHome (as SKILLSCRIPT_HOME) override the environment that
+// configuration discovery reads.
 type settings struct {
-	DebounceMs *int              `json:"debounceMs"`
-	Env        map[string]string `json:"env"`
+	Server struct {
+		DebounceMs *int `json:"debounceMs"`
+	} `json:"server"`
+	Env             map[string]string `json:"env"`
+	SkillscriptHome string            `json:"skillscriptHome"`
 }
 
 // liveSettings holds the settings in force; safe for concurrent use.
@@ -33,11 +36,17 @@ func (l *liveSettings) set(st settings) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.debounce = nil
-	if st.DebounceMs != nil {
-		d := time.Duration(*st.DebounceMs) * time.Millisecond
+	if st.Server.DebounceMs != nil {
+		d := time.Duration(*st.Server.DebounceMs) * time.Millisecond
 		l.debounce = &d
 	}
 	l.env = maps.Clone(st.Env)
+	if st.SkillscriptHome != "" {
+		if l.env == nil {
+			l.env = map[string]string{}
+		}
+		l.env["SKILLSCRIPT_HOME"] = st.SkillscriptHome
+	}
 }
 
 // lookup returns an overridden environment variable.
@@ -97,8 +106,10 @@ func (s *Server) pullSettings() bool {
 		}
 	}
 	s.settings.mu.Lock()
-	changed := !maps.Equal(s.settings.env, st.Env)
+	old := s.settings.env
 	s.settings.mu.Unlock()
 	s.settings.set(st)
-	return changed
+	s.settings.mu.Lock()
+	defer s.settings.mu.Unlock()
+	return !maps.Equal(old, s.settings.env)
 }

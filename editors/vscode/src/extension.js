@@ -6,11 +6,23 @@
 // command, and stops it on deactivation. Plain JavaScript: no build step.
 
 const vscode = require('vscode');
+const { execFile } = require('child_process');
 const { LanguageClient } = require('vscode-languageclient/node');
 const server = require('./server');
 
 // state is per activation; VS Code activates an extension once per window.
-const state = { client: undefined, output: undefined };
+const state = { client: undefined, output: undefined, runOutput: undefined };
+
+// settings reads the skillc settings the client and the commands use.
+function settings() {
+  const config = vscode.workspace.getConfiguration('skillc');
+  return {
+    path: config.get('path', server.DEFAULT_PATH),
+    serverArgs: config.get('serverArgs', []),
+    env: config.get('env', {}),
+    skillscriptHome: config.get('skillscriptHome', ''),
+  };
+}
 
 // workspaceFolderPath returns the first workspace folder on disk, if any.
 function workspaceFolderPath() {
@@ -23,20 +35,13 @@ function workspaceFolderPath() {
 
 // createClient builds a language client from the current settings.
 function createClient() {
-  const config = vscode.workspace.getConfiguration('skillc');
-  const run = server.serverOptions(
-    { path: config.get('path', server.DEFAULT_PATH) },
-    { workspaceFolder: workspaceFolderPath() },
-  );
+  const run = server.serverOptions(settings(), { workspaceFolder: workspaceFolderPath() });
+  // The server registers its own file watchers (skills, connectors.json,
+  // the configuration, .env) and pulls the "skillc" settings section.
   const clientOptions = {
     documentSelector: server.documentSelector(),
     outputChannel: state.output,
     traceOutputChannel: state.output,
-    synchronize: {
-      fileEvents: vscode.workspace.createFileSystemWatcher(
-        '**/{connectors.json,skillscript.config.json}',
-      ),
-    },
   };
   const client = new LanguageClient(server.CLIENT_ID, 'skillc language server', run, clientOptions);
   return { client, command: run.run.command };
@@ -75,14 +80,41 @@ async function restartClient() {
   await startClient();
 }
 
+// runSkill runs `skillc run|test FILE` for a code lens and shows the
+// output in the "skillc run" channel.
+function runSkill(kind, uriString) {
+  const uri = uriString ? vscode.Uri.parse(uriString) : vscode.window.activeTextEditor?.document.uri;
+  if (!uri || uri.scheme !== 'file') {
+    vscode.window.showWarningMessage('skillc: save the skill to a file to run it');
+    return Promise.resolve();
+  }
+  const folder = workspaceFolderPath();
+  const cmd = server.commandLine(kind, uri.fsPath, settings(), { workspaceFolder: folder });
+  state.runOutput.show(true);
+  state.runOutput.appendLine(`$ ${cmd.command} ${cmd.args.join(' ')}`);
+  return new Promise((resolve) => {
+    execFile(cmd.command, cmd.args, { cwd: folder, env: cmd.env, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      state.runOutput.append(stdout);
+      state.runOutput.append(stderr);
+      state.runOutput.appendLine(err ? `[exit ${err.code}]` : '[exit 0]');
+      resolve();
+    });
+  });
+}
+
 // activate is called by VS Code when a skillscript document is opened.
 async function activate(context) {
   state.output = vscode.window.createOutputChannel('skillc');
+  state.runOutput = vscode.window.createOutputChannel('skillc run');
   context.subscriptions.push(
     state.output,
+    state.runOutput,
     vscode.commands.registerCommand('skillc.restartServer', restartClient),
+    vscode.commands.registerCommand('skillc.run', (u) => runSkill('run', u)),
+    vscode.commands.registerCommand('skillc.test', (u) => runSkill('test', u)),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('skillc.path')) {
+      const restart = ['skillc.path', 'skillc.serverArgs', 'skillc.env', 'skillc.skillscriptHome'];
+      if (restart.some((k) => event.affectsConfiguration(k))) {
         restartClient();
       }
     }),

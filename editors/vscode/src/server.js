@@ -42,19 +42,46 @@ function expandPath(value, ctx = {}) {
   return p;
 }
 
+// serverEnv returns the environment of skillc processes: the editor's,
+// then the `skillc.env` entries, then `skillc.skillscriptHome` as
+// SKILLSCRIPT_HOME (paths expanded like skillc.path).
+function serverEnv(settings = {}, ctx = {}) {
+  const env = Object.assign({}, ctx.env || process.env);
+  for (const [k, v] of Object.entries(settings.env || {})) {
+    if (typeof v === 'string') {
+      env[k] = v;
+    }
+  }
+  if (typeof settings.skillscriptHome === 'string' && settings.skillscriptHome.trim() !== '') {
+    env.SKILLSCRIPT_HOME = expandPath(settings.skillscriptHome, ctx);
+  }
+  return env;
+}
+
 // serverOptions returns the vscode-languageclient ServerOptions that run
-// `<skillc.path> lsp`. No transport is set on purpose: the client then talks
-// over the child's stdin/stdout without appending a --stdio flag.
+// `<skillc.path> lsp <skillc.serverArgs...>`. No transport is set on
+// purpose: the client then talks over the child's stdin/stdout without
+// appending a --stdio flag.
 function serverOptions(settings = {}, ctx = {}) {
+  const extra = Array.isArray(settings.serverArgs) ? settings.serverArgs.filter((a) => typeof a === 'string') : [];
   const executable = {
     command: expandPath(settings.path, ctx),
-    args: ['lsp'],
-    options: { env: Object.assign({}, ctx.env || process.env) },
+    args: ['lsp', ...extra],
+    options: { env: serverEnv(settings, ctx) },
   };
   if (ctx.workspaceFolder) {
     executable.options.cwd = ctx.workspaceFolder;
   }
   return { run: executable, debug: executable };
+}
+
+// commandLine returns the command and arguments of the code-lens
+// commands: `skillc run FILE` ("run") or `skillc test FILE` ("test").
+function commandLine(kind, file, settings = {}, ctx = {}) {
+  if (kind !== 'run' && kind !== 'test') {
+    throw new Error(`unknown skillc command ${kind}`);
+  }
+  return { command: expandPath(settings.path, ctx), args: [kind, file], env: serverEnv(settings, ctx) };
 }
 
 // documentSelector lists the documents the server is asked about.
@@ -77,6 +104,8 @@ function startFailureMessage(err, command) {
 
 module.exports = {
   CLIENT_ID,
+  commandLine,
+  serverEnv,
   DEFAULT_PATH,
   LANGUAGE_ID,
   documentSelector,

@@ -82,3 +82,17 @@ test('the word pattern keeps dashed target names whole', () => {
   const re = new RegExp(langConfig.wordPattern, 'g');
   assert.deepEqual('fetch-issues: needs: a_b'.match(re), ['fetch-issues', 'needs', 'a_b']);
 });
+
+test('settings, defaults and commands for the language server are contributed', () => {
+  const props = pkg.contributes.configuration.properties;
+  for (const k of ['skillc.path', 'skillc.serverArgs', 'skillc.env', 'skillc.skillscriptHome', 'skillc.server.debounceMs']) {
+    assert.ok(props[k], `setting ${k}`);
+  }
+  const defaults = pkg.contributes.configurationDefaults['[skillscript]'];
+  assert.equal(defaults['editor.tabSize'], 4);
+  assert.equal(defaults['editor.insertSpaces'], true);
+  const commands = pkg.contributes.commands.map((c) => c.command);
+  for (const c of ['skillc.run', 'skillc.test', 'skillc.restartServer']) {
+    assert.ok(commands.includes(c), `command ${c}`);
+  }
+});

@@ -67,3 +67,23 @@ test('the client id matches the trace setting prefix', () => {
   assert.ok(props.includes(`${server.CLIENT_ID}.trace.server`));
   assert.ok(props.includes(`${server.CLIENT_ID}.path`));
 });
+
+test('serverOptions appends skillc.serverArgs and sets the environment', () => {
+  const opts = server.serverOptions(
+    { path: 'skillc', serverArgs: ['--debounce', '0', 7], env: { A: 'x', N: 3 }, skillscriptHome: '~/sk' },
+    ctx,
+  );
+  assert.deepEqual(opts.run.args, ['lsp', '--debounce', '0']);
+  assert.equal(opts.run.options.env.A, 'x');
+  assert.equal(opts.run.options.env.N, undefined, 'non-string values are ignored');
+  assert.equal(opts.run.options.env.SKILLSCRIPT_HOME, path.join('/home/ada', 'sk'));
+  assert.equal(opts.run.options.env.PATH, '/usr/bin');
+});
+
+test('commandLine runs skillc run/test on the file with the same environment', () => {
+  const c = server.commandLine('test', '/work/project/a.skill.md', { path: '${workspaceFolder}/bin/skillc', env: { B: '1' } }, ctx);
+  assert.equal(c.command, '/work/project/bin/skillc');
+  assert.deepEqual(c.args, ['test', '/work/project/a.skill.md']);
+  assert.equal(c.env.B, '1');
+  assert.throws(() => server.commandLine('rm', 'x', {}, ctx), /unknown skillc command/);
+});
