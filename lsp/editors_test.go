@@ -104,3 +104,36 @@ func TestNodeClientSession(t *testing.T) {
 		t.Fatalf("node client session failed: %v\n%s", err, out)
 	}
 }
+
+// TestNeovimRealSession runs the assertions of the real VS Code test
+// (editors/realvscode) in headless Neovim: diagnostic positions, a quick
+// fix, cross-file definition and tool completion from a live MCP server.
+func TestNeovimRealSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	nvim := requireTool(t, "nvim")
+	bin, _ := editorServer(t)
+	srv, err := mcpTestServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	src := filepath.Join("..", "editors", "realvscode", "workspace")
+	for _, name := range []string{"broken.skill.md", "ok.skill.md"} {
+		writeFile(t, ws, name, read(t, src, name))
+	}
+	writeFile(t, ws, "connectors.json", `{"srv": {"class": "RemoteMcpConnector", "config": {"command": "`+srv+`", "framing": "newline"}}}`)
+	script, _ := filepath.Abs(filepath.Join("..", "editors", "nvim", "test", "real_session.lua"))
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-u", "NONE", "-c", "luafile "+script)
+	cmd.Env = append(os.Environ(), "SKILLC_LSP_BIN="+bin, "SKILLC_LSP_WORKSPACE="+ws,
+		"HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "SKILLSCRIPT_HOME="+t.TempDir())
+	cmd.Dir = ws
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s", out)
+	if err != nil || !strings.Contains(string(out), "ok: neovim real session passed") {
+		t.Fatalf("neovim real session failed: %v\n%s", err, out)
+	}
+}

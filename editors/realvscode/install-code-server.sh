@@ -29,10 +29,13 @@ for m in @vscode/spdlog node-pty @parcel/watcher native-watchdog @vscode/devicei
 done
 (cd extensions && npm install --no-audit --no-fund --omit=dev --ignore-scripts) || true
 [ -e node_modules.asar ] || ln -s node_modules node_modules.asar
-# code-server's own native module
-cd "$cs"
-if [ -d node_modules/argon2 ]; then
-  (cd node_modules/argon2 && npx --yes node-gyp rebuild >/dev/null 2>&1 && mkdir -p lib/binding/napi-v3 && cp build/Release/argon2.node lib/binding/napi-v3/) || echo "warning: argon2 did not build"
-fi
+# code-server's own native module (its prebuilt binary is on GitHub); npm
+# may hoist it next to code-server
+for a in "$cs/node_modules/argon2" "$dir/node_modules/argon2"; do
+  if [ -d "$a" ]; then
+    (cd "$a" && npx --yes node-gyp rebuild --module_name=argon2 --module_path=lib/binding/napi-v3 --napi_build_version=3 >/dev/null 2>&1 &&
+      mkdir -p lib/binding/napi-v3 && cp build/Release/argon2.node lib/binding/napi-v3/) || { echo "argon2 did not build" >&2; exit 1; }
+  fi
+done
 touch "$dir/.ok"
 echo "code-server installed in $dir"
