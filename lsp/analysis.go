@@ -25,6 +25,7 @@ type snapshot struct {
 	gen     int
 	edit    int
 	deps    int
+	parsed  ast.Diagnostics // the parser's findings, when parsed apart
 	src     []byte
 	lines   *ast.LineTable
 	env     *Env

@@ -34,15 +34,25 @@ type document struct {
 	// the new text plus the rule findings of the last full analysis
 	// (carry), moved through the edits made since. parsed holds the
 	// parser's findings of edit parsedEdit.
-	parsed      ast.Diagnostics
-	parsedEdit  int
-	pre         *preParse // the same parse for the full analysis, or nil
+	parsed     ast.Diagnostics
+	parsedEdit int
+	pre        *preParse // the same parse for the full analysis, or nil
+	// inc are the parser's findings of the last quick publication and the
+	// edits made since, for re-parsing only the edited target next time.
+	inc         incremental
 	carry       ast.Diagnostics
 	fullVersion int32 // newest version whose full diagnostics were sent
 
 	// tokens are the semantic tokens last sent, with their result id.
 	tokens   []uint32
 	tokensID string
+}
+
+// incremental is what an incremental re-parse starts from.
+type incremental struct {
+	ok     bool
+	parsed ast.Diagnostics // the parser's findings, in the text before spans
+	spans  []span          // the edits since
 }
 
 // span is one replacement in byte offsets of the text it applied to:

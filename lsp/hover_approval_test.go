@@ -48,7 +48,7 @@ func TestApprovalHoverAndStaleSignature(t *testing.T) {
 		t.Errorf("hover lacks the valid signature and key:\n%s", got)
 	}
 
-	edited := strings.Replace(text, "hi", "hello", 1)
+	edited := strings.Replace(text, `text="hi"`, `text="hello"`, 1) // not a "hi" inside the signature
 	c.change(u, 2, edited)
 	d := c.waitDiags(u, atVersion(2))
 	stale := findDiag(d, "stale-signature")

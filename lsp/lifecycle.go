@@ -128,6 +128,9 @@ func (s *Server) didChange(p *protocol.DidChangeTextDocumentParams) {
 	d.text, d.lines, d.version = text, ast.NewLineTable(text), p.TextDocument.Version
 	d.edit++
 	d.carry = shiftDiags(d.carry, spans)
+	if d.inc.ok {
+		d.inc.spans = append(d.inc.spans, spans...)
+	}
 	s.scheduleEditLocked(d, s.debounce())
 }
 
@@ -142,6 +145,7 @@ func (s *Server) didSave(p *protocol.DidSaveTextDocumentParams) {
 	}
 	if p.Text != nil && *p.Text != string(d.text) {
 		d.carry = shiftDiags(d.carry, []span{{0, len(d.text), len(*p.Text)}})
+		d.inc = incremental{}
 		d.text = []byte(*p.Text)
 		d.lines = ast.NewLineTable(d.text)
 		d.edit++
@@ -328,14 +332,19 @@ func (s *Server) publishQuick(u string, v int32) {
 		s.mu.Unlock()
 		return
 	}
-	text, lines, edit, carry := d.text, d.lines, d.edit, d.carry
+	text, lines, edit, carry, inc := d.text, d.lines, d.edit, d.carry, d.inc
 	s.mu.Unlock()
 	s.parses <- struct{}{}
-	pre, parsed := s.parse(u, text)
+	parsed, ok := s.reparse(u, text, inc)
+	var pre *preParse
+	if !ok {
+		pre, parsed = s.parse(u, text)
+	}
 	<-s.parses
 	s.mu.Lock()
 	if d.edit == edit {
 		d.parsed, d.parsedEdit = parsed, edit
+		d.inc = incremental{ok: true, parsed: parsed}
 		if s.defaultAnalyzer {
 			d.pre = pre
 		}
@@ -406,9 +415,9 @@ func (s *Server) keepCarry(snap *snapshot) {
 	}
 	s.mu.Lock()
 	d := s.docs[snap.uri]
-	var parsed ast.Diagnostics
+	parsed := snap.parsed
 	ok := d != nil && d.edit == snap.edit
-	if ok && d.parsedEdit == snap.edit {
+	if ok && parsed == nil && d.parsedEdit == snap.edit {
 		parsed = d.parsed
 	}
 	s.mu.Unlock()
@@ -519,8 +528,16 @@ func (s *Server) snapshot(u string) (*snapshot, error) {
 		s.touch(d)
 		return c, nil
 	}
+	pre := s.takePre(d, edit)
+	if pre == nil && s.defaultAnalyzer && !isSkillMD(u) {
+		f, raw := syntax.Parse(docName(u), text)
+		pre = &preParse{file: f, diags: raw}
+	}
 	snap := &snapshot{uri: u, version: version, gen: gen, edit: edit, deps: deps, src: text, lines: lines, env: env,
-		Analysis: analyze(s.opts.Analyzer, docName(u), text, env, s.takePre(d, edit))}
+		Analysis: analyze(s.opts.Analyzer, docName(u), text, env, pre)}
+	if pre != nil {
+		snap.parsed = pre.diags
+	}
 	d.snap.Store(snap)
 	s.touch(d)
 	return snap, nil

@@ -1,0 +1,67 @@
+package lsp
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/skillscript/skillc/ast"
+)
+
+// diagKeys renders findings for comparison.
+func diagKeys(ds ast.Diagnostics) string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%s@%d-%d:%s", d.Rule, d.Range.From, d.Range.To, d.Message))
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+// TestReparseAgreesWithFullParse applies random one-range edits (some
+// breaking the syntax) to a realistic skill and checks that re-parsing the
+// edited target gives the findings of parsing the whole text, whenever it
+// applies.
+func TestReparseAgreesWithFullParse(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { reparseAgreement(t, seed) })
+	}
+}
+
+// reparseAgreement runs 400 random edits from one seed.
+func reparseAgreement(t *testing.T, seed uint64) {
+	s := NewServer(Options{Env: func(string) (string, bool) { return "", false }, Home: t.TempDir()})
+	u := "untitled:r"
+	text := []byte(realisticSkill("main", 300, 5))
+	_, parsed := s.parse(u, text)
+	inc := incremental{ok: true, parsed: parsed}
+	rng := rand.New(rand.NewPCG(seed, 2))
+	inserts := []string{"x", "(", "\"", ")", " = ", "\n    emit(text=\"a\"\n", "${", "}", "\n", "    if ${A0} = 1:\n", "\t"}
+	applied := 0
+	for i := 0; i < 400; i++ {
+		at := rng.IntN(len(text))
+		del := 0
+		if rng.IntN(3) == 0 {
+			del = min(rng.IntN(4), len(text)-at)
+		}
+		ins := inserts[rng.IntN(len(inserts))]
+		sp := span{at, at + del, len(ins)}
+		next := append(append(append([]byte{}, text[:at]...), ins...), text[at+del:]...)
+		inc.spans = []span{sp}
+		got, ok := s.reparse(u, next, inc)
+		_, want := s.parse(u, next)
+		if ok {
+			applied++
+			if diagKeys(got) != diagKeys(want) {
+				t.Fatalf("edit %d (%q at %d, -%d): re-parse\n%s\nfull parse\n%s", i, ins, at, del, diagKeys(got), diagKeys(want))
+			}
+		}
+		text, inc = next, incremental{ok: true, parsed: want}
+	}
+	t.Logf("re-parse applied to %d of 400 edits", applied)
+	if applied < 100 {
+		t.Errorf("re-parse applied to %d of 400 edits", applied)
+	}
+}
