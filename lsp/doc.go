@@ -32,8 +32,9 @@
 // each tagged with the document version they were computed for; a result
 // for a version that is no longer current is dropped. A document of
 // quickMinBytes or more first gets the parser's findings of the new text
-// plus the last full analysis's rule findings moved past the edit, then
-// the full analysis (which reuses that parse). Closing a document
+// (re-parsing only the edited target when one edit falls inside one,
+// reparse.go) plus the last full analysis's rule findings moved past the
+// edit, then the full analysis. Closing a document
 // publishes an empty list. textDocument/diagnostic and
 // workspace/diagnostic answer the same in the pull model.
 //

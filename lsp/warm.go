@@ -14,29 +14,30 @@ import (
 // ToolWarmer asks the MCP connectors wired in env for their tools
 // (tools/list only, never a tool call, under a timeout) and writes what it
 // learns to env's tool cache. It returns one error per connector that
-// could not be reached. The server only schedules it.
-type ToolWarmer func(ctx context.Context, env *wsenv.Env) []error
+// could not be reached, and whether it fetched anything from a server (the
+// cache changed). The server only schedules it.
+type ToolWarmer func(ctx context.Context, env *wsenv.Env) (fetched bool, errs []error)
 
 // DefaultToolWarmer is the warm-up `skillc check` runs
 // (internal/workspace.WarmTools with its freshness rule and timeout),
 // sharing its tool cache.
-func DefaultToolWarmer(ctx context.Context, env *wsenv.Env) []error {
+func DefaultToolWarmer(ctx context.Context, env *wsenv.Env) (fetched bool, errs []error) {
 	results, _ := wsenv.WarmTools(ctx, env, wsenv.WarmOptions{})
-	var errs []error
 	for _, r := range results {
+		fetched = fetched || r.Source == wsenv.SourceLive
 		if r.Err != nil {
 			errs = append(errs, fmt.Errorf("connector %s: cannot list its tools (%v); completion and the schema rules do without them", r.Connector, r.Err))
 		}
 	}
-	return errs
+	return fetched, errs
 }
 
 // startWarmUp warms the tool lists of every workspace folder in the
 // background: at start-up and after connectors.json changed. While it
 // runs the client sees $/progress; an invalid connectors.json or an
-// unreachable connector is shown with window/showMessage. When it ends,
-// the configuration is reloaded (the cache has the new tools) and every
-// open document is checked again.
+// unreachable connector is shown with window/showMessage. When a server
+// answered, the configuration is reloaded (the cache has the new tools)
+// and every open document is checked again.
 func (s *Server) startWarmUp() {
 	roots := s.ws.rootDirs()
 	if len(roots) == 0 {
@@ -65,10 +66,11 @@ func (s *Server) warmUp(gen int64, roots []string) {
 			continue
 		}
 		s.progress(token, fmt.Sprintf("%s: tools/list", root))
-		for _, err := range s.opts.WarmTools(s.ctx, env) {
+		fetched, errs := s.opts.WarmTools(s.ctx, env)
+		for _, err := range errs {
 			s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("skillc: %v", err))
 		}
-		warmed = true
+		warmed = warmed || fetched
 	}
 	if warmed && s.warmGen.Load() == gen && s.ctx.Err() == nil {
 		s.ws.invalidate()
