@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -120,5 +121,29 @@ func TestSettingsFromEditor(t *testing.T) {
 			t.Fatalf("connectors.json in the SKILLSCRIPT_HOME from the settings not used: %v", codes(p))
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestCapabilities pins what initialize announces.
+func TestCapabilities(t *testing.T) {
+	c := newTestClient(t, Options{})
+	var res map[string]any
+	c.mustCall("initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}}, &res)
+	caps, _ := res["capabilities"].(map[string]any)
+	var got []string
+	for k := range caps {
+		got = append(got, k)
+	}
+	sort.Strings(got)
+	want := "callHierarchyProvider,codeActionProvider,codeLensProvider,completionProvider,definitionProvider," +
+		"diagnosticProvider,documentFormattingProvider,documentLinkProvider,documentSymbolProvider," +
+		"foldingRangeProvider,hoverProvider,inlayHintProvider,referencesProvider,renameProvider," +
+		"semanticTokensProvider,signatureHelpProvider,textDocumentSync,workspaceSymbolProvider"
+	if strings.Join(got, ",") != want {
+		t.Errorf("capabilities:\n got %s\nwant %s", strings.Join(got, ","), want)
+	}
+	sem, _ := caps["semanticTokensProvider"].(map[string]any)
+	if full, _ := sem["full"].(map[string]any); full["delta"] != true || sem["range"] != true {
+		t.Errorf("semantic tokens: %v", sem)
 	}
 }

@@ -78,6 +78,7 @@ func capabilities() protocol.ServerCapabilities {
 		FoldingRangeProvider:       yes,
 		DocumentLinkProvider:       &protocol.DocumentLinkOptions{},
 		WorkspaceSymbolProvider:    yes,
+		CallHierarchyProvider:      yes,
 		DiagnosticProvider: &protocol.DiagnosticOptions{
 			Identifier: &ident, InterFileDependencies: true, WorkspaceDiagnostics: true,
 		},
