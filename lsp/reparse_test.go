@@ -3,6 +3,8 @@ package lsp
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -64,4 +66,32 @@ func reparseAgreement(t *testing.T, seed uint64) {
 	if applied < 100 {
 		t.Errorf("re-parse applied to %d of 400 edits", applied)
 	}
+}
+
+// FuzzReparse checks the agreement of TestReparseAgreesWithFullParse on
+// arbitrary sources and edits: whenever re-parsing the edited target
+// applies, its findings are those of parsing the whole text.
+func FuzzReparse(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "lsp", "ws", "*.skill.md"))
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b, uint16(200), uint8(0), "(")
+		}
+	}
+	f.Add([]byte(realisticSkill("f", 60, 2)), uint16(300), uint8(2), "\n    if ${A0} = 1:\n")
+	s := NewServer(Options{Env: func(string) (string, bool) { return "", false }, Home: f.TempDir()})
+	f.Fuzz(func(t *testing.T, src []byte, at uint16, del uint8, ins string) {
+		u := "untitled:fuzz"
+		from := int(at) % (len(src) + 1)
+		to := min(from+int(del%8), len(src))
+		_, before := s.parse(u, src)
+		next := append(append(append([]byte{}, src[:from]...), ins...), src[to:]...)
+		got, ok := s.reparse(u, next, incremental{ok: true, parsed: before, spans: []span{{from, to, len(ins)}}})
+		if !ok {
+			return
+		}
+		if _, want := s.parse(u, next); diagKeys(got) != diagKeys(want) {
+			t.Fatalf("re-parse\n%s\nfull parse\n%s", diagKeys(got), diagKeys(want))
+		}
+	})
 }
