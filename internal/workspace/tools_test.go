@@ -130,3 +130,39 @@ func TestWarmToolsHungServerTimesOut(t *testing.T) {
 		t.Fatalf("results %v, diagnostics %v", rs, fd.Diags)
 	}
 }
+
+// BenchmarkWarmTools measures what the warm-up adds to skillc check: with a
+// fresh cache entry (the usual case: read one file, no process) and live
+// (spawn the Python server, initialize, tools/list, close).
+func BenchmarkWarmTools(b *testing.B) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		b.Skip("python3 not installed")
+	}
+	server, _ := filepath.Abs(filepath.Join("testdata", "tickets_mcp.py"))
+	dir := b.TempDir()
+	src := `{"tickets": {"class": "RemoteMcpConnector", "config": {"command": "python3", "args": ["` + server + `"], "framing": "newline"}}}`
+	if err := os.WriteFile(filepath.Join(dir, "connectors.json"), []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	env := Load(dir, LoadOptions{ConnectorsPath: filepath.Join(dir, "connectors.json"), Home: b.TempDir(), ToolCacheDir: b.TempDir()})
+	ctx := context.Background()
+	for _, bc := range []struct {
+		name string
+		o    WarmOptions
+		want string
+	}{
+		{"cached", WarmOptions{Timeout: 20 * time.Second}, SourceCache},
+		{"live", WarmOptions{Timeout: 20 * time.Second, Refresh: true}, SourceLive},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			WarmTools(ctx, env, WarmOptions{Refresh: true, Timeout: 20 * time.Second}) // fill the cache
+			b.ReportAllocs()
+			for b.Loop() {
+				rs, _ := WarmTools(ctx, env, bc.o)
+				if len(rs) != 1 || rs[0].Source != bc.want {
+					b.Fatalf("results %v, want source %s", rs, bc.want)
+				}
+			}
+		})
+	}
+}
