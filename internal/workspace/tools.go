@@ -75,10 +75,21 @@ func (r WarmResult) Known() bool { return r.Source != SourceUnverified }
 // there is none, with one info diagnostic (connector-tools-unverified) on
 // the connector's entry in connectors.json; a failure is never an error.
 // Connectors are warmed concurrently; results are sorted by name. env is
-// not modified.
+// not modified. A connectors.json found next to the skills rather than
+// named by the operator (Env.ConnectorsTrusted) is only read from the
+// cache, with one info line, unless o.Refresh asks explicitly
+// (DECISIONS 25: checking a cloned repository must not run its commands).
 func WarmTools(ctx context.Context, env *Env, o WarmOptions) ([]WarmResult, ast.FileDiagnostics) {
 	fd := ast.FileDiagnostics{File: env.Config.ConnectorsPath, Src: env.Config.Connectors}
 	conns := warmTargets(env.Connectors, o.Connectors)
+	if !env.ConnectorsTrusted && !o.Refresh && !o.Offline && len(conns) > 0 {
+		// A connectors.json found next to the skills is not the operator's:
+		// checking a cloned repository must not run its commands.
+		o.Offline = true
+		if d := untrustedDiag(env.LintOptions); d != nil {
+			fd.Diags = append(fd.Diags, d)
+		}
+	}
 	results := make([]WarmResult, len(conns))
 	cache := toolcache.Cache{Dir: env.ToolCacheDir}
 	var wg sync.WaitGroup
@@ -174,6 +185,20 @@ func unverifiedDiag(c *connectors.Connector, r WarmResult, opts lint.Options) *a
 	return &ast.Diagnostic{
 		Severity: sev, Rule: RuleToolsUnverified, Message: msg,
 		Range: ast.Range{From: ast.PosOf(c.Offset), To: ast.PosOf(c.Offset + len(c.Name) + 2)},
+	}
+}
+
+// untrustedDiag is the one info line of a warm-up that did not start the
+// servers of a connectors.json found next to the skills.
+func untrustedDiag(opts lint.Options) *ast.Diagnostic {
+	sev, on := opts.Effective(RuleToolsUnverified, ast.Info)
+	if !on {
+		return nil
+	}
+	return &ast.Diagnostic{
+		Severity: sev, Rule: RuleToolsUnverified,
+		Message: "this connectors.json was found next to the skills, not given by the operator, so check does not start its servers to list their tools (only cached lists are used): pass --connectors, keep it in $SKILLSCRIPT_HOME, or run skillc tools refresh",
+		Range:   ast.Range{From: ast.PosOf(0), To: ast.PosOf(0)},
 	}
 }
 

@@ -1,6 +1,9 @@
 package workspace
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
@@ -42,6 +45,11 @@ type Env struct {
 	Connectors *connectors.File
 	// ToolCacheDir holds the tool lists discovered by MCP connectors.
 	ToolCacheDir string
+	// ConnectorsTrusted reports that the connectors.json in use is
+	// operator-controlled (named by --connectors, or in SKILLSCRIPT_HOME)
+	// rather than found next to the skills (DECISIONS 25): only then does
+	// WarmTools start its servers unasked.
+	ConnectorsTrusted bool
 	// Lint and LintOptions are the linter's view of the same facts. Copy
 	// Lint before setting FilePath.
 	Lint        *lint.Context
@@ -79,6 +87,7 @@ func Load(dir string, o LoadOptions) *Env {
 		env.ConnectorDiagnostics = CheckConnectors(cfg.ConnectorsPath, cfg.Connectors, problems, env.LintOptions)
 	}
 	defaultStore(cfg, parsed, o)
+	env.ConnectorsTrusted = cfg.ConnectorsPath != "" && (o.ConnectorsPath != "" || within(cfg.ConnectorsPath, cfg.Home))
 	env.ToolCacheDir = o.ToolCacheDir
 	if env.ToolCacheDir == "" {
 		env.ToolCacheDir = toolcache.DefaultDir(cfg.Home)
@@ -86,6 +95,15 @@ func Load(dir string, o LoadOptions) *Env {
 	env.Lint = ContextFrom(cfg, parsed, "")
 	env.addCachedTools()
 	return env
+}
+
+// within reports whether path lies in dir (both cleaned; dir non-empty).
+func within(path, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // OriginSkillDir is the origin recorded for skills_dir when the store is
