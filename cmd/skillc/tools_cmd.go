@@ -50,7 +50,7 @@ func runTools(c *cli.Context, s *streams, refresh bool) error {
 	if len(only) == 0 {
 		only = nil
 	}
-	o := workspace.WarmOptions{Refresh: refresh, Connectors: only, Timeout: c.Duration("tools-timeout"), Offline: c.Bool("offline")}
+	o := workspace.WarmOptions{Refresh: refresh, Connectors: only, Timeout: c.Duration("tools-timeout"), Offline: c.Bool("offline"), OperatorOnly: true}
 	results, _ := workspace.WarmTools(c.Context, env, o)
 	failed := false
 	for _, r := range results {

@@ -44,6 +44,13 @@ type WarmOptions struct {
 	// stale, and a connector with none stays unverified without a
 	// diagnostic (skillc check --offline).
 	Offline bool
+	// OperatorOnly starts servers only when the connectors.json in use is
+	// operator-controlled (Env.ConnectorsTrusted); one found next to the
+	// skills is then read from the cache only, with one info line.
+	// skillc check and run set it; any host that opens a workspace it
+	// does not trust should (DECISIONS 25: checking a cloned repository
+	// must not run its commands).
+	OperatorOnly bool
 	// Connectors limits the warm-up to these connector names; nil means
 	// every MCP connector.
 	Connectors []string
@@ -75,14 +82,14 @@ func (r WarmResult) Known() bool { return r.Source != SourceUnverified }
 // there is none, with one info diagnostic (connector-tools-unverified) on
 // the connector's entry in connectors.json; a failure is never an error.
 // Connectors are warmed concurrently; results are sorted by name. env is
-// not modified. A connectors.json found next to the skills rather than
-// named by the operator (Env.ConnectorsTrusted) is only read from the
-// cache, with one info line, unless o.Refresh asks explicitly
-// (DECISIONS 25: checking a cloned repository must not run its commands).
+// not modified. With o.OperatorOnly, a connectors.json found next to the
+// skills rather than named by the operator (Env.ConnectorsTrusted) is
+// only read from the cache, with one info line, unless o.Refresh asks
+// explicitly.
 func WarmTools(ctx context.Context, env *Env, o WarmOptions) ([]WarmResult, ast.FileDiagnostics) {
 	fd := ast.FileDiagnostics{File: env.Config.ConnectorsPath, Src: env.Config.Connectors}
 	conns := warmTargets(env.Connectors, o.Connectors)
-	if !env.ConnectorsTrusted && !o.Refresh && !o.Offline && len(conns) > 0 {
+	if o.OperatorOnly && !env.ConnectorsTrusted && !o.Refresh && !o.Offline && len(conns) > 0 {
 		// A connectors.json found next to the skills is not the operator's:
 		// checking a cloned repository must not run its commands.
 		o.Offline = true

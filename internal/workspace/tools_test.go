@@ -169,8 +169,9 @@ func BenchmarkWarmTools(b *testing.B) {
 
 // TestWarmToolsLeavesDiscoveredConnectorsAlone: a connectors.json found
 // next to the skills (not named by the operator, not in SKILLSCRIPT_HOME)
-// is never started by a warm-up: cache only, one info line. An explicit
-// refresh (skillc tools refresh) still asks.
+// is never started by an OperatorOnly warm-up (skillc check, run): cache
+// only, one info line. An explicit refresh (skillc tools refresh) still
+// asks.
 func TestWarmToolsLeavesDiscoveredConnectorsAlone(t *testing.T) {
 	server := pythonServer(t)
 	dir, logs := t.TempDir(), t.TempDir()
@@ -180,18 +181,18 @@ func TestWarmToolsLeavesDiscoveredConnectorsAlone(t *testing.T) {
 	if env.Config.ConnectorsPath == "" || env.ConnectorsTrusted {
 		t.Fatalf("connectors %q trusted=%v, want the discovered file, untrusted", env.Config.ConnectorsPath, env.ConnectorsTrusted)
 	}
-	rs, fd := WarmTools(context.Background(), env, WarmOptions{Timeout: 20 * time.Second})
+	rs, fd := WarmTools(context.Background(), env, WarmOptions{Timeout: 20 * time.Second, OperatorOnly: true})
 	if len(rs) != 1 || rs[0].Source != SourceUnverified || listCount(t, logs) != 0 {
 		t.Fatalf("results %v after %d tools/list, want unverified without asking", rs, listCount(t, logs))
 	}
 	if len(fd.Diags) != 1 || fd.Diags[0].Rule != RuleToolsUnverified || !strings.Contains(fd.Diags[0].Message, "not given by the operator") {
 		t.Fatalf("diagnostics %v", fd.Diags)
 	}
-	rs, _ = WarmTools(context.Background(), env, WarmOptions{Timeout: 20 * time.Second, Refresh: true})
+	rs, _ = WarmTools(context.Background(), env, WarmOptions{Timeout: 20 * time.Second, Refresh: true, OperatorOnly: true})
 	if len(rs) != 1 || rs[0].Source != SourceLive || listCount(t, logs) != 1 {
 		t.Fatalf("refresh: %v after %d tools/list", rs, listCount(t, logs))
 	}
-	if rs, _ = WarmTools(context.Background(), env, WarmOptions{}); rs[0].Source != SourceCache {
+	if rs, _ = WarmTools(context.Background(), env, WarmOptions{OperatorOnly: true}); rs[0].Source != SourceCache {
 		t.Errorf("after the refresh the cache answers: %v", rs)
 	}
 }
