@@ -13,6 +13,8 @@ type clientCaps struct {
 	watchRegistration bool // workspace/didChangeWatchedFiles dynamic registration
 	progress          bool // window/workDoneProgress
 	configuration     bool // workspace/configuration
+	pull              bool // textDocument/diagnostic: the client pulls diagnostics
+	refresh           bool // workspace/diagnostic/refresh
 }
 
 // clientCapsOf reads the capabilities the server uses.
@@ -24,10 +26,35 @@ func clientCapsOf(p *protocol.InitializeParams) clientCaps {
 	if ws := p.Capabilities.Workspace; ws != nil && ws.Configuration != nil {
 		c.configuration = *ws.Configuration
 	}
+	if ws := p.Capabilities.Workspace; ws != nil && ws.Diagnostics != nil && ws.Diagnostics.RefreshSupport != nil {
+		c.refresh = *ws.Diagnostics.RefreshSupport
+	}
+	if td := p.Capabilities.TextDocument; td != nil && td.Diagnostic != nil {
+		c.pull = true
+	}
 	if w := p.Capabilities.Window; w != nil && w.WorkDoneProgress != nil {
 		c.progress = *w.WorkDoneProgress
 	}
 	return c
+}
+
+// refreshDiagnostics asks a pulling client to pull again (new results are
+// ready); at most one request is in flight.
+func (s *Server) refreshDiagnostics() {
+	s.mu.Lock()
+	ok := s.client.refresh
+	s.mu.Unlock()
+	if !ok || !s.refreshing.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer s.refreshing.Store(false)
+		ctx, cancel := context.WithTimeout(s.ctx, clientCallTimeout)
+		defer cancel()
+		if _, err := s.conn.Call(ctx, "workspace/diagnostic/refresh", nil, nil); err != nil {
+			s.logf("workspace/diagnostic/refresh: %v", err)
+		}
+	}()
 }
 
 // clientProgress reports whether the client takes work-done progress.

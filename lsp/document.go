@@ -43,6 +43,11 @@ type document struct {
 	carry       ast.Diagnostics
 	fullVersion int32 // newest version whose full diagnostics were sent
 
+	// pulled are the newest diagnostics of version pulledVersion, for a
+	// client that pulls them.
+	pulled        []protocol.Diagnostic
+	pulledVersion int32
+
 	// tokens are the semantic tokens last sent, with their result id.
 	tokens   []uint32
 	tokensID string

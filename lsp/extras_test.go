@@ -124,26 +124,71 @@ func TestSettingsFromEditor(t *testing.T) {
 	}
 }
 
-// TestCapabilities pins what initialize announces.
+// TestCapabilities pins what initialize announces: diagnostics are pulled
+// only by a client that says it pulls them (pushed otherwise, never both).
 func TestCapabilities(t *testing.T) {
-	c := newTestClient(t, Options{})
-	var res map[string]any
-	c.mustCall("initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}}, &res)
+	for _, pull := range []bool{false, true} {
+		c := newTestClient(t, Options{})
+		caps := map[string]any{}
+		if pull {
+			caps["textDocument"] = map[string]any{"diagnostic": map[string]any{}}
+		}
+		var res map[string]any
+		c.mustCall("initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": caps}, &res)
+		got := capabilityNames(res)
+		want := "callHierarchyProvider,codeActionProvider,codeLensProvider,completionProvider,definitionProvider," +
+			"documentFormattingProvider,documentLinkProvider,documentSymbolProvider," +
+			"foldingRangeProvider,hoverProvider,inlayHintProvider,referencesProvider,renameProvider," +
+			"semanticTokensProvider,signatureHelpProvider,textDocumentSync,workspaceSymbolProvider"
+		if pull {
+			want = strings.Replace(want, "definitionProvider,", "definitionProvider,diagnosticProvider,", 1)
+		}
+		if got != want {
+			t.Errorf("pull %v, capabilities:\n got %s\nwant %s", pull, got, want)
+		}
+		sem, _ := res["capabilities"].(map[string]any)["semanticTokensProvider"].(map[string]any)
+		if full, _ := sem["full"].(map[string]any); full["delta"] != true || sem["range"] != true {
+			t.Errorf("semantic tokens: %v", sem)
+		}
+	}
+}
+
+// capabilityNames lists the capability keys of an initialize result.
+func capabilityNames(res map[string]any) string {
 	caps, _ := res["capabilities"].(map[string]any)
 	var got []string
 	for k := range caps {
 		got = append(got, k)
 	}
 	sort.Strings(got)
-	want := "callHierarchyProvider,codeActionProvider,codeLensProvider,completionProvider,definitionProvider," +
-		"diagnosticProvider,documentFormattingProvider,documentLinkProvider,documentSymbolProvider," +
-		"foldingRangeProvider,hoverProvider,inlayHintProvider,referencesProvider,renameProvider," +
-		"semanticTokensProvider,signatureHelpProvider,textDocumentSync,workspaceSymbolProvider"
-	if strings.Join(got, ",") != want {
-		t.Errorf("capabilities:\n got %s\nwant %s", strings.Join(got, ","), want)
+	return strings.Join(got, ",")
+}
+
+// TestPullClientGetsNoPush checks that a client pulling diagnostics gets
+// them from textDocument/diagnostic and no publishDiagnostics for the
+// document.
+func TestPullClientGetsNoPush(t *testing.T) {
+	c := newTestClient(t, Options{})
+	var res map[string]any
+	c.mustCall("initialize", map[string]any{"processId": nil, "rootUri": nil,
+		"capabilities": map[string]any{"textDocument": map[string]any{"diagnostic": map[string]any{}}}}, &res)
+	c.notify("initialized", map[string]any{})
+	u := "untitled:p"
+	c.open(u, "# Skill: p\n\nrun:\n    emit(text=\"${NAEM}\")\n\ndefault: run\n")
+	var rep struct {
+		Kind  string                `json:"kind"`
+		Items []protocol.Diagnostic `json:"items"`
 	}
-	sem, _ := caps["semanticTokensProvider"].(map[string]any)
-	if full, _ := sem["full"].(map[string]any); full["delta"] != true || sem["range"] != true {
-		t.Errorf("semantic tokens: %v", sem)
+	c.mustCall("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": u}}, &rep)
+	if rep.Kind != "full" || !strings.Contains(fmt.Sprint(rep.Items), "undeclared-var") {
+		t.Fatalf("pulled %+v", rep)
+	}
+	time.Sleep(100 * time.Millisecond)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.diags {
+		if string(p.URI) == u && len(p.Diagnostics) > 0 {
+			t.Errorf("diagnostics pushed to a pulling client: %+v", p)
+		}
 	}
 }

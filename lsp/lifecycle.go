@@ -27,12 +27,13 @@ func (s *Server) initialize(_ context.Context, raw jsonrpc2.RawMessage) (any, er
 		}
 	}
 	s.ws.setRoots(rootsOf(&p))
+	caps := clientCapsOf(&p)
 	s.mu.Lock()
-	s.client = clientCapsOf(&p)
+	s.client = caps
 	s.initialized = true
 	s.mu.Unlock()
 	return &protocol.InitializeResult{
-		Capabilities: capabilities(),
+		Capabilities: capabilities(caps.pull),
 		ServerInfo:   protocol.ServerInfo{Name: "skillc", Version: protocol.NewOptional(Version)},
 	}, nil
 }
@@ -54,13 +55,15 @@ func rootsOf(p *protocol.InitializeParams) []string {
 	return roots
 }
 
-// capabilities describes what the server offers.
-func capabilities() protocol.ServerCapabilities {
+// capabilities describes what the server offers. Diagnostics are pushed
+// (publishDiagnostics) unless the client pulls them: a client doing both
+// would show every diagnostic twice.
+func capabilities(pull bool) protocol.ServerCapabilities {
 	yes := protocol.Boolean(true)
 	t := true
 	incremental := protocol.TextDocumentSyncKindIncremental
 	ident := "skillc"
-	return protocol.ServerCapabilities{
+	c := protocol.ServerCapabilities{
 		TextDocumentSync: &protocol.TextDocumentSyncOptions{
 			OpenClose: &t, Change: &incremental, Save: &protocol.SaveOptions{IncludeText: &t},
 		},
@@ -79,9 +82,7 @@ func capabilities() protocol.ServerCapabilities {
 		DocumentLinkProvider:       &protocol.DocumentLinkOptions{},
 		WorkspaceSymbolProvider:    yes,
 		CallHierarchyProvider:      yes,
-		DiagnosticProvider: &protocol.DiagnosticOptions{
-			Identifier: &ident, InterFileDependencies: true, WorkspaceDiagnostics: true,
-		},
+
 		SemanticTokensProvider: &protocol.SemanticTokensOptions{
 			Legend: semanticLegend(),
 			Full:   &protocol.SemanticTokensFullDelta{Delta: &t},
@@ -90,6 +91,12 @@ func capabilities() protocol.ServerCapabilities {
 		InlayHintProvider: yes,
 		CodeLensProvider:  &protocol.CodeLensOptions{},
 	}
+	if pull {
+		c.DiagnosticProvider = &protocol.DiagnosticOptions{
+			Identifier: &ident, InterFileDependencies: true, WorkspaceDiagnostics: true,
+		}
+	}
+	return c
 }
 
 // didOpen starts tracking a document and publishes its diagnostics.
@@ -469,9 +476,17 @@ func (s *Server) send(u string, v int32, diags []protocol.Diagnostic, full bool)
 	if ok && full {
 		d.fullVersion = v
 	}
+	pull := s.client.pull
+	if ok && pull {
+		d.pulled, d.pulledVersion = diags, v
+	}
 	s.mu.Unlock()
 	if !ok {
 		return false
+	}
+	if pull {
+		s.refreshDiagnostics()
+		return true
 	}
 	s.notify("textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
 		URI: uri.URI(u), Version: protocol.NewOptional(v), Diagnostics: diags,

@@ -25,10 +25,21 @@ type workspaceReport struct {
 	Version *int32 `json:"version"`
 }
 
-// documentDiagnostic answers textDocument/diagnostic: the diagnostics of
-// an open document, or of a skill file on disk.
+// documentDiagnostic answers textDocument/diagnostic: the newest
+// diagnostics of an open document (the quick ones until the full analysis
+// is done, then workspace/diagnostic/refresh asks the client to pull
+// again), or those of a skill file on disk.
 func (s *Server) documentDiagnostic(_ context.Context, p *protocol.DocumentDiagnosticParams) (any, error) {
 	u := string(p.TextDocument.URI)
+	s.mu.Lock()
+	var ready []protocol.Diagnostic
+	if d := s.docs[u]; d != nil && d.pulled != nil && d.pulledVersion == d.version {
+		ready = d.pulled
+	}
+	s.mu.Unlock()
+	if ready != nil {
+		return fullReport{Kind: "full", Items: ready}, nil
+	}
 	if snap, err := s.snapshot(u); err == nil {
 		return fullReport{Kind: "full", ResultID: resultID(snap), Items: s.lspDiagnostics(snap)}, nil
 	}

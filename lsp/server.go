@@ -104,6 +104,8 @@ type Server struct {
 	settings liveSettings                // from workspace/configuration
 	baseEnv  func(string) (string, bool) // Options.Env as given
 
+	refreshing atomic.Bool // a workspace/diagnostic/refresh is in flight
+
 	client  clientCaps   // what the client announced at initialize (under mu)
 	warmGen atomic.Int64 // counts tool warm-ups; a newer one supersedes
 

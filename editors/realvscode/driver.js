@@ -101,6 +101,8 @@ async function poll(f, ms) {
   }, 30000);
   check('diagnostic undeclared-var at 7:18', /NAEM[\s\S]*Ln 7, Col 18/.test(problems || ''), (problems || '').split('\n').filter((l) => /NAEM|Ln 7/.test(l)).join(' | ').slice(0, 200));
   check('diagnostic single-equals at 8:16', /Ln 8, Col 16/.test(problems || ''), (problems || '').split('\n').filter((l) => /Ln 8/.test(l)).join(' | ').slice(0, 200));
+  const dup = ((problems || '').match(/Ln 8, Col 16/g) || []).length;
+  check('each diagnostic listed once', dup === 1, `single-equals listed ${dup} time(s)`);
   await shot('vscode-diagnostics.png');
   await key('Control', 'Shift', 'KeyM');
 
