@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"runtime/debug"
 
 	"go.lsp.dev/protocol"
 
@@ -38,6 +39,19 @@ func clientCapsOf(p *protocol.InitializeParams) clientCaps {
 	return c
 }
 
+// background runs f on its own goroutine; a panic is logged, never
+// fatal to the server.
+func (s *Server) background(what string, f func()) {
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.logf("panic in %s: %v\n%s", what, r, debug.Stack())
+			}
+		}()
+		f()
+	}()
+}
+
 // refreshDiagnostics asks a pulling client to pull again (new results are
 // ready); at most one request is in flight.
 func (s *Server) refreshDiagnostics() {
@@ -47,14 +61,14 @@ func (s *Server) refreshDiagnostics() {
 	if !ok || !s.refreshing.CompareAndSwap(false, true) {
 		return
 	}
-	go func() {
+	s.background("workspace/diagnostic/refresh", func() {
 		defer s.refreshing.Store(false)
 		ctx, cancel := context.WithTimeout(s.ctx, clientCallTimeout)
 		defer cancel()
 		if _, err := s.conn.Call(ctx, "workspace/diagnostic/refresh", nil, nil); err != nil {
 			s.logf("workspace/diagnostic/refresh: %v", err)
 		}
-	}()
+	})
 }
 
 // clientProgress reports whether the client takes work-done progress.
@@ -77,7 +91,7 @@ func (s *Server) afterInitialized() {
 	s.mu.Lock()
 	register := s.client.watchRegistration
 	s.mu.Unlock()
-	go func() {
+	s.background("initialized", func() {
 		if register {
 			s.registerWatchers()
 		}
@@ -86,7 +100,7 @@ func (s *Server) afterInitialized() {
 			s.republishAll()
 		}
 		s.startWarmUp()
-	}()
+	})
 }
 
 // registerWatchers asks the client to send workspace/didChangeWatchedFiles

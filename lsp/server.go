@@ -323,10 +323,10 @@ func (s *Server) notification(ctx context.Context, method string, params jsonrpc
 	case "workspace/didChangeWatchedFiles":
 		err = decodeAnd(params, s.didChangeWatchedFiles)
 	case "workspace/didChangeConfiguration":
-		go func() {
+		s.background("configuration", func() {
 			s.pullSettings()
 			s.configChanged()
-		}()
+		})
 	case "workspace/didChangeWorkspaceFolders":
 		s.configChanged()
 	default:

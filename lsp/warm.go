@@ -44,14 +44,7 @@ func (s *Server) startWarmUp() {
 		return
 	}
 	gen := s.warmGen.Add(1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				s.logf("panic warming tools: %v", r)
-			}
-		}()
-		s.warmUp(gen, roots)
-	}()
+	s.background("warming tools", func() { s.warmUp(gen, roots) })
 }
 
 // warmUp is the body of startWarmUp; a newer warm-up supersedes it.
