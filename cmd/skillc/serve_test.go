@@ -751,6 +751,21 @@ func TestServeAgentSkills(t *testing.T) {
 	if read.Content != "the guide" {
 		t.Errorf("skills_read = %+v", read)
 	}
+	// A package added while the host runs is indexed (hot reload).
+	writePackage(t, filepath.Join(home, "skills", "csv-tools"), map[string]string{
+		"SKILL.md": "---\nname: csv-tools\ndescription: Clean CSV files.\n---\n\nUse pandas.\n",
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "skills_load", Arguments: map[string]any{"names": []string{"csv-tools"}, "mode": "add"}})
+		if err == nil && !res.IsError {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a package added at run time was not indexed: %v %+v\n%s", err, res, p.stderr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // Two skillc serve processes on one Postgres queue: a cron trigger due
