@@ -34,7 +34,8 @@ func chromiumPath(t *testing.T) string {
 // `skillc serve` process in secured mode with Debian's chromium: no token
 // is refused with 401; ?token= opens the queue, which shows the unsigned
 // skill's effectful footprint and the terminal command; a wrong passcode
-// is refused; the right one unlocks signing; Approve signs the skill (the
+// is refused, and so is the right one posted without the page's CSRF
+// token; the right one unlocks signing; Approve signs the skill (the
 // queue empties, the stored file verifies under the public key) and the
 // signed skill then runs in secured mode over MCP.
 //
@@ -142,6 +143,18 @@ func TestDashboardInRealBrowser(t *testing.T) {
 		t.Fatalf("wrong passcode page: %q", body)
 	}
 	shot("dashboard-wrong-passcode.png")
+
+	// 3b. The right passcode in a form stripped of its CSRF token is refused.
+	load(chromedp.Navigate(dash))
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { document.querySelector('form[action="/dashboard/unlock"] input[name="csrf"]').remove(); return true })()`)); err != nil {
+		t.Fatal(err)
+	}
+	if code := load(chromedp.SendKeys(passcode, "open sesame"), chromedp.Click(unlock)); code != 403 {
+		t.Fatalf("unlock without the CSRF token: HTTP %d", code)
+	}
+	if body := text(); !strings.Contains(body, "CSRF") {
+		t.Fatalf("no-CSRF page: %q", body)
+	}
 
 	// 4. The right passcode unlocks signing; Approve appears.
 	load(chromedp.Navigate(dash))
