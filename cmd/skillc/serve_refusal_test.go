@@ -53,3 +53,36 @@ func TestServeRefusedFireIsTraced(t *testing.T) {
 		}
 	}
 }
+
+// TestServeExecuteSourceLintRefused: an inline execute_skill source with a
+// lint error is refused like a skill_write (LintError with the
+// diagnostics' ranges) and nothing runs or is traced; a clean one runs.
+func TestServeExecuteSourceLintRefused(t *testing.T) {
+	home := t.TempDir()
+	p := startServe(t, home, nil)
+	cs := connect(t, p.url, nil)
+	var refused struct {
+		Error, Message string
+		Details        []struct {
+			Rule         string `json:"rule"`
+			Line, Column int
+		}
+	}
+	bad := "# Skill: adhoc\n\nrun:\n    emit(text=\"${NOPE}\")\ndefault: run\n"
+	if res := callJSON(t, cs, "execute_skill", map[string]any{"source": bad}, &refused); !res.IsError || refused.Error != "LintError" {
+		t.Fatalf("execute_skill of a source with a lint error = %+v", refused)
+	}
+	if len(refused.Details) == 0 || refused.Details[0].Line != 4 || !strings.HasPrefix(refused.Message, "not run: ") {
+		t.Errorf("lint refusal = %+v", refused)
+	}
+	var fires struct{ Runs []map[string]any }
+	callJSON(t, cs, "fires", map[string]any{}, &fires)
+	if len(fires.Runs) != 0 {
+		t.Errorf("a refused source was run or traced: %v", fires.Runs)
+	}
+	var ok struct{ Status, Output string }
+	callJSON(t, cs, "execute_skill", map[string]any{"source": "# Skill: adhoc\n# Vars: N=\"1\"\n\nn=${N}\n", "inputs": map[string]any{"N": "2"}}, &ok)
+	if ok.Status != "ok" || ok.Output != "n=2" {
+		t.Errorf("clean source run = %+v", ok)
+	}
+}
