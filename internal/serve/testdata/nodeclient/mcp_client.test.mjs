@@ -86,6 +86,7 @@ async function checkAgentSkills() {
   for (const path of ["../hello.skill.md", "/etc/passwd"]) {
     const res = await client.callTool({ name: "skills_read", arguments: { skill: "pdf-tools", path } });
     assert.equal(res.isError, true, `skills_read refuses ${path}`);
+    assert.equal(parse(res).error, "AgentSkillError", `the refusal of ${path} is typed`);
   }
   const unload = parse(await client.callTool({ name: "skills_unload", arguments: { names: ["pdf-tools"] } }));
   assert.ok(!JSON.stringify(unload).includes('"name":"pdf-tools"'), "pdf-tools is no longer active");
