@@ -34,10 +34,6 @@ func TestServeRefusedFireIsTraced(t *testing.T) {
 	if e := errs[0].(map[string]any); e["kind"] != "ApprovalSignatureError" || !strings.Contains(e["message"].(string), "door") {
 		t.Errorf("refusal recorded as %v", e)
 	}
-	if !strings.Contains(p.stderr.String(), "fire refused; not retried") {
-		t.Errorf("no refusal log line:\n%s", p.stderr)
-	}
-
 	var refused struct{ Error string }
 	if res := callJSON(t, cs, "execute_skill", map[string]any{"name": "door"}, &refused); !res.IsError || refused.Error != "ApprovalSignatureError" {
 		t.Fatalf("execute_skill of the unsigned skill = %+v", refused)
@@ -51,6 +47,13 @@ func TestServeRefusedFireIsTraced(t *testing.T) {
 		if r["status"] != "failed" {
 			t.Errorf("a refused run recorded as %v", r["status"])
 		}
+	}
+	if err := p.stop(t); err != nil {
+		t.Errorf("exit: %v", err)
+	}
+	// stderr is complete (and no longer written) once the process exited.
+	if !strings.Contains(p.stderr.String(), "fire refused; not retried") {
+		t.Errorf("no refusal log line:\n%s", p.stderr)
 	}
 }
 
