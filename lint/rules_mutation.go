@@ -53,13 +53,6 @@ func callMutation(c *ast.CallStmt) string {
 	return ""
 }
 
-func pathBase(s string) string {
-	if i := strings.LastIndexByte(s, '/'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
-}
-
 func ruleUnconfirmedMutation() *Rule {
 	return &Rule{
 		ID: "unconfirmed-mutation", Severity: ast.Warning, Needs: NeedsSource,

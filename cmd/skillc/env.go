@@ -81,7 +81,7 @@ type warmed struct {
 // withToolWarmup makes the cache warm the MCP tool lists of every
 // environment it loads, under the --offline and --tools-timeout flags.
 func (e *envCache) withToolWarmup(c *cli.Context) *envCache {
-	e.warm = &workspace.WarmOptions{Offline: c.Bool("offline"), Timeout: c.Duration("tools-timeout"), OperatorOnly: true}
+	e.warm = &workspace.WarmOptions{Dial: dialMCP, Offline: c.Bool("offline"), Timeout: c.Duration("tools-timeout"), OperatorOnly: true}
 	e.warmed = map[string]warmed{}
 	return e
 }

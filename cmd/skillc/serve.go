@@ -201,7 +201,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		}
 	}
 	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version,
-		Routes: dashboardRoute(r, policy, ws, set.AuthToken, s), Skills: agentSkills(cfg.SkillsDir)})
+		Routes: dashboardRoute(r, policy, ws, set.AuthToken, s), Skills: agentSkills(ctx, cfg.SkillsDir, log)})
 	if err != nil {
 		closeReg()
 		return nil, nil, err
@@ -219,16 +219,25 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 }
 
 // agentSkills is the Agent Skills runtime behind the skills_* tools: the
-// user's ~/.agents/skills and the skill store directory (SKILL.md
-// packages next to the skillscripts), indexed once at start.
-func agentSkills(storeDir string) *skillrt.Runtime {
+// working directory's .agents/skills (origin project), the user's
+// ~/.agents/skills and the skill store directory (SKILL.md packages next
+// to the skillscripts), indexed at start and re-indexed when files under
+// them change (fsnotify) until ctx ends.
+func agentSkills(ctx context.Context, storeDir string, log *slog.Logger) *skillrt.Runtime {
 	home, _ := os.UserHomeDir()
-	roots := registry.DefaultRoots("", home)
+	project, _ := os.Getwd()
+	roots := registry.DefaultRoots(project, home)
 	if st, err := os.Stat(storeDir); err == nil && st.IsDir() {
 		roots = append(roots, registry.Root{Dir: storeDir, Origin: "store"})
 	}
 	reg := registry.New(registry.Options{Roots: roots})
 	reg.Refresh()
+	go func() {
+		err := reg.Watch(ctx, 0, func() { log.Info("agent skills re-indexed", "skills", len(reg.Names())) })
+		if err != nil && ctx.Err() == nil {
+			log.Warn("agent skills: not watching the skill roots; restart the host to see changes", "err", err)
+		}
+	}()
 	return skillrt.New(reg, skillrt.Options{})
 }
 
