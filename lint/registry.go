@@ -61,6 +61,7 @@ func Rules() []*Rule {
 		ruleUnsafeShellUnescapedSubst(),
 		// mutation gate
 		ruleUnconfirmedMutation(),
+		ruleApprovalNotLiteral(),
 		// status and output
 		ruleStatusDisabled(),
 		ruleMalformedSignature(),

@@ -84,6 +84,29 @@ func ruleUnconfirmedMutation() *Rule {
 	}
 }
 
+func ruleApprovalNotLiteral() *Rule {
+	return &Rule{
+		ID: "approval-not-literal", Severity: ast.Error, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "`approved=` whose value is not a literal string: a `${...}` substitution, a list or an object.",
+			Why:     "Approval is the author's signature on one op. A value computed at run time lets a caller input (`approved=\"${WHY}\"`) or a tool's answer grant the approval; the runtime refuses it.",
+			Bad:     "file_write(path=\"out.txt\", content=\"x\", approved=\"${WHY}\")\n",
+			Good:    "file_write(path=\"out.txt\", content=\"x\", approved=\"nightly export, INFRA-12\")\n",
+		},
+		Run: func(p *Pass) {
+			for _, op := range p.Info.Ops {
+				a := argOf(opArgs(op.Stmt), "approved")
+				if a == nil || a.Value == nil {
+					continue
+				}
+				if _, ok := litString(a.Value); !ok {
+					p.Reportf(a.Value, "approved= must be a literal string written by the author, not a computed value: write the reason itself, e.g. approved=\"cleanup requested in INFRA-7\"")
+				}
+			}
+		},
+	}
+}
+
 func hasApproval(args []*ast.Arg) bool {
 	a := argOf(args, "approved")
 	if a == nil || a.Value == nil {
