@@ -55,6 +55,8 @@ func Rules() []*Rule {
 		ruleUnsafeShellOp(),
 		ruleUnsafeShellDisabled(),
 		ruleShellBinaryNotAllowed(),
+		ruleShellSubstInArg(),
+		ruleShellFullShell(),
 		ruleFSPathNotAllowed(),
 		ruleShellQuotedVarInCommand(),
 		ruleUnsafeShellAmbiguousSubst(),

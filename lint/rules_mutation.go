@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/internal/lang"
 )
 
@@ -46,8 +47,8 @@ func callMutation(c *ast.CallStmt) string {
 		if isUnsafeShell(c) {
 			return "unsafe shell can change anything"
 		}
-		if bin, _, ok := shellBinary(c); ok && lang.IsDestructiveBinary(bin) {
-			return "shell binary " + bin + " changes files"
+		if argv, ok := check.ShellArgv(c); ok {
+			return lang.ClassifyShell(argv).Mutating
 		}
 	}
 	return ""
