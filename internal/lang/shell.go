@@ -92,7 +92,7 @@ var shells = map[string]bool{
 // interpreters run inline code given with one of their flags.
 var interpreters = map[string]string{
 	"python": "c", "python2": "c", "python3": "c", "perl": "eE", "ruby": "e",
-	"node": "ep", "nodejs": "ep", "php": "r", "lua": "e", 	"osascript": "e", "Rscript": "e", "bun": "e",
+	"node": "ep", "nodejs": "ep", "php": "r", "lua": "e", "osascript": "e", "Rscript": "e", "bun": "e",
 }
 
 // ClassifyShell classifies a structural shell argv (see ShellClass). Words

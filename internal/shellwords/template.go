@@ -80,7 +80,7 @@ func TokenizeTemplate(pieces []Piece) ([]Word, error) {
 }
 
 // templateTokenizer is the state of TokenizeTemplate: the quote open (0,
-// '\'' or '"'), whether a backslash inside double quotes is pending, and
+// '\” or '"'), whether a backslash inside double quotes is pending, and
 // the word being built.
 type templateTokenizer struct {
 	words     []Word
