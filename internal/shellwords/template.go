@@ -79,18 +79,17 @@ func TokenizeTemplate(pieces []Piece) ([]Word, error) {
 	return t.finish()
 }
 
-// templateTokenizer is the state of TokenizeTemplate: the quote open (0,
-// '\” or '"'), whether a backslash inside double quotes is pending, and
-// the word being built.
+// templateTokenizer is the state of TokenizeTemplate: the quote character
+// open (0 when none), whether a backslash inside double quotes is pending,
+// and the word being built.
 type templateTokenizer struct {
-	words     []Word
-	cur       []Part
-	lit       strings.Builder
-	inWord    bool
-	quote     byte
-	quoteAt   int
-	escape    bool
-	escapeErr bool
+	words   []Word
+	cur     []Part
+	lit     strings.Builder
+	inWord  bool
+	quote   byte
+	quoteAt int
+	escape  bool
 }
 
 func (t *templateTokenizer) flushLit() {
