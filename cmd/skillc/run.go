@@ -6,15 +6,18 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/render"
 	"github.com/skillscript/skillc/internal/workspace"
+	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )
 
@@ -56,8 +59,13 @@ func runRun(c *cli.Context, s *streams) error {
 	envs := newEnvCache(c).withSkillDirStore()
 	if !c.Bool("no-check") && c.String("mock") == "" {
 		envs.withToolWarmup(c) // the pre-check sees the servers' tool schemas
+		// ... of the servers this skill calls, and no others
+		envs.warm.Connectors = usedConnectors(src.Path, src.Src)
 	}
 	env := withRunFlags(c, envs.forFile(path))
+	for _, w := range envs.problems() {
+		fmt.Fprintln(s.err, "skillc: warning:", w) // ignored project-local policy among them
+	}
 	printToolsUnverified(s, env)
 	if !c.Bool("no-check") && refuseOnErrors(c, s, src.Path, src.Src, env) {
 		return cli.Exit("", exitFindings)
@@ -136,6 +144,8 @@ func hostOptions(c *cli.Context, s *streams, env *workspace.Env) host.Options {
 		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: runSkillsDir(c, env),
 		Mechanical: c.Bool("mechanical"), Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
 		Direct: true, // a person runs the skill (DECISIONS 26)
+		// servers start when the skill first calls them, never unasked
+		LazyConnectors: true,
 	}
 }
 
@@ -225,4 +235,18 @@ func progressPrinter(w io.Writer) func(eval.Event) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// usedConnectors lists the connectors the skill's own "$ conn.tool" ops
+// name (never nil: an empty list warms no server). Connectors of child
+// skills start when a child first calls them.
+func usedConnectors(path string, src []byte) []string {
+	f, _ := syntax.Parse(path, src)
+	out := []string{}
+	for _, op := range check.Check(f).Ops {
+		if d, ok := op.Stmt.(*ast.DispatchStmt); ok && d.Connector != nil && !slices.Contains(out, d.Connector.Name) {
+			out = append(out, d.Connector.Name)
+		}
+	}
+	return out
 }

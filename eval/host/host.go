@@ -43,6 +43,10 @@ type Options struct {
 	// Approval is the approval posture root and child skills are gated
 	// with; nil resolves it from Config (see Policy).
 	Approval *approval.Policy
+	// LazyConnectors skips the start-up health check of MCP connectors:
+	// a server starts only when the skill first calls one of its tools
+	// (skillc run and test never spawn servers a skill does not use).
+	LazyConnectors bool
 	// Direct says a person runs the root skill (skillc run, skillc test);
 	// otherwise (triggers, MCP, events) the root is gated like a composed
 	// skill: a Draft that performs effects is refused (DECISIONS 26).
@@ -137,9 +141,16 @@ func wireRegistry(ctx context.Context, o Options) (*contract.Registry, error) {
 	if home == "" {
 		home = wire.DefaultHome(cfg.Getenv)
 	}
-	s := wire.Settings{Home: home, Env: cfg.Getenv, Log: o.Log}
-	if cfg.ConnectorsPath != "" {
+	s := wire.Settings{Home: home, Env: cfg.Getenv, Log: o.Log, LazyConnectors: o.LazyConnectors}
+	switch {
+	case cfg.ConnectorsPath != "" && cfg.ConnectorsTrusted:
 		return wire.Load(ctx, cfg.ConnectorsPath, s)
+	case cfg.ConnectorsPath != "":
+		// A connectors.json found next to the skill is not the operator's:
+		// its commands never run (DECISIONS 25).
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, "warning: %s is not used to run skills: connectors come only from --connectors or $SKILLSCRIPT_HOME/%s\n", cfg.ConnectorsPath, config.ConnectorsFileName)
+		}
 	}
 	return wire.Build(ctx, nil, s)
 }
