@@ -1,7 +1,6 @@
 package workspace
 
 import (
-
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
