@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/mattn/go-isatty"
 	"github.com/skillscript/skillc/ast"
@@ -121,7 +122,10 @@ func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *wo
 
 // evaluate wires a runner from the configuration and flags and runs.
 func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+	// SIGINT, SIGTERM and SIGHUP end the run the same way: the context
+	// ends, the running shell op's process group is killed, and the MCP
+	// servers are aborted below.
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	opts := hostOptions(c, s, env)
 	opts.Approval = runPolicy(s, env)
@@ -132,8 +136,15 @@ func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src [
 	if err != nil {
 		return nil, err
 	}
-	defer closeReg()
-	return runTraced(ctx, c, env.Config, *r, name, src, inputs)
+	res, err := runTraced(ctx, c, env.Config, *r, name, src, inputs)
+	if ctx.Err() != nil || (res != nil && res.DeadlineExceeded) {
+		// Cut off: kill the servers' process groups now rather than give
+		// each its grace period, so shutdown stays within the deadline.
+		_ = r.Registry.Abort()
+	} else {
+		_ = closeReg()
+	}
+	return res, err
 }
 
 // hostOptions are the runner options of the configuration plus the
