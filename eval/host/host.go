@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
@@ -72,13 +73,18 @@ func NewRunner(ctx context.Context, o Options) (*eval.Runner, func() error, erro
 		reg.Close()
 		return nil, nil, err
 	}
+	shellAllow := append(append([]string(nil), cfg.ShellAllowlist...), o.AllowShell...)
+	if err := checkShellUnderFS(gate, shellAllow, os.Getenv("PATH")); err != nil {
+		reg.Close()
+		return nil, nil, err
+	}
 	policy := o.policy()
 	r := &eval.Runner{
 		Registry: reg, FS: gate, Secrets: cfg.Secret, Mechanical: o.Mechanical,
 		MaxDepth: cfg.MaxRecursionDepth, DefaultTimeout: cfg.AbsoluteTimeout, MaxDeadline: cfg.MaxDeadline,
 		Progress: o.Progress, Env: eval.Env{User: o.User}, Load: GatedLoad(policy, o.Mechanical), Admit: Admit(policy, o.reach()),
 		Shell: &shellexec.Runner{
-			Allowlist:    append(append([]string(nil), cfg.ShellAllowlist...), o.AllowShell...),
+			Allowlist:    shellAllow,
 			EnableUnsafe: cfg.EnableUnsafeShell || o.UnsafeShell,
 			Env:          cfg.Environ(o.BaseEnv),
 		},
