@@ -102,3 +102,13 @@ func splitSpaces(s string) []string {
 	}
 	return out
 }
+
+func BenchmarkClassifyShell(b *testing.B) {
+	argv := []string{"env", "LC_ALL=C", "timeout", "-k", "1", "5", "nice", "-n", "10", "find", "work", "-name", "*.tmp", "-delete"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if ClassifyShell(argv).Mutating == "" {
+			b.Fatal("not mutating")
+		}
+	}
+}

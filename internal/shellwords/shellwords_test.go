@@ -93,3 +93,22 @@ func TestTemplateLiteralQuotesOnly(t *testing.T) {
 		t.Errorf("backslash before a hole = %v, %v", words, err)
 	}
 }
+
+func BenchmarkTokenize(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Tokenize(`curl -s -H 'Accept: application/json' "https://example.com/x?y=1" -o out.json`); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTokenizeTemplate(b *testing.B) {
+	pieces := []Piece{{Text: "find work -name "}, {Text: "*.tmp -delete", Hole: true}, {Text: " -maxdepth 2 --label='x "}, {Text: "v a l", Hole: true}, {Text: "'"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := TokenizeTemplate(pieces); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func (w Word) Whole() bool {
 // entry. Offsets in a *SyntaxError count the template's bytes with the
 // holes' text included.
 func TokenizeTemplate(pieces []Piece) ([]Word, error) {
-	t := templateTokenizer{}
+	t := templateTokenizer{words: make([]Word, 0, 8), parts: make([]Part, 0, 8)}
 	off := 0
 	for i, p := range pieces {
 		if p.Hole {
@@ -84,7 +84,8 @@ func TokenizeTemplate(pieces []Piece) ([]Word, error) {
 // and the word being built.
 type templateTokenizer struct {
 	words   []Word
-	cur     []Part
+	parts   []Part // the parts of every word, back to back
+	start   int    // where the current word's parts begin in parts
 	lit     strings.Builder
 	inWord  bool
 	quote   byte
@@ -94,7 +95,7 @@ type templateTokenizer struct {
 
 func (t *templateTokenizer) flushLit() {
 	if t.lit.Len() > 0 {
-		t.cur = append(t.cur, Part{Text: t.lit.String(), Index: -1})
+		t.parts = append(t.parts, Part{Text: t.lit.String(), Index: -1})
 		t.lit.Reset()
 	}
 }
@@ -104,11 +105,12 @@ func (t *templateTokenizer) endWord() {
 		return
 	}
 	t.flushLit()
-	if len(t.cur) == 0 {
-		t.cur = []Part{{Index: -1}} // an empty quoted pair is an empty word
+	if len(t.parts) == t.start {
+		t.parts = append(t.parts, Part{Index: -1}) // an empty quoted pair is an empty word
 	}
-	t.words = append(t.words, Word{Parts: t.cur})
-	t.cur, t.inWord = nil, false
+	end := len(t.parts)
+	t.words = append(t.words, Word{Parts: t.parts[t.start:end:end]})
+	t.start, t.inWord = end, false
 }
 
 func (t *templateTokenizer) hole(text string, index int) {
@@ -117,7 +119,7 @@ func (t *templateTokenizer) hole(text string, index int) {
 		t.escape = false
 	}
 	t.flushLit()
-	t.cur = append(t.cur, Part{Text: text, Hole: true, Index: index})
+	t.parts = append(t.parts, Part{Text: text, Hole: true, Index: index})
 	t.inWord = true
 }
 
