@@ -55,12 +55,15 @@ func Rules() []*Rule {
 		ruleUnsafeShellOp(),
 		ruleUnsafeShellDisabled(),
 		ruleShellBinaryNotAllowed(),
+		ruleShellSubstInArg(),
+		ruleShellFullShell(),
 		ruleFSPathNotAllowed(),
 		ruleShellQuotedVarInCommand(),
 		ruleUnsafeShellAmbiguousSubst(),
 		ruleUnsafeShellUnescapedSubst(),
 		// mutation gate
 		ruleUnconfirmedMutation(),
+		ruleApprovalNotLiteral(),
 		// status and output
 		ruleStatusDisabled(),
 		ruleMalformedSignature(),

@@ -536,14 +536,24 @@ func (p *parser) output(h *ast.Header, a, b int) {
 }
 
 func (p *parser) autonomous(h *ast.Header, vs, ve int) {
-	v := strings.ToLower(string(p.src[vs:ve]))
-	switch v {
-	case "true", "yes":
+	// Only the literal words grant or deny mutation authority: "yes", "1",
+	// "on" or "True" are errors, so a header nobody meant as a grant never
+	// becomes one (issue 13 item 12).
+	text := string(p.src[vs:ve])
+	switch text {
+	case "true":
 		h.Bool = &ast.BoolLit{Range: ast.RangeOf(vs, ve), Value: true}
-	case "false", "no":
+		return
+	case "false":
 		h.Bool = &ast.BoolLit{Range: ast.RangeOf(vs, ve), Value: false}
-	default:
-		p.errorf("parse-error", h.ValueRng, "# Autonomous: is true or false, not %q", string(p.src[vs:ve]))
+		return
+	}
+	d := p.errorf("parse-error", h.ValueRng, "# Autonomous: takes true or false, not %q", text)
+	switch strings.ToLower(text) {
+	case "true", "yes", "y", "1", "on":
+		d.WithFix("write true", ast.RangeOf(vs, ve), "true")
+	case "false", "no", "n", "0", "off":
+		d.WithFix("write false", ast.RangeOf(vs, ve), "false")
 	}
 }
 
