@@ -67,6 +67,12 @@ func Rules() []*Rule {
 		ruleStaleSignature(),
 		ruleUnsignedApproval(),
 		ruleDraftWithTrigger(),
+		// gateway classification
+		ruleClassificationValue(),
+		ruleClassificationSidecarDirect(),
+		ruleClassificationAttachTargets(),
+		ruleClassificationDirectTargets(),
+		ruleClassificationFootprint(),
 		ruleUnusedAugmentingHeader(),
 		ruleOutputAgentTargetNoEmit(),
 		ruleOutputAgentTargetNoConnector(),
