@@ -215,10 +215,16 @@ func TestBadRequestsRunNothing(t *testing.T) {
 	}{
 		{"empty intent", func() error { _, err := g.Discover(ctx, DiscoverRequest{Intent: "  "}); return err }, ReasonInvalidRequest, "intent is empty"},
 		{"stop-word intent", func() error { _, err := g.Discover(ctx, DiscoverRequest{Intent: "the of and"}); return err }, ReasonInvalidRequest, "no searchable words"},
-		{"huge intent", func() error { _, err := g.Discover(ctx, DiscoverRequest{Intent: strings.Repeat("x ", 5000)}); return err }, ReasonInvalidRequest, "over the limit"},
+		{"huge intent", func() error {
+			_, err := g.Discover(ctx, DiscoverRequest{Intent: strings.Repeat("x ", 5000)})
+			return err
+		}, ReasonInvalidRequest, "over the limit"},
 		{"huge limit", func() error { _, err := g.Discover(ctx, DiscoverRequest{Intent: "logs", Limit: 1 << 30}); return err }, ReasonInvalidRequest, "out of range"},
 		{"negative limit", func() error { _, err := g.List(ctx, ListRequest{Limit: -1}); return err }, ReasonInvalidRequest, "out of range"},
-		{"bad role", func() error { _, err := g.Discover(ctx, DiscoverRequest{Intent: "logs", RoleFilter: "sidcar"}); return err }, ReasonInvalidRequest, `did you mean "sidecar"`},
+		{"bad role", func() error {
+			_, err := g.Discover(ctx, DiscoverRequest{Intent: "logs", RoleFilter: "sidcar"})
+			return err
+		}, ReasonInvalidRequest, `did you mean "sidecar"`},
 		{"bad list role", func() error { _, err := g.List(ctx, ListRequest{Role: "boss"}); return err }, ReasonInvalidRequest, "unknown role"},
 		{"bad kind", func() error { _, err := g.List(ctx, ListRequest{Kind: "plugin"}); return err }, ReasonInvalidRequest, "unknown kind"},
 		{"negative offset", func() error { _, err := g.List(ctx, ListRequest{Offset: -3}); return err }, ReasonInvalidRequest, "negative"},

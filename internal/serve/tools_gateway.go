@@ -91,4 +91,3 @@ func gatewayTool[In, Out any](fn func(context.Context, In) (*Out, error)) func(c
 		return *out, nil
 	}
 }
-
