@@ -57,7 +57,7 @@ func TestServeGateway(t *testing.T) {
 			SkillID string `json:"skill_id"`
 			Role    string `json:"role"`
 		} `json:"skills"`
-		Total  int
+		Total int
 	}
 	callJSON(t, cs, "skills_list", map[string]any{"role": "sidecar"}, &list)
 	if list.Total != 1 || list.Skills[0].SkillID != "store/job-auditor" {

@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -174,6 +173,7 @@ func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverR
 		top = math.Max(top, h.bm25)
 	}
 	domains := set(req.Domain)
+	var recs []*registry.Record
 	for _, h := range hits {
 		rec := h.rec
 		if !inDomain(rec, domains) || !roleAllowed(rec, role, in.attach) {
@@ -187,20 +187,30 @@ func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverR
 		if len(missing) > 0 {
 			res.Unavailable = missing
 			res.ReasonCodes = append(res.ReasonCodes, CodeUnavailable)
-			res.Reason += "; needs unwired connectors " + strings.Join(missing, ", ")
+			res.Reason = strings.TrimPrefix(res.Reason+"; needs unwired connectors "+strings.Join(missing, ", "), "; ")
 		}
 		resp.Results = append(resp.Results, res)
+		recs = append(recs, rec)
 	}
-	sort.SliceStable(resp.Results, func(i, j int) bool {
-		a, b := resp.Results[i], resp.Results[j]
+	order := make([]int, len(recs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := resp.Results[order[i]], resp.Results[order[j]]
 		if a.Score != b.Score {
 			return a.Score > b.Score
 		}
 		return a.SkillID < b.SkillID
 	})
-	if len(resp.Results) > limit {
-		resp.Results = resp.Results[:limit]
+	out := make([]DiscoverResult, 0, min(limit, len(order)))
+	for _, i := range order[:min(limit, len(order))] {
+		// the matched words are spelled out only for the results returned
+		r := resp.Results[i]
+		r.Reason = "matches " + strings.Join(matched(recs[i], in.terms), ", ") + prefixed(r.Reason)
+		out = append(out, r)
 	}
+	resp.Results = out
 	return resp, nil
 }
 
@@ -271,7 +281,6 @@ func (g *Gateway) score(rec *registry.Record, lex float64, in intent, filter str
 	b := &res.ScoreBreakdown
 	b.Lexical = w.Lexical * lex
 	res.ReasonCodes = append(res.ReasonCodes, CodeLexical)
-	why = append(why, fmt.Sprintf("matches %s", strings.Join(matched(rec, in.terms), ", ")))
 	if f := nameCoverage(rec.Name, in.words); f > 0 {
 		b.Name = w.NameToken * f
 		res.ReasonCodes = append(res.ReasonCodes, CodeNameMatch)
@@ -328,6 +337,13 @@ func (g *Gateway) score(rec *registry.Record, lex float64, in intent, filter str
 	b.Lexical, b.Name = round(b.Lexical), round(b.Name)
 	res.Reason = strings.Join(why, "; ")
 	return res
+}
+
+func prefixed(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "; " + s
 }
 
 func round(x float64) float64 { return math.Round(x*10000) / 10000 }

@@ -291,3 +291,78 @@ func TestDiscoverTiers(t *testing.T) {
 		t.Errorf("mutating intent got a read-only bonus")
 	}
 }
+
+// TestDiscoverUnwired leaves out skills whose connectors are not wired,
+// or flags them with include_unavailable.
+func TestDiscoverUnwired(t *testing.T) {
+	reg := newRegistry(t, skillsDir)
+	if rec, _ := reg.Lookup("email-sender"); len(rec.Requires) != 1 || rec.Requires[0] != "mail" {
+		t.Fatalf("email-sender requires %v, want [mail]", rec.Requires)
+	}
+	g := New(Options{Registry: reg, Wired: func(c string) bool { return c != "mail" }})
+	defer g.Close()
+	ctx := context.Background()
+	resp, err := g.Discover(ctx, DiscoverRequest{Intent: "send an email to the customer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range resp.Results {
+		if r.Name == "email-sender" {
+			t.Fatalf("unwired email-sender recommended: %+v", r)
+		}
+	}
+	resp, err = g.Discover(ctx, DiscoverRequest{Intent: "send an email to the customer", IncludeUnavailable: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range resp.Results {
+		if r.Name == "email-sender" {
+			found = true
+			if len(r.Unavailable) != 1 || r.Unavailable[0] != "mail" || !contains(r.ReasonCodes, CodeUnavailable) || !strings.Contains(r.Reason, "needs unwired connectors mail") {
+				t.Errorf("flagged result: %+v", r)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("include_unavailable did not keep email-sender")
+	}
+}
+
+// TestListPages walks every page of a filtered list: stable order, no
+// duplicates, totals consistent.
+func TestListPages(t *testing.T) {
+	g := New(Options{Registry: newRegistry(t, skillsDir)})
+	defer g.Close()
+	ctx := context.Background()
+	var ids []string
+	req := ListRequest{Status: "approved", Limit: 4}
+	total := -1
+	for {
+		page, err := g.List(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total >= 0 && page.Total != total {
+			t.Fatalf("total changed between pages")
+		}
+		total = page.Total
+		for _, s := range page.Skills {
+			if !strings.EqualFold(s.Status, "approved") {
+				t.Errorf("status filter let %s (%s) through", s.SkillID, s.Status)
+			}
+			ids = append(ids, s.SkillID)
+		}
+		if page.NextOffset == 0 {
+			break
+		}
+		req.Offset = page.NextOffset
+	}
+	if len(ids) != total || total < 15 || !sort.StringsAreSorted(ids) {
+		t.Errorf("pages: %d ids of %d, sorted %v", len(ids), total, sort.StringsAreSorted(ids))
+	}
+	page, err := g.List(ctx, ListRequest{Offset: 1000})
+	if err != nil || len(page.Skills) != 0 || page.NextOffset != 0 {
+		t.Errorf("offset past the end: %+v %v", page, err)
+	}
+}
