@@ -2,10 +2,13 @@ package gateway
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -128,4 +131,60 @@ func TestOpenAPIFromStructs(t *testing.T) {
 			t.Errorf("openapi lacks %s", want)
 		}
 	}
+}
+
+// FuzzDiscoverIntent ranks arbitrary intents: no panic, a structured
+// refusal or results whose scores equal their breakdowns.
+func FuzzDiscoverIntent(f *testing.F) {
+	for _, j := range loadJudged(f) {
+		f.Add(j.Intent, "")
+	}
+	f.Add(`"quoted" OR NOT near(a b) * ^`, "sidecar")
+	f.Add("", "bogus")
+	g := New(Options{Registry: newRegistry(f, skillsDir)})
+	f.Cleanup(func() { g.Close() })
+	f.Fuzz(func(t *testing.T, intent, role string) {
+		resp, err := g.Discover(context.Background(), DiscoverRequest{Intent: intent, RoleFilter: role})
+		if err != nil {
+			if _, ok := ReasonOf(err); !ok {
+				t.Fatalf("%q: unstructured error %v", intent, err)
+			}
+			return
+		}
+		for _, r := range resp.Results {
+			b := r.ScoreBreakdown
+			if d := r.Score - round(b.Lexical+b.Name+b.Role+b.Status+b.Tag+b.ReadOnly); d > 0.0002 || d < -0.0002 {
+				t.Fatalf("%q: score %v != breakdown %+v", intent, r.Score, b)
+			}
+		}
+	})
+}
+
+// FuzzAttachArtifactRef resolves arbitrary artifact references: content
+// outside the artifact root is never returned.
+func FuzzAttachArtifactRef(f *testing.F) {
+	for _, s := range []string{"exports/users.csv", "../secret.txt", "/etc/passwd", "escape.txt", "exports/../exports/users.csv", "exports\\..\\..\\secret.txt", "", ".", "exports/", "./exports/users.csv"} {
+		f.Add(s)
+	}
+	base := f.TempDir()
+	arts := base + "/artifacts"
+	os.MkdirAll(arts+"/exports", 0o755)
+	os.WriteFile(arts+"/exports/users.csv", []byte("inside"), 0o644)
+	os.WriteFile(base+"/secret.txt", []byte("OUTSIDE-SECRET"), 0o644)
+	os.Symlink(base+"/secret.txt", arts+"/escape.txt")
+	g := New(Options{Registry: newRegistry(f, skillsDir), ArtifactRoot: arts})
+	f.Cleanup(func() { g.Close() })
+	f.Fuzz(func(t *testing.T, ref string) {
+		res, err := g.Attach(context.Background(), AttachRequest{SkillID: "data-quality-checker", TargetType: "artifact", TargetRef: ref})
+		if err != nil {
+			var ave *AttachValidationError
+			if !errors.As(err, &ave) {
+				t.Fatalf("%q: %v is not an AttachValidationError", ref, err)
+			}
+			return
+		}
+		if got := res.Execution.Inputs[InputTarget]; got != "inside" {
+			t.Fatalf("%q resolved to %q", ref, got)
+		}
+	})
 }
