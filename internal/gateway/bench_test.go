@@ -20,6 +20,20 @@ var benchVocabulary = []string{"incident", "deploy", "invoice", "ticket", "lead"
 // benchRegistry writes n skills (half packages, half skillscripts, every
 // fifth a sidecar) under a temp dir and indexes them.
 func benchRegistry(b *testing.B, n int) *registry.Registry {
+	return benchRegistryOf(b, n, benchVocabulary)
+}
+
+// sparseVocabulary is benchVocabulary plus 970 made-up topic words: a
+// catalog where one intent word matches tens of skills, not thousands.
+func sparseVocabulary() []string {
+	out := append([]string(nil), benchVocabulary...)
+	for i := len(out); i < 1000; i++ {
+		out = append(out, fmt.Sprintf("topic%c%c%c", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26))
+	}
+	return out
+}
+
+func benchRegistryOf(b *testing.B, n int, benchVocabulary []string) *registry.Registry {
 	b.Helper()
 	dir := b.TempDir()
 	roles := []string{"procedure", "utility", "procedure", "utility", "sidecar"}
@@ -88,6 +102,35 @@ func BenchmarkDiscover10k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
 		resp, err := g.Discover(ctx, DiscoverRequest{Intent: benchIntents[i%len(benchIntents)], Limit: 10})
+		lat = append(lat, time.Since(start))
+		if err != nil || len(resp.Results) == 0 {
+			b.Fatalf("discover: %v %v", resp, err)
+		}
+	}
+	b.StopTimer()
+	reportPercentiles(b, lat)
+}
+
+// BenchmarkDiscover10kSparse is BenchmarkDiscover10k over a 1,000-word
+// vocabulary: intents match a few hundred skills instead of most of them.
+func BenchmarkDiscover10kSparse(b *testing.B) {
+	vocab := sparseVocabulary()
+	g := New(Options{Registry: benchRegistryOf(b, 10000, vocab)})
+	defer g.Close()
+	ctx := context.Background()
+	intents := make([]string, 50)
+	for i := range intents {
+		intents[i] = fmt.Sprintf("find the %s %s for the %s", vocab[(i*37)%len(vocab)], vocab[(i*101+7)%len(vocab)], vocab[(i*53+11)%len(vocab)])
+	}
+	if _, err := g.Discover(ctx, DiscoverRequest{Intent: "warm up the index"}); err != nil {
+		b.Fatal(err)
+	}
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		resp, err := g.Discover(ctx, DiscoverRequest{Intent: intents[i%len(intents)], Limit: 10})
 		lat = append(lat, time.Since(start))
 		if err != nil || len(resp.Results) == 0 {
 			b.Fatalf("discover: %v %v", resp, err)
