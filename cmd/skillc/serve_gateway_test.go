@@ -22,6 +22,7 @@ func TestServeGateway(t *testing.T) {
 	files := map[string]string{
 		"nightly-report.skill.md": "# Skill: nightly-report\n# Description: Summarize the nightly job failures.\n# Status: Approved\n# Classification: role=procedure invocation=direct effect_mode=read_only\n# Vars: DAY=\"monday\"\n# Timeout: 30\n\nreport:\n    emit(text=\"2 jobs failed on ${DAY}\")\n\ndefault: report\n",
 		"job-auditor.skill.md":    "# Skill: job-auditor\n# Description: Audits a nightly job run.\n# Status: Approved\n# Classification: role=sidecar invocation=attach effect_mode=read_only attach_targets=output,run\n# Vars: TARGET, TARGET_REF\n# Timeout: 30\n\naudit:\n    emit(text=\"audited ${TARGET_REF}: ${TARGET}\")\n\ndefault: audit\n",
+		"draft-writer.skill.md":   "# Skill: draft-writer\n# Description: Writes a file.\n# Status: Draft\n# Autonomous: true\n# Classification: role=utility invocation=direct effect_mode=enrich\n# Timeout: 30\n\nmain:\n    file_write(path=\"never.txt\", content=\"x\")\n\ndefault: main\n",
 		"style/SKILL.md":          "---\nname: style\ndescription: Reviews job reports against the style guide.\nmetadata:\n  classification.role: utility\n  classification.invocation: both\n  classification.effect_mode: read_only\n  classification.attach_targets: artifact output\n---\nUse short sentences.\n",
 	}
 	for name, body := range files {
@@ -91,6 +92,10 @@ func TestServeGateway(t *testing.T) {
 	res := callJSON(t, cs, "skills_run", map[string]any{"skill_id": "job-auditor"}, &refusal)
 	if !res.IsError || refusal.Error != "RequestError" || refusal.Details.Code != "not_callable" {
 		t.Errorf("skills_run of a sidecar: %+v", refusal)
+	}
+	res = callJSON(t, cs, "skills_run", map[string]any{"skill_id": "draft-writer"}, &refusal)
+	if !res.IsError || refusal.Details.Code != "run_refused" {
+		t.Errorf("skills_run of an effectful Draft: %+v", refusal)
 	}
 	res = callJSON(t, cs, "skills_attach", map[string]any{"skill_id": "job-auditor", "target_type": "output", "target_ref": "nope"}, &refusal)
 	if !res.IsError || refusal.Error != "AttachValidationError" || refusal.Details.Code != "target_not_found" {

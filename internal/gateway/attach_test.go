@@ -33,6 +33,8 @@ func newLive(t *testing.T) *live {
 		"nightly-report.skill.md": "# Skill: nightly-report\n# Description: Writes the nightly report of failed jobs.\n# Classification: role=procedure invocation=direct effect_mode=read_only\n# Vars: DAY=\"monday\"\n# Timeout: 30\n\nreport:\n    emit(text=\"3 jobs failed on ${DAY}: build, lint, deploy\")\n\ndefault: report\n",
 		// attachable but without a TARGET input
 		"blind-watcher.skill.md": "# Skill: blind-watcher\n# Description: Watches runs without reading them.\n# Classification: role=sidecar invocation=attach effect_mode=read_only attach_targets=run\n# Timeout: 30\n\nwatch:\n    emit(text=\"watching\")\n\ndefault: watch\n",
+		// a Draft skill with an effect: the composed-reach approval gate refuses it
+		"draft-writer.skill.md": "# Skill: draft-writer\n# Description: Writes a file.\n# Status: Draft\n# Autonomous: true\n# Classification: role=utility invocation=direct effect_mode=enrich\n# Timeout: 30\n\nmain:\n    file_write(path=\"/tmp/never-written-by-gateway-test\", content=\"x\")\n\ndefault: main\n",
 		// garbage classification: indexed, never run
 		"broken-class.skill.md": "# Skill: broken-class\n# Description: Has a garbage classification.\n# Classification: role=sidecr invocation=sometimes effect_mode=read_only\n# Timeout: 30\n\nmain:\n    emit(text=\"must not run\")\n\ndefault: main\n",
 	}
@@ -255,6 +257,25 @@ func TestBadRequestsRunNothing(t *testing.T) {
 	}
 	if len(runs) != 1 || runs[0].ID != id {
 		t.Errorf("bad requests ran something: %d recorded runs", len(runs))
+	}
+}
+
+// TestRunRefusedByApprovalGate: the runner's gate refuses a Draft skill
+// with effects before any op; the gateway reports the failed, recorded
+// run with the gate's error and the file is not written. (skillc serve's
+// host gates before starting and the gateway answers run_refused.)
+func TestRunRefusedByApprovalGate(t *testing.T) {
+	l := newLive(t)
+	res, err := l.g.Run(context.Background(), RunRequest{SkillID: "draft-writer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := res.Execution
+	if ex.Status != "failed" || len(ex.Errors) == 0 || ex.Errors[0].Kind != "DraftSkillError" || ex.TraceID == "" {
+		t.Fatalf("execution %+v, want a failed run refused by the Draft gate", ex)
+	}
+	if _, err := os.Stat("/tmp/never-written-by-gateway-test"); err == nil {
+		t.Errorf("the refused skill wrote its file")
 	}
 }
 

@@ -159,12 +159,20 @@ func BenchmarkIndexBuild10k(b *testing.B) {
 // BenchmarkList10k lists with filters (role + status + domain, one page)
 // over 10,000 skills.
 func BenchmarkList10k(b *testing.B) {
-	g := New(Options{Registry: benchRegistry(b, 10000)})
+	reg := benchRegistry(b, 10000)
+	g := New(Options{Registry: reg})
 	defer g.Close()
 	ctx := context.Background()
+	domain := ""
+	for _, r := range reg.List() {
+		if r.Class != nil && r.Class.Role == "sidecar" && r.Domain != "" {
+			domain = r.Domain
+			break
+		}
+	}
 	reqs := []ListRequest{
 		{Role: "procedure", Status: "stable", Limit: 50},
-		{Role: "sidecar", Domain: "security", Limit: 20},
+		{Role: "sidecar", Domain: domain, Limit: 20},
 		{Kind: "skillscript", Offset: 4000, Limit: 100},
 	}
 	lat := make([]time.Duration, 0, b.N)

@@ -172,6 +172,9 @@ func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverR
 	for _, h := range hits {
 		top = math.Max(top, h.bm25)
 	}
+	if top <= 0 {
+		top = 1
+	}
 	domains := set(req.Domain)
 	var recs []*registry.Record
 	for _, h := range hits {

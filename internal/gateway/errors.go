@@ -22,6 +22,7 @@ const (
 	ReasonTargetInput           = "target_input_undeclared"
 	ReasonNotCallable           = "not_callable" // invocation=attach: the skill runs only attached
 	ReasonNotRunnable           = "not_runnable" // no executor is configured
+	ReasonRunRefused            = "run_refused"  // the host did not start the run (approval gate, shutdown)
 )
 
 // Reason is the structured cause of a refused request.

@@ -20,7 +20,7 @@ func Status(code string) int {
 	switch code {
 	case ReasonUnknownSkill, ReasonTargetNotFound:
 		return http.StatusNotFound
-	case ReasonNotAttachable, ReasonNotCallable, ReasonTargetTypeNotAllowed, ReasonInvalidClassification, ReasonNotLoadable, ReasonTargetInput:
+	case ReasonNotAttachable, ReasonNotCallable, ReasonTargetTypeNotAllowed, ReasonInvalidClassification, ReasonNotLoadable, ReasonTargetInput, ReasonRunRefused:
 		return http.StatusConflict
 	case ReasonTargetOutsideRoot, ReasonTargetUnavailable, ReasonNotRunnable:
 		return http.StatusUnprocessableEntity

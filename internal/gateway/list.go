@@ -72,18 +72,20 @@ func (g *Gateway) List(_ context.Context, req ListRequest) (*ListResponse, error
 	if req.Domain != "" {
 		domains = set([]string{req.Domain})
 	}
-	var all []SkillSummary
+	var all []*registry.Record
 	for _, rec := range g.sortedByID() {
 		if role != "" && roleOf(rec) != role || kind != "" && string(rec.Kind) != kind ||
 			req.Status != "" && !strings.EqualFold(rec.Status, req.Status) || !inDomain(rec, domains) {
 			continue
 		}
-		all = append(all, Summarize(rec))
+		all = append(all, rec)
 	}
 	resp := &ListResponse{Skills: []SkillSummary{}, Total: len(all), Offset: req.Offset}
 	if req.Offset < len(all) {
 		end := min(len(all), req.Offset+limit)
-		resp.Skills = all[req.Offset:end]
+		for _, rec := range all[req.Offset:end] {
+			resp.Skills = append(resp.Skills, Summarize(rec))
+		}
 		if end < len(all) {
 			resp.NextOffset = end
 		}

@@ -138,7 +138,8 @@ func (g *Gateway) execute(ctx context.Context, req ExecRequest) (*Execution, err
 	}
 	res, id, err := g.exec.Execute(ctx, req)
 	if err != nil && res == nil {
-		return nil, fmt.Errorf("run %s: %w", req.Record.ID, err)
+		// the run did not start: the approval gate, a shutting-down host
+		return nil, &Reason{Code: ReasonRunRefused, Field: "skill_id", Got: req.Record.ID, Message: fmt.Sprintf("the host refused to run %s: %v", req.Record.ID, err)}
 	}
 	ex := &Execution{Kind: string(registry.KindScript), TraceID: id}
 	if res != nil {
