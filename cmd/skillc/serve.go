@@ -207,6 +207,13 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		closeReg()
 		return nil, nil, err
 	}
+	skills := agentSkills(cfg.SkillsDir)
+	go func() {
+		// new and edited skills reach skills_load and the gateway without a restart
+		if err := skills.Registry().Watch(ctx, 0, nil); err != nil && ctx.Err() == nil {
+			log.Warn("skill registry: not watching the skill roots; restart to see new skills", "error", err)
+		}
+	}()
 	var traces *trace.Store
 	if set.Trace {
 		if traces, err = openTraces(ctx, cfg, log); err != nil {
@@ -215,7 +222,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		}
 	}
 	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version,
-		Routes: dashboardRoute(r, policy, ws, set.AuthToken, s), Skills: agentSkills(cfg.SkillsDir),
+		Routes: dashboardRoute(r, policy, ws, set.AuthToken, s), Skills: skills,
 		Gateway: &gwc, ArtifactRoot: set.ArtifactRoot})
 	if err != nil {
 		closeReg()

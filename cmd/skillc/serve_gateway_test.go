@@ -53,6 +53,15 @@ func TestServeGateway(t *testing.T) {
 			t.Errorf("sidecar offered for a direct intent: %+v", disc)
 		}
 	}
+	// a skill written while the host runs is discovered (the registry watches the store)
+	late := "# Skill: late-arrival\n# Description: Reconciles quarterly vendor payouts.\n# Status: Approved\n# Classification: role=procedure invocation=direct effect_mode=read_only\n# Timeout: 30\n\nmain:\n    emit(text=\"x\")\n\ndefault: main\n"
+	if err := os.WriteFile(filepath.Join(store, "late-arrival.skill.md"), []byte(late), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool {
+		callJSON(t, cs, "skills_discover", map[string]any{"intent": "reconcile vendor payouts"}, &disc)
+		return len(disc.Results) > 0 && disc.Results[0].SkillID == "store/late-arrival"
+	})
 	var list struct {
 		Skills []struct {
 			SkillID string `json:"skill_id"`
@@ -61,7 +70,7 @@ func TestServeGateway(t *testing.T) {
 		Total int
 	}
 	callJSON(t, cs, "skills_list", map[string]any{"role": "sidecar"}, &list)
-	if list.Total != 1 || list.Skills[0].SkillID != "store/job-auditor" {
+	if list.Total != 1 || len(list.Skills) != 1 || list.Skills[0].SkillID != "store/job-auditor" {
 		t.Errorf("skills_list = %+v", list)
 	}
 	var run struct {
