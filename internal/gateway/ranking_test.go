@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -364,5 +365,55 @@ func TestListPages(t *testing.T) {
 	page, err := g.List(ctx, ListRequest{Offset: 1000})
 	if err != nil || len(page.Skills) != 0 || page.NextOffset != 0 {
 		t.Errorf("offset past the end: %+v %v", page, err)
+	}
+}
+
+// TestConcurrentDiscoverDuringRefresh discovers and lists from several
+// goroutines while the registry changes under them (run with -race).
+func TestConcurrentDiscoverDuringRefresh(t *testing.T) {
+	dir := t.TempDir()
+	copyDir(t, skillsDir, dir)
+	reg := newRegistry(t, dir)
+	g := New(Options{Registry: reg})
+	defer g.Close()
+	ctx := context.Background()
+	done := make(chan struct{})
+	errs := make(chan error, 8)
+	for w := 0; w < 4; w++ {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				if _, err := g.Discover(ctx, DiscoverRequest{Intent: "summarize the incident"}); err != nil {
+					errs <- err
+					return
+				}
+				if _, err := g.List(ctx, ListRequest{Role: "procedure"}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < 20; i++ {
+		src := fmt.Sprintf("# Skill: incident-extra-%d\n# Description: Summarize incident number %d.\n# Classification: role=utility invocation=direct effect_mode=read_only\n# Timeout: 30\n\nmain:\n    emit(text=\"x\")\n\ndefault: main\n", i, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("incident-extra-%d.skill.md", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		reg.Refresh()
+	}
+	close(done)
+	for w := 0; w < 4; w++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	resp, err := g.List(ctx, ListRequest{Limit: 100})
+	if err != nil || resp.Total != 68 {
+		t.Fatalf("after the refreshes: %d skills, %v", resp.Total, err)
 	}
 }
