@@ -1,7 +1,6 @@
 package syntax
 
 import (
-	"sort"
 	"strings"
 	"unicode"
 
@@ -37,22 +36,10 @@ func (fm *formatter) header(h *ast.Header) {
 // normalizing would change anything but spacing and letter case.
 func (fm *formatter) headerValue(h *ast.Header) string {
 	v := fm.normalValue(h)
-	if h.Kind == ast.HeaderClassification && sameFields(v, h.Value) {
-		return v // the pairs were only reordered
-	}
 	if squeeze(v) != squeeze(h.Value) {
 		return h.Value
 	}
 	return v
-}
-
-// sameFields reports whether a and b hold the same blank-separated
-// fields, ignoring order and case.
-func sameFields(a, b string) bool {
-	x, y := strings.Fields(strings.ToLower(a)), strings.Fields(strings.ToLower(b))
-	sort.Strings(x)
-	sort.Strings(y)
-	return strings.Join(x, " ") == strings.Join(y, " ")
 }
 
 // squeeze drops whitespace and folds case: the content a header value must
@@ -94,31 +81,20 @@ func (fm *formatter) normalValue(h *ast.Header) string {
 	return h.Value
 }
 
-// classOrder is the canonical key order of # Classification:.
-var classOrder = map[string]int{"role": 0, "invocation": 1, "effect_mode": 2, "attach_targets": 3}
-
-// classificationValue prints the pairs in canonical key order (unknown
-// keys last, in source order), keys and values in lower case, items
-// joined by commas.
+// classificationValue prints the pairs in source order, one blank apart,
+// items joined by commas without blanks. Pairs are not reordered or
+// re-cased: formatting never changes the tree.
 func classificationValue(h *ast.Header) string {
 	if len(h.Pairs) == 0 {
 		return h.Value
 	}
-	pairs := append([]*ast.KeyValue(nil), h.Pairs...)
-	rank := func(kv *ast.KeyValue) int {
-		if r, ok := classOrder[strings.ToLower(kv.Key.Name)]; ok {
-			return r
-		}
-		return len(classOrder)
-	}
-	sort.SliceStable(pairs, func(i, j int) bool { return rank(pairs[i]) < rank(pairs[j]) })
-	parts := make([]string, len(pairs))
-	for i, kv := range pairs {
+	parts := make([]string, len(h.Pairs))
+	for i, kv := range h.Pairs {
 		items := make([]string, len(kv.Items))
 		for j, it := range kv.Items {
-			items[j] = strings.ToLower(it.Name)
+			items[j] = it.Name
 		}
-		parts[i] = strings.ToLower(kv.Key.Name) + "=" + strings.Join(items, ",")
+		parts[i] = kv.Key.Name + "=" + strings.Join(items, ",")
 	}
 	return strings.Join(parts, " ")
 }
