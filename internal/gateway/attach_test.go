@@ -38,6 +38,9 @@ func newLive(t *testing.T) *live {
 		// garbage classification: indexed, never run
 		"broken-class.skill.md": "# Skill: broken-class\n# Description: Has a garbage classification.\n# Classification: role=sidecr invocation=sometimes effect_mode=read_only\n# Timeout: 30\n\nmain:\n    emit(text=\"must not run\")\n\ndefault: main\n",
 	}
+	// a package with a garbage classification
+	extra["broken-pkg/SKILL.md"] = "---\nname: broken-pkg\ndescription: Has a garbage classification.\nmetadata:\n  classification.role: utility\n  classification.invocation: sometimes\n  classification.effect_mode: read_only\n---\nBody.\n"
+	os.MkdirAll(filepath.Join(dir, "broken-pkg"), 0o755)
 	for name, src := range extra {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
@@ -233,6 +236,7 @@ func TestBadRequestsRunNothing(t *testing.T) {
 		{"run attach-only", func() error { _, err := g.Run(ctx, RunRequest{SkillID: "run-auditor"}); return err }, ReasonNotCallable, "invocation=attach"},
 		{"run unknown", func() error { _, err := g.Run(ctx, RunRequest{SkillID: "nightly-reprot"}); return err }, ReasonUnknownSkill, `did you mean "nightly-report"`},
 		{"run garbage class", func() error { _, err := g.Run(ctx, RunRequest{SkillID: "broken-class"}); return err }, ReasonInvalidClassification, "invocation"},
+		{"run garbage package class", func() error { _, err := g.Run(ctx, RunRequest{SkillID: "broken-pkg"}); return err }, ReasonInvalidClassification, `unknown classification invocation "sometimes"`},
 		{"run undeclared input", func() error {
 			_, err := g.Run(ctx, RunRequest{SkillID: "nightly-report", Inputs: map[string]any{"DYA": "x"}})
 			return err
