@@ -175,7 +175,15 @@ func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverR
 	if top <= 0 {
 		top = 1
 	}
-	domains := set(req.Domain)
+	var domains map[string]bool
+	for _, d := range req.Domain {
+		if d = strings.TrimSpace(d); d != "" {
+			if domains == nil {
+				domains = map[string]bool{}
+			}
+			domains[strings.ToLower(d)] = true
+		}
+	}
 	var recs []*registry.Record
 	for _, h := range hits {
 		rec := h.rec

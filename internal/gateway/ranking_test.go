@@ -330,6 +330,28 @@ func TestDiscoverUnwired(t *testing.T) {
 	}
 }
 
+// TestDiscoverDomain keeps skills whose metadata domain or a tag is asked
+// for; blank domains filter nothing.
+func TestDiscoverDomain(t *testing.T) {
+	g := New(Options{Registry: newRegistry(t, skillsDir)})
+	defer g.Close()
+	ctx := context.Background()
+	resp, err := g.Discover(ctx, DiscoverRequest{Intent: "summarize the report", Domain: []string{"Finance"}})
+	if err != nil || len(resp.Results) == 0 {
+		t.Fatalf("%+v %v", resp, err)
+	}
+	for _, r := range resp.Results {
+		if !strings.Contains(r.SkillID, "expense") && !strings.Contains(r.SkillID, "budget") && !strings.Contains(r.SkillID, "invoice") && !strings.Contains(r.SkillID, "currency") {
+			t.Errorf("domain finance let %s through", r.SkillID)
+		}
+	}
+	all, _ := g.Discover(ctx, DiscoverRequest{Intent: "summarize the report"})
+	blank, _ := g.Discover(ctx, DiscoverRequest{Intent: "summarize the report", Domain: []string{" "}})
+	if len(blank.Results) != len(all.Results) {
+		t.Errorf("a blank domain filtered: %d vs %d", len(blank.Results), len(all.Results))
+	}
+}
+
 // TestListPages walks every page of a filtered list: stable order, no
 // duplicates, totals consistent.
 func TestListPages(t *testing.T) {
