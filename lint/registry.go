@@ -70,6 +70,12 @@ func Rules() []*Rule {
 		ruleStaleSignature(),
 		ruleUnsignedApproval(),
 		ruleDraftWithTrigger(),
+		// gateway classification
+		ruleClassificationValue(),
+		ruleClassificationSidecarDirect(),
+		ruleClassificationAttachTargets(),
+		ruleClassificationDirectTargets(),
+		ruleClassificationFootprint(),
 		ruleUnusedAugmentingHeader(),
 		ruleOutputAgentTargetNoEmit(),
 		ruleOutputAgentTargetNoConnector(),
