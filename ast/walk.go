@@ -16,9 +16,10 @@ func Walk(v Visitor, n Node) {
 	if v = v.Visit(n); v == nil {
 		return
 	}
-	for _, c := range Children(n) {
+	eachChild(n, func(c Node) bool {
 		Walk(v, c)
-	}
+		return true
+	})
 	v.Visit(nil)
 }
 
@@ -46,12 +47,7 @@ func All(n Node) iter.Seq[Node] {
 			if !yield(n) {
 				return false
 			}
-			for _, c := range Children(n) {
-				if !walk(c) {
-					return false
-				}
-			}
-			return true
+			return eachChild(n, walk)
 		}
 		walk(n)
 	}
@@ -59,15 +55,37 @@ func All(n Node) iter.Seq[Node] {
 
 // Children returns the direct children of n in source order.
 func Children(n Node) []Node {
+	if f, ok := n.(*File); ok {
+		return fileChildren(f)
+	}
 	var out []Node
+	eachChild(n, func(c Node) bool {
+		out = append(out, c)
+		return true
+	})
+	return out
+}
+
+// eachChild calls f for each direct child of n in source order, as
+// Children lists them, until f returns false; it reports whether f never
+// returned false. Unlike Children it allocates nothing (except for a
+// File, whose top-level nodes are merged into source order first), so
+// Walk, Inspect and All cost no slice per node.
+func eachChild(n Node, f func(Node) bool) bool {
+	ok := true
 	add := func(c Node) {
-		if !isNil(c) {
-			out = append(out, c)
+		if ok && !isNil(c) {
+			ok = f(c)
 		}
 	}
 	switch n := n.(type) {
 	case *File:
-		return fileChildren(n)
+		for _, c := range fileChildren(n) {
+			if !f(c) {
+				return false
+			}
+		}
+		return true
 	case *Header:
 		add(n.Key)
 		headerChildren(n, add)
@@ -210,7 +228,7 @@ func Children(n Node) []Node {
 	case *ParenCond:
 		add(n.X)
 	}
-	return out
+	return ok
 }
 
 func inNeedsStmt(t *Target, id *Ident) bool {
