@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"io"
 	"regexp"
 	"strings"
@@ -319,6 +320,12 @@ const maxSubstLen = 1024
 func substEnd(src []byte, p, end int, closer byte) (int, bool) {
 	end = min(end, p+maxSubstLen)
 	i := p + 2
+	if i >= end || bytes.IndexByte(src[i:end], closer) < 0 {
+		// nothing can close it within reach: answer without the byte loop,
+		// so that a line full of unclosed openers costs one fast scan per
+		// opener instead of a byte-by-byte walk
+		return 0, false
+	}
 	inQuote := false
 	depth := 0
 	for ; i < end; i++ {
@@ -402,16 +409,18 @@ func (l *stmtLexer) unitLen() int {
 }
 
 // indexFrom returns the offset of s in src[from:end] on the same line and
-// within maxSubstLen bytes, or -1.
+// within maxSubstLen bytes, or -1. s must not contain a newline.
 func indexFrom(src []byte, from, end int, s string) int {
 	end = min(end, from+maxSubstLen)
-	for i := from; i+len(s) <= end; i++ {
-		if src[i] == '\n' {
-			return -1
-		}
-		if string(src[i:i+len(s)]) == s {
-			return i
-		}
+	if from >= end {
+		return -1
+	}
+	w := src[from:end]
+	if nl := bytes.IndexByte(w, '\n'); nl >= 0 {
+		w = w[:nl]
+	}
+	if i := bytes.Index(w, []byte(s)); i >= 0 {
+		return from + i
 	}
 	return -1
 }
