@@ -151,7 +151,7 @@ func (p *parser) foreach(lead, end, width int, blk *ast.Block, next int) int {
 	}
 	st := &ast.ForeachStmt{Range: r, Body: body}
 	st.Iter = &ast.Ident{Range: ast.RangeOf(lead+m[2], lead+m[3]), Name: text[m[2]:m[3]]}
-	if !reIdent.MatchString(st.Iter.Name) {
+	if !isIdent(st.Iter.Name) {
 		p.errorf("malformed-op-grammar", st.Iter.Range, "%q is not a valid iterator name", st.Iter.Name)
 	}
 	inAt := lead + m[3]

@@ -227,7 +227,7 @@ func (p *parser) varDecl(h *ast.Header, a, b int) {
 		}
 		return
 	}
-	if !reIdent.MatchString(d.Name.Name) {
+	if !isIdent(d.Name.Name) {
 		p.errorf("parse-error", d.Name.Range, "%q is not a valid variable name", d.Name.Name)
 		return
 	}
@@ -272,7 +272,7 @@ func (p *parser) nameList(h *ast.Header, vs, ve int) {
 		}
 		name := string(p.src[a:b])
 		h.Names = append(h.Names, &ast.Ident{Range: ast.RangeOf(a, b), Name: name})
-		if h.Kind == ast.HeaderReturns && !reIdent.MatchString(name) {
+		if h.Kind == ast.HeaderReturns && !isIdent(name) {
 			p.errorf("parse-error", ast.RangeOf(a, b), "%q is not a valid variable name", name)
 		}
 	}
@@ -342,7 +342,7 @@ func (p *parser) requirement(h *ast.Header, a, b int) {
 		r.Kind = ast.ReqSecret
 		name := text[len("secret."):]
 		r.Key = &ast.Ident{Range: ast.RangeOf(a+len("secret."), b), Name: name}
-		if !reIdent.MatchString(name) || strings.Contains(name, "-") {
+		if !isIdent(name) || strings.Contains(name, "-") {
 			p.errorf("parse-error", r.Key.Range, "secret name %q must be a plain identifier (letters, digits, _)", name)
 		}
 	case reDotted.MatchString(text):
@@ -563,7 +563,7 @@ func (p *parser) duration(h *ast.Header, vs, ve int) {
 // allIdents reports whether every word is a plain identifier.
 func allIdents(words []string) bool {
 	for _, w := range words {
-		if !reIdent.MatchString(w) {
+		if !isIdent(w) {
 			return false
 		}
 	}

@@ -98,10 +98,7 @@ func (l *sliceLexer) Next() (lexer.Token, error) {
 	return t, nil
 }
 
-var (
-	reIdent  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
-	reDotted = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$`)
-)
+var reDotted = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$`)
 
 // maxNesting bounds bracket nesting inside one statement.
 const maxNesting = 200

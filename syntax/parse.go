@@ -90,15 +90,15 @@ func (p *parser) topLine(i int) int {
 	switch {
 	case strings.HasPrefix(text, "#"):
 		return p.hashLine(i)
-	case reDefault.MatchString(text):
+	case strings.HasPrefix(text, "default") && reDefault.MatchString(text):
 		p.closeTemplate()
 		p.defaultDecl(i)
 		p.lastTarget = nil
 		return i + 1
-	case reElse.MatchString(text):
+	case strings.HasPrefix(text, "else") && reElse.MatchString(text):
 		return p.targetElse(i)
 	}
-	if m := reTargetHdr.FindStringSubmatch(text); m != nil && reDepList.MatchString(m[2]) && p.nextIsIndented(i) {
+	if rest, ok := targetHeaderRest(text); ok && reDepList.MatchString(rest) && p.nextIsIndented(i) {
 		p.closeTemplate()
 		return p.target(i)
 	}

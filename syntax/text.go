@@ -108,7 +108,7 @@ func (p *parser) parseSecret(from, to int) *ast.SecretRef {
 	inner := strings.TrimSpace(string(p.src[from+2 : to-2]))
 	name := strings.TrimPrefix(inner, "secret.")
 	s := &ast.SecretRef{Range: ast.RangeOf(from, to)}
-	if reIdent.MatchString(name) && !strings.Contains(name, "-") {
+	if isIdent(name) && !strings.Contains(name, "-") {
 		s.Name = name
 	} else {
 		s.Bad = inner
