@@ -203,7 +203,7 @@ func (p *parser) convFallback(g *gFallback) *ast.Fallback {
 // ("fallback:5"), exactly as it would be converted with a space after the
 // colon: a single scalar token becomes its literal, anything else a bare word.
 func (p *parser) scalarAt(from, to int) ast.Expr {
-	toks, comments := lexStmt(p.src, from, to)
+	toks, comments := lexStmtIn(p.src, p.text, from, to)
 	if len(comments) == 0 && len(toks) == 2 && toks[1].Type == lexer.EOF && isScalarTok(toks[0].Type) {
 		return p.convScalar(toks[0])
 	}
@@ -219,7 +219,7 @@ func isScalarTok(t lexer.TokenType) bool {
 }
 
 func (p *parser) bareWord(from, to int) *ast.BareWord {
-	return &ast.BareWord{Range: ast.RangeOf(from, to), Raw: string(p.src[from:to]), Value: textParser{p: p}.parse(from, to)}
+	return &ast.BareWord{Range: ast.RangeOf(from, to), Raw: p.text[from:to], Value: textParser{p: p}.parse(from, to)}
 }
 
 func (p *parser) convValue(g *gValue) ast.Expr {
@@ -287,12 +287,12 @@ func (p *parser) convScalar(t lexer.Token) ast.Expr {
 
 func (p *parser) badString(from, to int) ast.Expr {
 	what := "string"
-	if strings.HasPrefix(string(p.src[from:to]), `"""`) {
+	if strings.HasPrefix(p.text[from:to], `"""`) {
 		what = "triple-quoted string"
 	}
 	p.errorf("parse-error", ast.RangeOf(from, from+1), "unterminated %s: close it with its quote on the same line (use \"\"\"...\"\"\" for text spanning lines)", what)
 	inner := min(from+1, to)
-	return &ast.StringLit{Range: ast.RangeOf(from, to), Raw: string(p.src[from:to]), Value: textParser{p: p, escapes: true}.parse(inner, to)}
+	return &ast.StringLit{Range: ast.RangeOf(from, to), Raw: p.text[from:to], Value: textParser{p: p, escapes: true}.parse(inner, to)}
 }
 
 // Conditions.

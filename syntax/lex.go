@@ -109,7 +109,19 @@ type lexComment struct{ from, to int }
 // lexStmt tokenizes src[from:to]. Token offsets are absolute offsets into
 // src. Comments (" # ..." outside strings) are skipped and returned.
 func lexStmt(src []byte, from, to int) ([]lexer.Token, []lexComment) {
-	l := &stmtLexer{src: src, p: from, end: to, text: string(src[from:to]), base: from}
+	return lexStmtIn(src, "", from, to)
+}
+
+// lexStmtIn is lexStmt when whole, if not empty, is src as a string: token
+// values are then slices of it instead of a fresh copy of the statement.
+func lexStmtIn(src []byte, whole string, from, to int) ([]lexer.Token, []lexComment) {
+	text := ""
+	if whole != "" {
+		text = whole[from:to]
+	} else {
+		text = string(src[from:to])
+	}
+	l := &stmtLexer{src: src, p: from, end: to, text: text, base: from}
 	l.toks = make([]lexer.Token, 0, (to-from)/4+2)
 	l.run()
 	return l.toks, l.comments

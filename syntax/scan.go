@@ -110,10 +110,10 @@ func (p *parser) findFence() {
 }
 
 var (
-	reHeader    = regexp.MustCompile(`^#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*:`)
-	reDefault   = regexp.MustCompile(`^default[ \t]*:(.*)$`)
-	reElse      = regexp.MustCompile(`^else[ \t]*:[ \t]*(#.*)?$`)
-	reDepList   = regexp.MustCompile(`^[ \t]*(needs[ \t]*:)?[ \t]*([A-Za-z_][A-Za-z0-9_-]*([ \t]*,?[ \t]*[A-Za-z_][A-Za-z0-9_-]*)*)?[ \t]*,?[ \t]*(#.*)?$`)
+	reHeader  = regexp.MustCompile(`^#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*:`)
+	reDefault = regexp.MustCompile(`^default[ \t]*:(.*)$`)
+	reElse    = regexp.MustCompile(`^else[ \t]*:[ \t]*(#.*)?$`)
+	reDepList = regexp.MustCompile(`^[ \t]*(needs[ \t]*:)?[ \t]*([A-Za-z_][A-Za-z0-9_-]*([ \t]*,?[ \t]*[A-Za-z_][A-Za-z0-9_-]*)*)?[ \t]*,?[ \t]*(#.*)?$`)
 )
 
 // nextIsIndented reports whether the next line that is neither blank nor a

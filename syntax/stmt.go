@@ -17,7 +17,7 @@ import (
 func (p *parser) statement(i, lead, width int, blk *ast.Block) int {
 	end, last := p.logical(i, lead, width)
 	p.trailingComment(end, p.lineEnd(last))
-	text := string(p.src[lead:end])
+	text := p.text[lead:end]
 	next := last + 1
 	switch {
 	case isIfKw(text) && strings.HasSuffix(text, ":"):
@@ -46,7 +46,7 @@ func (p *parser) statement(i, lead, width int, blk *ast.Block) int {
 		body, n := p.block(next, width)
 		if len(body.Stmts) > 0 {
 			p.errorf("indentation", body.Range, "unexpected indented block: only if, elif, else: and foreach open a block inside a target")
-			blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: body.Range, Text: string(p.src[body.From.Offset():body.To.Offset()])})
+			blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: body.Range, Text: p.text[body.From.Offset():body.To.Offset()]})
 		}
 		return n
 	}
@@ -57,7 +57,7 @@ var reLegacyBind = regexp.MustCompile(`(->|→)[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \
 
 // legacyOp records a retired op line; the linter diagnoses it.
 func (p *parser) legacyOp(from, to int) *ast.LegacyOpStmt {
-	text := string(p.src[from:to])
+	text := p.text[from:to]
 	op := text[:1]
 	if strings.HasPrefix(text, "??") {
 		op = "??"
@@ -85,7 +85,7 @@ func (p *parser) simpleStmts(from, to int) []ast.Stmt {
 	for _, t := range toks {
 		if t.Type == tBadString {
 			p.badString(t.Pos.Offset, t.Pos.Offset+len(t.Value))
-			return []ast.Stmt{&ast.BadStmt{Range: ast.RangeOf(from, to), Text: string(p.src[from:to])}}
+			return []ast.Stmt{&ast.BadStmt{Range: ast.RangeOf(from, to), Text: p.text[from:to]}}
 		}
 	}
 	pl, err := p.parseLine(toks)
@@ -174,7 +174,7 @@ func (p *parser) parseValueRange(from, to int, rule string) ast.Expr {
 	v, err := p.parseValue(toks)
 	if err != nil {
 		p.badStmt(from, to, err, rule)
-		return &ast.BareWord{Range: ast.RangeOf(from, to), Raw: string(p.src[from:to]), Value: textParser{p: p}.parse(from, to)}
+		return &ast.BareWord{Range: ast.RangeOf(from, to), Raw: p.text[from:to], Value: textParser{p: p}.parse(from, to)}
 	}
 	return p.convValue(v)
 }
@@ -213,7 +213,7 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 	before := len(p.diags)
 	cond := p.convCond(c)
 	if cond != nil && len(p.diags) == before && !hasSubst(cond) {
-		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition %s references no variable, so it always has the same value: test a ${...} reference", strings.TrimSpace(string(p.src[from:to])))
+		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition %s references no variable, so it always has the same value: test a ${...} reference", strings.TrimSpace(p.text[from:to]))
 	}
 	return cond
 }

@@ -18,18 +18,35 @@ type textParser struct {
 func (tp textParser) parse(from, to int) *ast.Text {
 	t := &ast.Text{Range: ast.RangeOf(from, to)}
 	src := tp.p.src
+	// A literal run is a slice of the source text until an escape decodes
+	// to something else; only then is it copied into lit.
 	var lit strings.Builder
-	litStart := -1
+	litStart, litEnd := -1, -1 // the run so far is text[litStart:litEnd] when !decoded
+	decoded := false
 	flush := func(end int) {
 		if litStart >= 0 {
-			t.Parts = append(t.Parts, &ast.Lit{Range: ast.RangeOf(litStart, end), Value: lit.String()})
+			v := ""
+			if decoded {
+				v = lit.String()
+			} else {
+				v = tp.p.text[litStart:litEnd]
+			}
+			t.Parts = append(t.Parts, &ast.Lit{Range: ast.RangeOf(litStart, end), Value: v})
 			lit.Reset()
-			litStart = -1
+			litStart, decoded = -1, false
 		}
 	}
 	addLit := func(at int, s string) {
 		if litStart < 0 {
-			litStart = at
+			litStart, litEnd = at, at
+		}
+		if !decoded && at == litEnd && at+len(s) <= len(tp.p.text) && tp.p.text[at:at+len(s)] == s {
+			litEnd += len(s)
+			return
+		}
+		if !decoded {
+			lit.WriteString(tp.p.text[litStart:litEnd])
+			decoded = true
 		}
 		lit.WriteString(s)
 	}
@@ -105,7 +122,7 @@ func decodeEscape(c byte) string {
 
 // parseSecret parses "{{secret.NAME}}" at src[from:to].
 func (p *parser) parseSecret(from, to int) *ast.SecretRef {
-	inner := strings.TrimSpace(string(p.src[from+2 : to-2]))
+	inner := strings.TrimSpace(p.text[from+2 : to-2])
 	name := strings.TrimPrefix(inner, "secret.")
 	s := &ast.SecretRef{Range: ast.RangeOf(from, to)}
 	if isIdent(name) && !strings.Contains(name, "-") {
@@ -125,10 +142,10 @@ func (p *parser) parseSubst(from, to int, inString bool) *ast.Subst {
 	i = skipBlanks(src, i, end)
 	j := scanIdent(src, i, end)
 	if j == i {
-		s.Bad = string(src[from+2 : end])
+		s.Bad = p.text[from+2 : end]
 		return s
 	}
-	s.Root = &ast.Ident{Range: ast.RangeOf(i, j), Name: string(src[i:j])}
+	s.Root = &ast.Ident{Range: ast.RangeOf(i, j), Name: p.text[i:j]}
 	i = j
 	for i < end && src[i] == '.' {
 		k := i + 1
@@ -136,10 +153,10 @@ func (p *parser) parseSubst(from, to int, inString bool) *ast.Subst {
 			k++
 		}
 		if k == i+1 {
-			s.Bad = string(src[from+2 : end])
+			s.Bad = p.text[from+2 : end]
 			return s
 		}
-		seg := string(src[i+1 : k])
+		seg := p.text[i+1 : k]
 		s.Path = append(s.Path, &ast.PathSeg{Range: ast.RangeOf(i, k), Name: seg, Index: allDigits(seg)})
 		i = k
 	}
@@ -150,14 +167,14 @@ func (p *parser) parseSubst(from, to int, inString bool) *ast.Subst {
 		}
 		f, next, ok := p.parseFilter(i, end)
 		if !ok {
-			s.Bad = string(src[from+2 : end])
+			s.Bad = p.text[from+2 : end]
 			return s
 		}
 		s.Filters = append(s.Filters, f)
 		i = next
 	}
 	if skipBlanks(src, i, end) < end {
-		s.Bad = string(src[from+2 : end])
+		s.Bad = p.text[from+2 : end]
 	}
 	return s
 }
@@ -171,7 +188,7 @@ func (p *parser) parseFilter(i, end int) (*ast.Filter, int, bool) {
 	if j == i {
 		return nil, 0, false
 	}
-	f := &ast.Filter{Name: &ast.Ident{Range: ast.RangeOf(i, j), Name: string(src[i:j])}}
+	f := &ast.Filter{Name: &ast.Ident{Range: ast.RangeOf(i, j), Name: p.text[i:j]}}
 	i = j
 	if i < end && src[i] == ':' {
 		argStart := i + 1
@@ -269,7 +286,7 @@ func allDigits(s string) bool {
 // stringLit builds a StringLit from a String, SString or Triple token at
 // src[from:to].
 func (p *parser) stringLit(from, to int) *ast.StringLit {
-	raw := string(p.src[from:to])
+	raw := p.text[from:to]
 	lit := &ast.StringLit{Range: ast.RangeOf(from, to), Raw: raw}
 	tp := textParser{p: p, escapes: true}
 	switch {
