@@ -23,18 +23,20 @@ func Walk(v Visitor, n Node) {
 	v.Visit(nil)
 }
 
-type inspector func(Node) bool
-
-func (f inspector) Visit(n Node) Visitor {
-	if f(n) {
-		return f
-	}
-	return nil
-}
-
 // Inspect calls f for each node in depth-first order; when f returns false,
 // the node's children are skipped. f(nil) is called after a node's children.
-func Inspect(n Node, f func(Node) bool) { Walk(inspector(f), n) }
+// It is Walk with f as the visitor, written out so that f does not escape
+// (a closure passed to Inspect stays on the caller's stack).
+func Inspect(n Node, f func(Node) bool) {
+	if isNil(n) || !f(n) {
+		return
+	}
+	eachChild(n, func(c Node) bool {
+		Inspect(c, f)
+		return true
+	})
+	f(nil)
+}
 
 // All iterates over every node under (and including) n in depth-first order.
 func All(n Node) iter.Seq[Node] {

@@ -14,42 +14,50 @@ type textParser struct {
 	escapes bool // decode backslash escapes (quoted strings)
 }
 
+// litRun accumulates one literal run of a text. The run is a slice of the
+// source text until an escape decodes to something else; only then is it
+// copied into buf.
+type litRun struct {
+	text       string // the whole source
+	start, end int    // the run so far is text[start:end] while !decoded; start < 0 when empty
+	decoded    bool
+	buf        strings.Builder
+}
+
+func (r *litRun) add(at int, s string) {
+	if r.start < 0 {
+		r.start, r.end = at, at
+	}
+	if !r.decoded && at == r.end && at+len(s) <= len(r.text) && r.text[at:at+len(s)] == s {
+		r.end += len(s)
+		return
+	}
+	if !r.decoded {
+		r.buf.WriteString(r.text[r.start:r.end])
+		r.decoded = true
+	}
+	r.buf.WriteString(s)
+}
+
+// flush appends the run, if any, to t as a literal ending at end.
+func (r *litRun) flush(t *ast.Text, end int) {
+	if r.start < 0 {
+		return
+	}
+	v := r.text[r.start:r.end]
+	if r.decoded {
+		v = r.buf.String()
+		r.buf.Reset()
+	}
+	t.Parts = append(t.Parts, &ast.Lit{Range: ast.RangeOf(r.start, end), Value: v})
+	r.start, r.decoded = -1, false
+}
+
 // parse parses src[from:to].
 func (tp textParser) parse(from, to int) *ast.Text {
 	t := &ast.Text{Range: ast.RangeOf(from, to)}
 	src := tp.p.src
-	// A literal run is a slice of the source text until an escape decodes
-	// to something else; only then is it copied into lit.
-	var lit strings.Builder
-	litStart, litEnd := -1, -1 // the run so far is text[litStart:litEnd] when !decoded
-	decoded := false
-	flush := func(end int) {
-		if litStart >= 0 {
-			v := ""
-			if decoded {
-				v = lit.String()
-			} else {
-				v = tp.p.text[litStart:litEnd]
-			}
-			t.Parts = append(t.Parts, &ast.Lit{Range: ast.RangeOf(litStart, end), Value: v})
-			lit.Reset()
-			litStart, decoded = -1, false
-		}
-	}
-	addLit := func(at int, s string) {
-		if litStart < 0 {
-			litStart, litEnd = at, at
-		}
-		if !decoded && at == litEnd && at+len(s) <= len(tp.p.text) && tp.p.text[at:at+len(s)] == s {
-			litEnd += len(s)
-			return
-		}
-		if !decoded {
-			lit.WriteString(tp.p.text[litStart:litEnd])
-			decoded = true
-		}
-		lit.WriteString(s)
-	}
+	lit := litRun{text: tp.p.text, start: -1}
 	reported := false // one unterminated-substitution error per text
 	i := from
 	for i < to {
@@ -57,14 +65,14 @@ func (tp textParser) parse(from, to int) *ast.Text {
 		switch {
 		case c == '$' && (hasAt(src, i+1, to, "${") || hasAt(src, i+1, to, "$(")):
 			// "$${" / "$$(" escape a literal "${" / "$("
-			addLit(i, "$")
-			addLit(i, string(src[i+2]))
+			lit.add(i, "$")
+			lit.add(i, string(src[i+2]))
 			i += 3
 			continue
 		case hasAt(src, i, to, "${") || hasAt(src, i, to, "$("):
 			closer := substCloser(src[i+1])
 			if end, ok := substEnd(src, i, to, closer); ok {
-				flush(i)
+				lit.flush(t, i)
 				t.Parts = append(t.Parts, tp.p.parseSubst(i, end, tp.escapes))
 				i = end
 				continue
@@ -75,20 +83,20 @@ func (tp textParser) parse(from, to int) *ast.Text {
 			}
 		case hasAt(src, i, to, "{{"):
 			if e := indexFrom(src, i+2, to, "}}"); e >= 0 && isSecretMarker(src[i+2:e]) {
-				flush(i)
+				lit.flush(t, i)
 				t.Parts = append(t.Parts, tp.p.parseSecret(i, e+2))
 				i = e + 2
 				continue
 			}
 		case c == '\\' && tp.escapes && i+1 < to:
-			addLit(i, decodeEscape(src[i+1]))
+			lit.add(i, decodeEscape(src[i+1]))
 			i += 2
 			continue
 		}
-		addLit(i, string(src[i:i+1]))
+		lit.add(i, string(src[i:i+1]))
 		i++
 	}
-	flush(to)
+	lit.flush(t, to)
 	return t
 }
 
