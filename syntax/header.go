@@ -212,7 +212,7 @@ func (p *parser) varDecl(h *ast.Header, a, b int) {
 		nameText = text[:eq]
 	}
 	nameEnd := a + len(strings.TrimRight(nameText, " \t"))
-	d := &ast.VarDecl{Range: ast.RangeOf(a, b), Name: &ast.Ident{Range: ast.RangeOf(a, nameEnd), Name: p.text[a:nameEnd]}}
+	d := &ast.VarDecl{Range: ast.RangeOf(a, b), Name: p.newIdent(ast.RangeOf(a, nameEnd), p.text[a:nameEnd])}
 	h.Vars = append(h.Vars, d)
 	if strings.ContainsAny(d.Name.Name, " \t") && !allIdents(strings.Fields(d.Name.Name)) {
 		p.errorf("parse-error", d.Name.Range, "%q is not a valid variable name", d.Name.Name)
@@ -361,7 +361,7 @@ func (p *parser) reqVar(r *ast.Requirement, a, b int) {
 	for ke < b && !isSpace(p.src[ke]) && !hasAt(p.src, ke, b, "->") && !hasAt(p.src, ke, b, "→") {
 		ke++
 	}
-	r.Key = &ast.Ident{Range: ast.RangeOf(ks, ke), Name: p.text[ks:ke]}
+	r.Key = p.newIdent(ast.RangeOf(ks, ke), p.text[ks:ke])
 	if ke == ks {
 		p.errorf("parse-error", ast.RangeOf(a, b), "missing key after %q", p.text[a:ks])
 	}

@@ -31,6 +31,20 @@ type parser struct {
 	lastTarget   *ast.Target // target that a column-0 else: may attach to
 
 	stats parseStats // fast path versus participle, for tests
+
+	// node slabs: the most frequent nodes are carved from chunks
+	idents  slab[ast.Ident]
+	lits    slab[ast.Lit]
+	texts   slab[ast.Text]
+	substs  slab[ast.Subst]
+	strLits slab[ast.StringLit]
+}
+
+// newIdent returns an identifier node from the parser's slab.
+func (p *parser) newIdent(r ast.Range, name string) *ast.Ident {
+	id := p.idents.new()
+	id.Range, id.Name = r, name
+	return id
 }
 
 func newParser(name string, src []byte) *parser {
@@ -142,9 +156,9 @@ func (p *parser) defaultDecl(i int) {
 		p.errorf("missing-default-target", ast.RangeOf(ls, end), "\"default:\" needs the name of the goal target")
 	case skipBlanks(p.src, e, end) != end:
 		p.errorf("parse-error", ast.RangeOf(s, end), "\"default:\" takes one target name, got %q", p.text[s:end])
-		d.Goal = &ast.Ident{Range: ast.RangeOf(s, e), Name: p.text[s:e]}
+		d.Goal = p.newIdent(ast.RangeOf(s, e), p.text[s:e])
 	default:
-		d.Goal = &ast.Ident{Range: ast.RangeOf(s, e), Name: p.text[s:e]}
+		d.Goal = p.newIdent(ast.RangeOf(s, e), p.text[s:e])
 	}
 	p.trailingComment(end, le)
 	p.file.Defaults = append(p.file.Defaults, d)
@@ -161,7 +175,7 @@ func (p *parser) trailingComment(end, le int) {
 func (p *parser) target(i int) int {
 	ls, le := p.lineStart(i), p.lineEnd(i)
 	nameEnd := scanIdent(p.src, ls, le)
-	t := &ast.Target{Name: &ast.Ident{Range: ast.RangeOf(ls, nameEnd), Name: p.text[ls:nameEnd]}}
+	t := &ast.Target{Name: p.newIdent(ast.RangeOf(ls, nameEnd), p.text[ls:nameEnd])}
 	colon := ls + bytes.IndexByte(p.src[ls:le], ':')
 	t.Colon = ast.PosOf(colon)
 	end := stripTrailingComment(p.src, colon+1, le)
@@ -200,7 +214,7 @@ func (p *parser) depList(from, to int) []*ast.Ident {
 		if e == i {
 			break
 		}
-		out = append(out, &ast.Ident{Range: ast.RangeOf(i, e), Name: p.text[i:e]})
+		out = append(out, p.newIdent(ast.RangeOf(i, e), p.text[i:e]))
 		i = e
 	}
 	return out

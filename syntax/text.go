@@ -18,6 +18,7 @@ type textParser struct {
 // source text until an escape decodes to something else; only then is it
 // copied into buf.
 type litRun struct {
+	p          *parser
 	text       string // the whole source
 	start, end int    // the run so far is text[start:end] while !decoded; start < 0 when empty
 	decoded    bool
@@ -49,15 +50,18 @@ func (r *litRun) flush(t *ast.Text, end int) {
 		v = r.buf.String()
 		r.buf.Reset()
 	}
-	t.Parts = append(t.Parts, &ast.Lit{Range: ast.RangeOf(r.start, end), Value: v})
+	l := r.p.lits.new()
+	l.Range, l.Value = ast.RangeOf(r.start, end), v
+	t.Parts = append(t.Parts, l)
 	r.start, r.decoded = -1, false
 }
 
 // parse parses src[from:to].
 func (tp textParser) parse(from, to int) *ast.Text {
-	t := &ast.Text{Range: ast.RangeOf(from, to)}
+	t := tp.p.texts.new()
+	t.Range = ast.RangeOf(from, to)
 	src := tp.p.src
-	lit := litRun{text: tp.p.text, start: -1}
+	lit := litRun{p: tp.p, text: tp.p.text, start: -1}
 	reported := false // one unterminated-substitution error per text
 	i := from
 	for i < to {
@@ -144,7 +148,9 @@ func (p *parser) parseSecret(from, to int) *ast.SecretRef {
 // parseSubst parses "${...}" or "$(...)" at src[from:to]. inString says the
 // substitution sits inside a quoted string, where \" may quote filter args.
 func (p *parser) parseSubst(from, to int, inString bool) *ast.Subst {
-	s := &ast.Subst{Range: ast.RangeOf(from, to), Legacy: p.src[from+1] == '('}
+	s := p.substs.new()
+	s.Range, s.Legacy = ast.RangeOf(from, to), p.src[from+1] == '('
+
 	i, end := from+2, to-1
 	src := p.src
 	i = skipBlanks(src, i, end)
@@ -153,7 +159,7 @@ func (p *parser) parseSubst(from, to int, inString bool) *ast.Subst {
 		s.Bad = p.text[from+2 : end]
 		return s
 	}
-	s.Root = &ast.Ident{Range: ast.RangeOf(i, j), Name: p.text[i:j]}
+	s.Root = p.newIdent(ast.RangeOf(i, j), p.text[i:j])
 	i = j
 	for i < end && src[i] == '.' {
 		k := i + 1
@@ -196,7 +202,7 @@ func (p *parser) parseFilter(i, end int) (*ast.Filter, int, bool) {
 	if j == i {
 		return nil, 0, false
 	}
-	f := &ast.Filter{Name: &ast.Ident{Range: ast.RangeOf(i, j), Name: p.text[i:j]}}
+	f := &ast.Filter{Name: p.newIdent(ast.RangeOf(i, j), p.text[i:j])}
 	i = j
 	if i < end && src[i] == ':' {
 		argStart := i + 1
@@ -295,7 +301,8 @@ func allDigits(s string) bool {
 // src[from:to].
 func (p *parser) stringLit(from, to int) *ast.StringLit {
 	raw := p.text[from:to]
-	lit := &ast.StringLit{Range: ast.RangeOf(from, to), Raw: raw}
+	lit := p.strLits.new()
+	lit.Range, lit.Raw = ast.RangeOf(from, to), raw
 	tp := textParser{p: p, escapes: true}
 	switch {
 	case strings.HasPrefix(raw, `"""`):
