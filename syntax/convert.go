@@ -203,7 +203,7 @@ func (p *parser) convFallback(g *gFallback) *ast.Fallback {
 // ("fallback:5"), exactly as it would be converted with a space after the
 // colon: a single scalar token becomes its literal, anything else a bare word.
 func (p *parser) scalarAt(from, to int) ast.Expr {
-	toks, comments := lexStmtIn(p.src, p.text, from, to)
+	toks, comments := p.lex(from, to)
 	if len(comments) == 0 && len(toks) == 2 && toks[1].Type == lexer.EOF && isScalarTok(toks[0].Type) {
 		return p.convScalar(toks[0])
 	}

@@ -250,7 +250,7 @@ func (p *parser) defaultValue(from, to int) ast.Expr {
 	if from == to {
 		return &ast.StringLit{Range: ast.RangeOf(from, to), Kind: ast.DoubleQuoted, Value: &ast.Text{Range: ast.RangeOf(from, to)}}
 	}
-	toks, _ := lexStmtIn(p.src, p.text, from, to)
+	toks, _ := p.lex(from, to)
 	v, err := p.parseValue(toks)
 	if err != nil {
 		if toks[0].Type == tBadString || toks[0].Type == tString && len(toks) > 2 {
@@ -365,7 +365,7 @@ func (p *parser) reqVar(r *ast.Requirement, a, b int) {
 	if ke == ks {
 		p.errorf("parse-error", ast.RangeOf(a, b), "missing key after %q", p.text[a:ks])
 	}
-	toks, _ := lexStmt(p.src, ke, b)
+	toks, _ := p.lex(ke, b)
 	dollar := lexer.Token{Type: tDollar, Value: "$", Pos: lexer.Position{Offset: ke}}
 	line, err := p.parseLine(append([]lexer.Token{dollar}, toks...))
 	if err != nil || len(line.Stmts) != 1 || line.Stmts[0].Dispatch == nil || len(line.Stmts[0].Dispatch.Items) > 0 {

@@ -109,20 +109,22 @@ type lexComment struct{ from, to int }
 // lexStmt tokenizes src[from:to]. Token offsets are absolute offsets into
 // src. Comments (" # ..." outside strings) are skipped and returned.
 func lexStmt(src []byte, from, to int) ([]lexer.Token, []lexComment) {
-	return lexStmtIn(src, "", from, to)
+	return lexStmtIn(src, string(src[from:to]), from, make([]lexer.Token, 0, tokenEstimate(from, to)))
 }
 
-// lexStmtIn is lexStmt when whole, if not empty, is src as a string: token
-// values are then slices of it instead of a fresh copy of the statement.
-func lexStmtIn(src []byte, whole string, from, to int) ([]lexer.Token, []lexComment) {
-	text := ""
-	if whole != "" {
-		text = whole[from:to]
-	} else {
-		text = string(src[from:to])
-	}
-	l := &stmtLexer{src: src, p: from, end: to, text: text, base: from}
-	l.toks = make([]lexer.Token, 0, (to-from)/4+2)
+// tokenEstimate is the token capacity reserved for src[from:to].
+func tokenEstimate(from, to int) int { return (to-from)/4 + 2 }
+
+// lex is lexStmt for the parser's own source: token values are slices of
+// the source string and the token slice is carved from the parse's token
+// chunks.
+func (p *parser) lex(from, to int) ([]lexer.Token, []lexComment) {
+	return lexStmtIn(p.src, p.text[from:to], from, p.toks.Make(0, tokenEstimate(from, to)))
+}
+
+// lexStmtIn tokenizes src[from:to], whose text is text, appending to toks.
+func lexStmtIn(src []byte, text string, from int, toks []lexer.Token) ([]lexer.Token, []lexComment) {
+	l := &stmtLexer{src: src, p: from, end: from + len(text), text: text, base: from, toks: toks}
 	l.run()
 	return l.toks, l.comments
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/slab"
 )
 
 // Parse parses a skillscript source file. It always returns a File (possibly
@@ -33,16 +35,17 @@ type parser struct {
 	stats parseStats // fast path versus participle, for tests
 
 	// node slabs: the most frequent nodes are carved from chunks
-	idents  slab[ast.Ident]
-	lits    slab[ast.Lit]
-	texts   slab[ast.Text]
-	substs  slab[ast.Subst]
-	strLits slab[ast.StringLit]
+	idents  slab.Slab[ast.Ident]
+	lits    slab.Slab[ast.Lit]
+	texts   slab.Slab[ast.Text]
+	substs  slab.Slab[ast.Subst]
+	strLits slab.Slab[ast.StringLit]
+	toks    slab.Slices[lexer.Token]
 }
 
 // newIdent returns an identifier node from the parser's slab.
 func (p *parser) newIdent(r ast.Range, name string) *ast.Ident {
-	id := p.idents.new()
+	id := p.idents.New()
 	id.Range, id.Name = r, name
 	return id
 }

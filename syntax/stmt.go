@@ -75,7 +75,7 @@ func (p *parser) legacyOp(from, to int) *ast.LegacyOpStmt {
 
 // simpleStmts parses one logical line of simple statements.
 func (p *parser) simpleStmts(from, to int) []ast.Stmt {
-	toks, comments := lexStmt(p.src, from, to)
+	toks, comments := p.lex(from, to)
 	for _, c := range comments {
 		p.comment(c.from, c.to, true)
 	}
@@ -170,7 +170,7 @@ func tokensRange(toks []lexer.Token) ast.Range {
 
 // parseValueRange parses src[from:to] as one value.
 func (p *parser) parseValueRange(from, to int, rule string) ast.Expr {
-	toks, _ := lexStmt(p.src, from, to)
+	toks, _ := p.lex(from, to)
 	v, err := p.parseValue(toks)
 	if err != nil {
 		p.badStmt(from, to, err, rule)
@@ -188,7 +188,7 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition is %d bytes long, over the limit of %d: compute parts of it with $set first", to-from, MaxCondLen)
 		return nil
 	}
-	toks, _ := lexStmt(p.src, from, to)
+	toks, _ := p.lex(from, to)
 	if nestingOf(toks) > MaxCondNesting {
 		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition nests \"not\" and parentheses more than %d deep: split it into several if blocks or $set steps", MaxCondNesting)
 		return nil

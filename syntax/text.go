@@ -50,7 +50,7 @@ func (r *litRun) flush(t *ast.Text, end int) {
 		v = r.buf.String()
 		r.buf.Reset()
 	}
-	l := r.p.lits.new()
+	l := r.p.lits.New()
 	l.Range, l.Value = ast.RangeOf(r.start, end), v
 	t.Parts = append(t.Parts, l)
 	r.start, r.decoded = -1, false
@@ -58,7 +58,7 @@ func (r *litRun) flush(t *ast.Text, end int) {
 
 // parse parses src[from:to].
 func (tp textParser) parse(from, to int) *ast.Text {
-	t := tp.p.texts.new()
+	t := tp.p.texts.New()
 	t.Range = ast.RangeOf(from, to)
 	src := tp.p.src
 	lit := litRun{p: tp.p, text: tp.p.text, start: -1}
@@ -148,7 +148,7 @@ func (p *parser) parseSecret(from, to int) *ast.SecretRef {
 // parseSubst parses "${...}" or "$(...)" at src[from:to]. inString says the
 // substitution sits inside a quoted string, where \" may quote filter args.
 func (p *parser) parseSubst(from, to int, inString bool) *ast.Subst {
-	s := p.substs.new()
+	s := p.substs.New()
 	s.Range, s.Legacy = ast.RangeOf(from, to), p.src[from+1] == '('
 
 	i, end := from+2, to-1
@@ -301,7 +301,7 @@ func allDigits(s string) bool {
 // src[from:to].
 func (p *parser) stringLit(from, to int) *ast.StringLit {
 	raw := p.text[from:to]
-	lit := p.strLits.new()
+	lit := p.strLits.New()
 	lit.Range, lit.Raw = ast.RangeOf(from, to), raw
 	tp := textParser{p: p, escapes: true}
 	switch {
