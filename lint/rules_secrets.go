@@ -35,9 +35,11 @@ func (s *state) secretUses() []secretUse {
 	for _, t := range s.f.Templates {
 		collect(t, false, nil)
 	}
+	var exprs []ast.Node
 	for _, op := range s.info.Ops {
 		sink := isSecretSink(op.Stmt)
-		for _, n := range ownExprs(op.Stmt) {
+		exprs = ownExprs(exprs, op.Stmt)
+		for _, n := range exprs {
 			_, fb := n.(*ast.Fallback)
 			collect(n, sink && !fb, op.Stmt)
 		}

@@ -41,6 +41,7 @@ type parser struct {
 	substs  slab.Slab[ast.Subst]
 	strLits slab.Slab[ast.StringLit]
 	toks    slab.Slices[lexer.Token]
+	parts   slab.Slices[ast.TextPart]
 }
 
 // newIdent returns an identifier node from the parser's slab.

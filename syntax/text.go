@@ -40,8 +40,8 @@ func (r *litRun) add(at int, s string) {
 	r.buf.WriteString(s)
 }
 
-// flush appends the run, if any, to t as a literal ending at end.
-func (r *litRun) flush(t *ast.Text, end int) {
+// flush appends the run, if any, to parts as a literal ending at end.
+func (r *litRun) flush(parts *[]ast.TextPart, end int) {
 	if r.start < 0 {
 		return
 	}
@@ -52,7 +52,7 @@ func (r *litRun) flush(t *ast.Text, end int) {
 	}
 	l := r.p.lits.New()
 	l.Range, l.Value = ast.RangeOf(r.start, end), v
-	t.Parts = append(t.Parts, l)
+	*parts = append(*parts, l)
 	r.start, r.decoded = -1, false
 }
 
@@ -62,6 +62,8 @@ func (tp textParser) parse(from, to int) *ast.Text {
 	t.Range = ast.RangeOf(from, to)
 	src := tp.p.src
 	lit := litRun{p: tp.p, text: tp.p.text, start: -1}
+	var buf [8]ast.TextPart // parts are gathered here, then copied to a carved slice
+	parts := buf[:0]
 	reported := false // one unterminated-substitution error per text
 	i := from
 	for i < to {
@@ -76,8 +78,8 @@ func (tp textParser) parse(from, to int) *ast.Text {
 		case hasAt(src, i, to, "${") || hasAt(src, i, to, "$("):
 			closer := substCloser(src[i+1])
 			if end, ok := substEnd(src, i, to, closer); ok {
-				lit.flush(t, i)
-				t.Parts = append(t.Parts, tp.p.parseSubst(i, end, tp.escapes))
+				lit.flush(&parts, i)
+				parts = append(parts, tp.p.parseSubst(i, end, tp.escapes))
 				i = end
 				continue
 			}
@@ -87,8 +89,8 @@ func (tp textParser) parse(from, to int) *ast.Text {
 			}
 		case hasAt(src, i, to, "{{"):
 			if e := indexFrom(src, i+2, to, "}}"); e >= 0 && isSecretMarker(src[i+2:e]) {
-				lit.flush(t, i)
-				t.Parts = append(t.Parts, tp.p.parseSecret(i, e+2))
+				lit.flush(&parts, i)
+				parts = append(parts, tp.p.parseSecret(i, e+2))
 				i = e + 2
 				continue
 			}
@@ -100,7 +102,11 @@ func (tp textParser) parse(from, to int) *ast.Text {
 		lit.add(i, string(src[i:i+1]))
 		i++
 	}
-	lit.flush(t, to)
+	lit.flush(&parts, to)
+	if len(parts) > 0 {
+		t.Parts = tp.p.parts.Make(len(parts), len(parts))
+		copy(t.Parts, parts)
+	}
 	return t
 }
 
