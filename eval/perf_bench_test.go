@@ -26,12 +26,14 @@ func benchLoop(b *testing.B, src []byte, iters int) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchinput.StartCPU()
 	for i := 0; i < b.N; i++ {
 		if _, err := r.Run(context.Background(), f, info, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
+	cpu.Report(b)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(iters), "ns/iter")
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/skillscript/skillc/internal/benchinput"
 )
 
 // manyTargets is a skill of n one-line targets, each needing the one
@@ -47,9 +49,11 @@ func benchSizes(b *testing.B, sizes []int, unit string, gen func(int) []byte) {
 		b.Run(fmt.Sprintf("%s=%d", unit, n), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
+			cpu := benchinput.StartCPU()
 			for i := 0; i < b.N; i++ {
 				Check("p.skill.md", src, nil, Options{})
 			}
+			cpu.Report(b)
 		})
 	}
 }

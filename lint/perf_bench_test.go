@@ -18,9 +18,11 @@ func benchCheck(b *testing.B, src []byte) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchinput.StartCPU()
 	for i := 0; i < b.N; i++ {
 		Check("big.skill.md", src, nil, Options{})
 	}
+	cpu.Report(b)
 	b.ReportMetric(float64(lines)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
 }
 

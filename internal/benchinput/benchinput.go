@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillscript/skillc/internal/testcorpus"
 )
@@ -100,4 +101,29 @@ func Loop(n int) []byte {
 // Trivial is the smallest useful skill: one emit (start-up cost).
 func Trivial() []byte {
 	return []byte("# Skill: trivial-own\n# Status: Draft\nrun:\n    emit(text=\"hello\")\ndefault: run\n")
+}
+
+// CPU measures the process's CPU time over a benchmark loop. On a shared
+// machine wall time (ns/op) includes the time spent waiting for a core;
+// CPU time per op does not, so it is the steadier figure there (it also
+// counts the garbage collector's work on other threads).
+type CPU struct {
+	start time.Duration
+	ok    bool
+}
+
+// StartCPU starts measuring; call it right after b.ResetTimer.
+func StartCPU() CPU {
+	t, ok := cpuTime()
+	return CPU{start: t, ok: ok}
+}
+
+// Report adds the metric cpu-ns/op (CPU nanoseconds per iteration) to b,
+// when the platform can measure it.
+func (c CPU) Report(b *testing.B) {
+	end, ok := cpuTime()
+	if !c.ok || !ok || b.N == 0 {
+		return
+	}
+	b.ReportMetric(float64(end-c.start)/float64(b.N), "cpu-ns/op")
 }
