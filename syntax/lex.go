@@ -119,7 +119,11 @@ func tokenEstimate(from, to int) int { return (to-from)/4 + 2 }
 // the source string and the token slice is carved from the parse's token
 // chunks.
 func (p *parser) lex(from, to int) ([]lexer.Token, []lexComment) {
-	return lexStmtIn(p.src, p.text[from:to], from, p.toks.Make(0, tokenEstimate(from, to)))
+	scratch, comments := lexStmtIn(p.src, p.text[from:to], from, p.lexBuf[:0])
+	p.lexBuf = scratch[:0] // reused by the next statement
+	toks := p.toks.Make(len(scratch), len(scratch))
+	copy(toks, scratch)
+	return toks, comments
 }
 
 // lexStmtIn tokenizes src[from:to], whose text is text, appending to toks.

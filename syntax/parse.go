@@ -41,6 +41,7 @@ type parser struct {
 	substs  slab.Slab[ast.Subst]
 	strLits slab.Slab[ast.StringLit]
 	toks    slab.Slices[lexer.Token]
+	lexBuf  []lexer.Token // scratch of lex, copied out exactly
 	parts   slab.Slices[ast.TextPart]
 }
 
