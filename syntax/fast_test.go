@@ -18,17 +18,17 @@ func checkFast(t *testing.T, what string, toks []lexer.Token) int {
 	n := 0
 	if g, ok := fastLine(toks); ok {
 		n++
-		want, err := lineParser.ParseFromLexer(mustUpgrade(toks))
+		want, err := lineParser().ParseFromLexer(mustUpgrade(toks))
 		compareFast(t, what, "line", want, g, err)
 	}
 	if g, ok := fastCond(toks); ok {
 		n++
-		want, err := condParser.ParseFromLexer(mustUpgrade(toks))
+		want, err := condParser().ParseFromLexer(mustUpgrade(toks))
 		compareFast(t, what, "condition", want, g, err)
 	}
 	if g, ok := fastValue(toks); ok {
 		n++
-		want, err := valueParser.ParseFromLexer(mustUpgrade(toks))
+		want, err := valueParser().ParseFromLexer(mustUpgrade(toks))
 		compareFast(t, what, "value", want, g, err)
 	}
 	return n

@@ -107,7 +107,7 @@ func (p *parser) parseLine(toks []lexer.Token) (*gLine, error) {
 	if ok {
 		return g, nil
 	}
-	return lineParser.ParseFromLexer(mustUpgrade(toks))
+	return lineParser().ParseFromLexer(mustUpgrade(toks))
 }
 
 // parseValue parses tokens holding one value, like [parser.parseLine].
@@ -117,7 +117,7 @@ func (p *parser) parseValue(toks []lexer.Token) (*gValue, error) {
 	if ok {
 		return g, nil
 	}
-	return valueParser.ParseFromLexer(mustUpgrade(toks))
+	return valueParser().ParseFromLexer(mustUpgrade(toks))
 }
 
 // parseCondToks parses the tokens of a condition, like [parser.parseLine].
@@ -127,7 +127,7 @@ func (p *parser) parseCondToks(toks []lexer.Token) (*gCond, error) {
 	if ok {
 		return g, nil
 	}
-	return condParser.ParseFromLexer(mustUpgrade(toks))
+	return condParser().ParseFromLexer(mustUpgrade(toks))
 }
 
 // parseStats counts, per grammar, the inputs the fast matcher took and
