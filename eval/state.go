@@ -39,7 +39,7 @@ type run struct {
 	substs    map[*ast.Subst]*substInfo
 	constStr  map[*ast.StringLit]any // literal-only strings, boxed once (see eval)
 	scratch   []byte                 // renderText's buffer, used as a stack
-	inlined   map[string]string // data skills baked in by inline(), name → text
+	inlined   map[string]string      // data skills baked in by inline(), name → text
 	dispatch  int
 }
 
