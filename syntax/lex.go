@@ -112,6 +112,10 @@ func lexStmt(src []byte, from, to int) ([]lexer.Token, []lexComment) {
 	return lexStmtIn(src, string(src[from:to]), from, make([]lexer.Token, 0, tokenEstimate(from, to)))
 }
 
+// maxScratchTokens bounds the statements parser.lex lexes into its reused
+// scratch slice.
+const maxScratchTokens = 4096
+
 // tokenEstimate is the token capacity reserved for src[from:to].
 func tokenEstimate(from, to int) int { return (to-from)/4 + 2 }
 
@@ -119,6 +123,16 @@ func tokenEstimate(from, to int) int { return (to-from)/4 + 2 }
 // the source string and the token slice is carved from the parse's token
 // chunks.
 func (p *parser) lex(from, to int) ([]lexer.Token, []lexComment) {
+	est := tokenEstimate(from, to)
+	if est > maxScratchTokens {
+		// a very long statement (a # Vars: list of a million numbers) gets
+		// its own slice: growing the scratch and copying out would cost
+		// twice its memory
+		return lexStmtIn(p.src, p.text[from:to], from, make([]lexer.Token, 0, est))
+	}
+	if cap(p.lexBuf) < est {
+		p.lexBuf = make([]lexer.Token, 0, max(est, 64))
+	}
 	scratch, comments := lexStmtIn(p.src, p.text[from:to], from, p.lexBuf[:0])
 	p.lexBuf = scratch[:0] // reused by the next statement
 	toks := p.toks.Make(len(scratch), len(scratch))
