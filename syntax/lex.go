@@ -131,7 +131,7 @@ func (p *parser) lex(from, to int) ([]lexer.Token, []lexComment) {
 		return lexStmtIn(p.src, p.text[from:to], from, make([]lexer.Token, 0, est))
 	}
 	if cap(p.lexBuf) < est {
-		p.lexBuf = make([]lexer.Token, 0, max(est, 64))
+		p.lexBuf = make([]lexer.Token, 0, max(est, 16))
 	}
 	scratch, comments := lexStmtIn(p.src, p.text[from:to], from, p.lexBuf[:0])
 	p.lexBuf = scratch[:0] // reused by the next statement
