@@ -175,8 +175,12 @@ func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
 		return err
 	}
 	iter := s.Iter.Name
+	// One loop scope serves every iteration: emptied at the start of each,
+	// it holds exactly what a fresh scope would (the loop variable, then
+	// what the body binds), without a new scope and map per item.
+	inner := newScope(scopeLoop, sc)
 	for _, it := range items {
-		inner := newScope(scopeLoop, sc)
+		clear(inner.vars)
 		inner.vars[iter] = it
 		if err := x.execBlock(s.Body, inner); err != nil {
 			return err

@@ -37,7 +37,9 @@ type run struct {
 	emitted   bool
 	secrets   secretBox
 	substs    map[*ast.Subst]*substInfo
-	inlined   map[string]string // data skills baked in by inline(), name → text
+	constStr  map[*ast.StringLit]any // literal-only strings, boxed once (see eval)
+	scratch   []byte                 // renderText's buffer, used as a stack
+	inlined   map[string]string      // data skills baked in by inline(), name → text
 	dispatch  int
 }
 
@@ -63,7 +65,7 @@ func (r *Runner) newRun(ctx context.Context, f *ast.File, info *check.Info, dept
 	x := &run{
 		r: r, parent: ctx, f: f, info: info, res: newResult(f), depth: depth,
 		identity: identity, mech: mech, start: r.clock(),
-		targetOut: map[string]any{}, substs: map[*ast.Subst]*substInfo{},
+		targetOut: map[string]any{}, substs: map[*ast.Subst]*substInfo{}, constStr: map[*ast.StringLit]any{},
 		inlined: map[string]string{},
 	}
 	x.res.Mechanical = mech

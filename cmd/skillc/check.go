@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/fatih/color"
 	"github.com/mattn/go-isatty"
@@ -26,6 +27,7 @@ func checkCommand(s *streams) *cli.Command {
 			&cli.BoolFlag{Name: "fix", Usage: "apply machine-applicable fixes to the files"},
 			&cli.BoolFlag{Name: "diff", Usage: "print the fixes as a unified diff instead of applying them"},
 			&cli.BoolFlag{Name: "no-color", Usage: "never colour the output"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print the throughput (files/s, lines/s, workers) on stderr"},
 		}, append(append(skillMDFlags(), configFlags()...), toolFlags()...)...),
 		Action: func(c *cli.Context) error { return runCheck(c, s) },
 	}
@@ -70,7 +72,11 @@ func runCheck(c *cli.Context, s *streams) error {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	env := newEnvCache(c).withToolWarmup(c)
+	start := time.Now()
 	results, ioErr := checkAll(paths, s, env, opts.pkg)
+	if c.Bool("verbose") {
+		printThroughput(s, results, time.Since(start))
+	}
 	for _, w := range env.problems() {
 		fmt.Fprintln(s.err, "skillc: warning:", w)
 	}
@@ -111,7 +117,7 @@ func checkAll(paths []string, s *streams, env *envCache, pkg agentskills.Options
 	errs := make([]error, len(todo))
 	var wg sync.WaitGroup
 	work := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	for w := 0; w < checkWorkers(); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -137,6 +143,25 @@ func checkAll(paths []string, s *streams, env *envCache, pkg agentskills.Options
 		kept = append(kept, r)
 	}
 	return append(kept, env.connectorResults()...), first
+}
+
+// checkWorkers is the size of checkAll's worker pool: one per usable core.
+func checkWorkers() int { return runtime.GOMAXPROCS(0) }
+
+// printThroughput writes one line on stderr: how many files and lines
+// were checked in how long, per second, and by how many workers.
+func printThroughput(s *streams, results []ast.FileDiagnostics, d time.Duration) {
+	files, lines := 0, 0
+	for _, r := range results {
+		if r.Src == nil && r.File == "" {
+			continue
+		}
+		files++
+		lines += bytes.Count(r.Src, []byte("\n"))
+	}
+	secs := max(d.Seconds(), 1e-9)
+	fmt.Fprintf(s.err, "skillc: checked %d file(s), %d line(s) in %s: %.0f files/s, %.0f lines/s (%d workers)\n",
+		files, lines, d.Round(time.Millisecond), float64(files)/secs, float64(lines)/secs, checkWorkers())
 }
 
 func checkOne(path string, s *streams, env *envCache, pkg agentskills.Options) (ast.FileDiagnostics, error) {
