@@ -367,7 +367,7 @@ func (x *run) opTool(ctx context.Context, op *opCall, conn, tool string) (any, e
 	if err != nil && !x.mech {
 		return nil, err
 	}
-	if entry.IsMutating(tool) || lang.IsMutatingTool(tool) {
+	if x.toolMutation(ctx, entry, tool) != "" {
 		if err := x.gate(op, sc, op.name); err != nil {
 			return nil, err
 		}
@@ -385,4 +385,17 @@ func (x *run) opTool(ctx context.Context, op *opCall, conn, tool string) (any, e
 		return nil, err
 	}
 	return value.Normalize(out), nil
+}
+
+// toolMutation classifies "$ conn.tool" with lang.ToolMutation: the
+// connector's configuration, then the annotations of its discovered tools
+// (the MCP connector serves them from the tool cache), then the verb
+// heuristic. A mechanical walk contacts no backend, so it sees only the
+// configuration.
+func (x *run) toolMutation(ctx context.Context, entry contract.ConnectorEntry, tool string) string {
+	var discovered []contract.Tool
+	if entry.Connector != nil && !x.mech {
+		discovered, _ = entry.Connector.Tools(ctx) // unknown tools: configuration and names decide
+	}
+	return lang.ToolMutation(tool, entry.Facts(tool, discovered))
 }
