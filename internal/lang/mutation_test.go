@@ -38,11 +38,11 @@ func TestToolMutationDeclarations(t *testing.T) {
 		f    lang.ToolFacts
 		want bool
 	}{
-		{"add", lang.ToolFacts{}, true},                                           // heuristic: "add" is a skillc verb
-		{"add", lang.ToolFacts{Tool: lang.DeclaredReadOnly}, false},              // tool "mutating": false
-		{"add", lang.ToolFacts{Connector: lang.DeclaredReadOnly}, false},         // connector "mutating": false
-		{"add", lang.ToolFacts{ReadOnlyHint: true}, false},                       // MCP readOnlyHint
-		{"search", lang.ToolFacts{DestructiveHint: true}, true},                  // MCP destructiveHint
+		{"add", lang.ToolFacts{}, true},                                  // heuristic: "add" is a skillc verb
+		{"add", lang.ToolFacts{Tool: lang.DeclaredReadOnly}, false},      // tool "mutating": false
+		{"add", lang.ToolFacts{Connector: lang.DeclaredReadOnly}, false}, // connector "mutating": false
+		{"add", lang.ToolFacts{ReadOnlyHint: true}, false},               // MCP readOnlyHint
+		{"search", lang.ToolFacts{DestructiveHint: true}, true},          // MCP destructiveHint
 		{"search", lang.ToolFacts{DestructiveHint: true, ReadOnlyHint: true}, true},
 		{"search", lang.ToolFacts{Connector: lang.DeclaredMutating}, true},
 		{"search", lang.ToolFacts{Tool: lang.DeclaredMutating, Connector: lang.DeclaredReadOnly}, true},
