@@ -211,6 +211,13 @@ func (x *run) opDataWrite(ctx context.Context, op *opCall) (any, error) {
 		return nil, err
 	}
 	req := contract.WriteRequest{Content: str(args, "content"), Tags: stringList(mustGet(args, "tags")), Recipients: stringList(mustGet(args, "recipients"))}
+	if x.flow {
+		// The data store is an output boundary: a write whose arguments
+		// derive from a secret stores the marker and nothing else of them.
+		req = contract.WriteRequest{Content: TaintMarker}
+		args = value.NewObject(0)
+	}
+	req.Content = x.secrets.Redact(req.Content)
 	if strings.TrimSpace(req.Content) == "" {
 		return nil, errorf(KindArgument, "$ data_write needs a non-empty content=")
 	}
@@ -276,6 +283,9 @@ func (x *run) opSkillWrite(ctx context.Context, op *opCall) (any, error) {
 		return nil, err
 	}
 	name, source := str(args, "name"), str(args, "source")
+	if x.flow {
+		return nil, fatalf(KindSecret, "$ skill_write: the skill source derives from a secret and would carry it into the skill store")
+	}
 	if strings.TrimSpace(name) == "" || strings.TrimSpace(source) == "" {
 		return nil, errorf(KindArgument, "$ skill_write needs name= and source=")
 	}
@@ -305,23 +315,6 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
-}
-
-// ForceDraft rewrites a skill body's # Status: line to Draft (adding one
-// after the first line when there is none): in-skill skill_write never
-// grants approval.
-func ForceDraft(body string) string {
-	lines := strings.Split(body, "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "# Status:") {
-			lines[i] = "# Status: Draft"
-			return strings.Join(lines, "\n")
-		}
-	}
-	if len(lines) > 0 && strings.HasPrefix(lines[0], "# ") {
-		return lines[0] + "\n# Status: Draft\n" + strings.Join(lines[1:], "\n")
-	}
-	return "# Status: Draft\n" + body
 }
 
 func (x *run) opJSONParse(_ context.Context, op *opCall) (any, error) {
@@ -375,6 +368,9 @@ func (x *run) opTool(ctx context.Context, op *opCall, conn, tool string) (any, e
 	args, err := x.kwargs(op.args, sc, true)
 	if err != nil || x.mech {
 		return nil, err
+	}
+	if x.secrets.HasValue(args) {
+		x.taint() // the backend received a secret: all it returns is tainted
 	}
 	resolved, err := x.secrets.resolveValue(args)
 	if err != nil {

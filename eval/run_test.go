@@ -71,6 +71,7 @@ type fixture struct {
 	events   *eventLog
 	secrets  []string
 	stateDir string
+	conns    *transformers
 }
 
 func loadFixture(t *testing.T, path string) *fixture {
@@ -184,6 +185,15 @@ func (fx *fixture) registry(t *testing.T) *contract.Registry {
 		reg.Data = ds
 	}
 	reg.Skills = fx.skillStore(t)
+	for _, name := range fx.config["connector"] {
+		if fx.conns == nil {
+			fx.conns = &transformers{calls: map[string]int{}}
+		}
+		if reg.Connectors == nil {
+			reg.Connectors = map[string]contract.ConnectorEntry{}
+		}
+		reg.Connectors[name] = contract.ConnectorEntry{Connector: fx.conns.connector(name)}
+	}
 	fx.agents = &recorder{fail: fx.get("agents") == "fail"}
 	if fx.get("agents") != "none" {
 		reg.Agents = []contract.AgentConnector{fx.agents}
@@ -372,6 +382,7 @@ func (fx *fixture) checkFiles(t *testing.T) {
 // checkSecrets searches everything the run produced for secret values.
 func (fx *fixture) checkSecrets(t *testing.T, res *eval.Result, data []byte) {
 	everything := string(data) + fx.events.String() + fx.agents.String()
+	fx.checkSecurity(t, everything)
 	for _, s := range fx.secrets {
 		if s != "" && strings.Contains(everything, s) {
 			t.Errorf("secret value %q leaked into the result, progress or deliveries", s)

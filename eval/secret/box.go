@@ -29,6 +29,23 @@ func (e *NotProvisionedError) Error() string {
 	return fmt.Sprintf("secret %q is not provisioned (set SKILLSCRIPT_SECRET_%s)", e.Name, e.Name)
 }
 
+// MinBytes is the shortest secret value a run accepts. A shorter value
+// cannot be told apart from ordinary text (redacting a 1-character secret
+// would rewrite every occurrence of that character) and is cheap to guess
+// through any side channel.
+const MinBytes = 8
+
+// TooShortError reports a provisioned secret shorter than MinBytes.
+type TooShortError struct {
+	Name string
+	Len  int
+}
+
+// Error implements error.
+func (e *TooShortError) Error() string {
+	return fmt.Sprintf("secret %q is %d bytes long: secrets shorter than %d bytes are refused (a short value cannot be redacted reliably and is easy to guess); provision a longer SKILLSCRIPT_SECRET_%s", e.Name, e.Len, MinBytes, e.Name)
+}
+
 // Box places, resolves and redacts the secrets of one run. It is used by
 // the goroutine running the skill; its Redactor is safe for concurrent use.
 type Box struct {
@@ -48,7 +65,7 @@ func NewBox(declared []string, lookup func(string) (string, bool)) *Box {
 	b := &Box{prefix: "\x00" + hex.EncodeToString(nonce[:]) + ":", declared: map[string]bool{}, lookup: lookup}
 	for _, name := range declared {
 		b.declared[name] = true
-		if v, ok := b.get(name); ok {
+		if v, ok := b.get(name); ok && len(v) >= MinBytes {
 			b.red.Add(name, v)
 		}
 	}
@@ -112,6 +129,9 @@ func (b *Box) Resolve(s string) (string, error) {
 		v, ok := b.get(n)
 		if !ok {
 			return "", &NotProvisionedError{Name: n}
+		}
+		if len(v) < MinBytes {
+			return "", &TooShortError{Name: n, Len: len(v)}
 		}
 		b.red.Add(n, v)
 		s = strings.ReplaceAll(s, b.Sentinel(n), v)
