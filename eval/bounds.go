@@ -12,8 +12,9 @@ const (
 	// DefaultMaxValueBytes caps the size of one value: a string, or the
 	// estimated size of a list or object.
 	DefaultMaxValueBytes = 16 << 20
-	// DefaultMaxOps caps the statements one composed run executes (the
-	// root and every child, each foreach iteration counting once more).
+	// DefaultMaxOps caps the ops one composed run executes: every
+	// statement of the root and of every child, each foreach iteration,
+	// and childRunCost for each child run started.
 	DefaultMaxOps = 250_000
 	// DefaultMaxMemoryBytes caps the estimated bytes one composed run
 	// holds: bound variables and emissions of the root and every child.
@@ -53,10 +54,16 @@ func limit(n, def int64) int64 {
 	return n
 }
 
-// step counts one statement (or foreach iteration, or child run) against
-// the op budget.
-func (x *run) step() error {
-	x.budget.ops++
+// childRunCost is what starting a child run (loading, compiling and
+// setting it up) counts against the op budget.
+const childRunCost = 10
+
+// step counts one statement or foreach iteration against the op budget.
+func (x *run) step() error { return x.spend(1) }
+
+// spend counts n ops against the op budget.
+func (x *run) spend(n int64) error {
+	x.budget.ops += n
 	if max := x.r.maxOps(); x.budget.ops > max {
 		return fatalf(KindOpBudget, "the run executed more than %d ops (the op budget, max_ops / SKILLSCRIPT_MAX_OPS)", max)
 	}

@@ -34,7 +34,8 @@ import (
 //
 //	config        key: value lines — shell (allowlist), unsafe, fs (on),
 //	              secret NAME=VALUE, mechanical, datastore (sqlite),
-//	              agents (none|fail), clock (RFC 3339), maxdepth, identity
+//	              agents (none|fail), clock (RFC 3339), maxdepth, identity,
+//	              maxops, maxvalue, maxmem (the resource bounds)
 //	inputs        NAME=VALUE lines
 //	mock.yaml     an eval/mock file wired as the registry
 //	store/*.skill.md   skills in a filesystem skill store
@@ -152,6 +153,7 @@ func (fx *fixture) buildRunner(t *testing.T) *eval.Runner {
 		r.Clock = func() time.Time { return at }
 	}
 	r.Mechanical = fx.get("mechanical") == "true"
+	r.MaxOps, r.MaxValueBytes, r.MaxMemoryBytes = int64(atoi(fx.get("maxops"))), int64(atoi(fx.get("maxvalue"))), int64(atoi(fx.get("maxmem")))
 	r.Env.User = fx.get("user")
 	fx.events = &eventLog{}
 	r.Progress = fx.events.add

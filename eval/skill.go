@@ -142,7 +142,7 @@ func (x *run) runChild(ctx context.Context, rec *contract.SkillRecord, f *ast.Fi
 	child.pc, child.touched = x.flow, x.flow // inputs from tainted data taint the whole child
 	defer child.cancel()
 	defer child.release()
-	if err := x.step(); err != nil {
+	if err := x.spend(childRunCost); err != nil {
 		child.fail(err)
 		return child.finish()
 	}
