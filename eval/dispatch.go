@@ -369,12 +369,12 @@ func (x *run) opTool(ctx context.Context, op *opCall, conn, tool string) (any, e
 	if err != nil || x.mech {
 		return nil, err
 	}
-	if x.secrets.HasValue(args) {
-		x.taint() // the backend received a secret: all it returns is tainted
-	}
 	resolved, err := x.secrets.resolveValue(args)
 	if err != nil {
 		return nil, err
+	}
+	if x.secrets.HasValue(args) {
+		x.taint() // the backend receives a secret: all it returns is tainted
 	}
 	out, err := entry.Connector.Call(ctx, tool, plainMap(resolved.(*value.Object)))
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/skillscript/skillc/eval/fsgate"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/mock"
+	"github.com/skillscript/skillc/eval/secret"
 	"github.com/skillscript/skillc/eval/shellexec"
 	"github.com/skillscript/skillc/eval/substrate/datastore"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
@@ -386,7 +387,7 @@ func (fx *fixture) checkSecrets(t *testing.T, res *eval.Result, data []byte) {
 	everything := string(data) + fx.events.String() + fx.agents.String()
 	fx.checkSecurity(t, everything)
 	for _, s := range fx.secrets {
-		if s != "" && strings.Contains(everything, s) {
+		if len(s) >= secret.MinBytes && strings.Contains(everything, s) { // shorter ones are refused, never resolved
 			t.Errorf("secret value %q leaked into the result, progress or deliveries", s)
 		}
 	}

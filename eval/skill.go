@@ -138,7 +138,8 @@ func (x *run) runChild(ctx context.Context, rec *contract.SkillRecord, f *ast.Fi
 	if child.entry == "" {
 		child.entry = x.skillName()
 	}
-	child.budget = x.budget                  // one op budget and memory estimate for the composed run
+	child.budget = x.budget // one op budget and memory estimate for the composed run
+	child.secrets.ShareRedaction(x.secrets.Box)
 	child.pc, child.touched = x.flow, x.flow // inputs from tainted data taint the whole child
 	defer child.cancel()
 	defer child.release()

@@ -52,7 +52,7 @@ type Box struct {
 	prefix   string // "\x00" + nonce + ":"
 	declared map[string]bool
 	lookup   func(string) (string, bool)
-	red      Redactor // knows every value looked up, for redaction
+	red      *Redactor // knows every value looked up, for redaction
 }
 
 // NewBox returns a box for a run that declares the named secrets and
@@ -62,7 +62,7 @@ type Box struct {
 func NewBox(declared []string, lookup func(string) (string, bool)) *Box {
 	var nonce [8]byte
 	_, _ = rand.Read(nonce[:])
-	b := &Box{prefix: "\x00" + hex.EncodeToString(nonce[:]) + ":", declared: map[string]bool{}, lookup: lookup}
+	b := &Box{prefix: "\x00" + hex.EncodeToString(nonce[:]) + ":", declared: map[string]bool{}, lookup: lookup, red: &Redactor{}}
 	for _, name := range declared {
 		b.declared[name] = true
 		if v, ok := b.get(name); ok && len(v) >= MinBytes {
@@ -78,6 +78,16 @@ func (b *Box) get(name string) (string, bool) {
 	}
 	v, ok := b.lookup(name)
 	return v, ok && v != ""
+}
+
+// ShareRedaction makes b and parent redact with one Redactor: a composed
+// run (a parent and its children) knows every secret any of them
+// declared or resolved, wherever its text ends up.
+func (b *Box) ShareRedaction(parent *Box) {
+	for spelling, marker := range b.red.snapshot() {
+		parent.red.addSpelling(spelling, marker)
+	}
+	b.red = parent.red
 }
 
 // Sentinel returns the text standing for {{secret.name}} in this run.
