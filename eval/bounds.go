@@ -11,14 +11,14 @@ import (
 const (
 	// DefaultMaxValueBytes caps the size of one value: a string, or the
 	// estimated size of a list or object.
-	DefaultMaxValueBytes = 16 << 20
+	DefaultMaxValueBytes = 32 << 20
 	// DefaultMaxOps caps the ops one composed run executes: every
 	// statement of the root and of every child, each foreach iteration,
 	// and childRunCost for each child run started.
-	DefaultMaxOps = 250_000
+	DefaultMaxOps = 1_000_000
 	// DefaultMaxMemoryBytes caps the estimated bytes one composed run
 	// holds: bound variables and emissions of the root and every child.
-	DefaultMaxMemoryBytes = 256 << 20
+	DefaultMaxMemoryBytes = 512 << 20
 )
 
 // The kinds of the resource-bound failures. They are fatal and
@@ -56,7 +56,7 @@ func limit(n, def int64) int64 {
 
 // childRunCost is what starting a child run (loading, compiling and
 // setting it up) counts against the op budget.
-const childRunCost = 10
+const childRunCost = 50
 
 // step counts one statement or foreach iteration against the op budget.
 func (x *run) step() error { return x.spend(1) }

@@ -60,9 +60,9 @@ func settingsTable() []setting {
 const (
 	DefaultMaxRecursionDepth = 10
 	// The run's resource bounds (the evaluator's defaults; issue 13).
-	DefaultMaxValueBytes   = 16 << 20
-	DefaultMaxOps          = 250_000
-	DefaultMaxMemoryBytes  = 256 << 20
+	DefaultMaxValueBytes   = 32 << 20
+	DefaultMaxOps          = 1_000_000
+	DefaultMaxMemoryBytes  = 512 << 20
 	DefaultAbsoluteTimeout = 300 * time.Second
 	DefaultHost            = "127.0.0.1"
 	DefaultPort            = 7878
