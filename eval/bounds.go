@@ -70,9 +70,14 @@ func (x *run) spend(n int64) error {
 	return nil
 }
 
-// checkSize fails when a value of n bytes exceeds the per-value cap.
-func (x *run) checkSize(what string, n int64) error {
+// checkSize fails when a value of n bytes for variable name (or, when
+// name is "", an interpolated text) exceeds the per-value cap.
+func (x *run) checkSize(name string, n int64) error {
 	if max := x.r.maxValueBytes(); n > max {
+		what := "the text"
+		if name != "" {
+			what = "$" + name
+		}
 		return fatalf(KindValueTooLarge, "%s would hold %s, more than the per-value cap of %s (max_value_bytes / SKILLSCRIPT_MAX_VALUE_BYTES)", what, byteCount(n), byteCount(max))
 	}
 	return nil

@@ -167,10 +167,9 @@ func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
 	if owner == nil {
 		return errorf(KindUnresolved, "$append %s: %s is not initialized (use $set %s = [] or \"\" first)", name, name, name)
 	}
-	m, known := owner.meta[name]
-	if !known {
-		m.size = sizeOf(owner.vars[name]) // an input, bound without bookkeeping
-	}
+	var m varMeta
+	var recorded bool
+	m.size, recorded = owner.sizeHeld(name)
 	if x.flow || x.tainted(name, owner) {
 		m.tainted = true
 	}
@@ -180,14 +179,14 @@ func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
 	case []any:
 		elem := value.Clone(v)
 		add = 16 + sizeOf(elem)
-		if err := x.checkSize("$"+name, m.size+add); err != nil {
+		if err := x.checkSize(name, m.size+add); err != nil {
 			return err
 		}
 		grown = append(cur, elem)
 	case string:
 		s := value.String(v)
 		add = int64(len(s))
-		if err := x.checkSize("$"+name, m.size+add); err != nil {
+		if err := x.checkSize(name, m.size+add); err != nil {
 			return err
 		}
 		grown = cur + s
@@ -198,8 +197,11 @@ func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
 		return err
 	}
 	owner.vars[name] = grown
+	owner.held += add
 	m.size += add
-	owner.setMeta(name, m)
+	if m.tainted || recorded || m.size >= metaMinSize {
+		owner.setMeta(name, m)
+	}
 	return nil
 }
 

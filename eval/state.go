@@ -140,13 +140,29 @@ func (s *scope) target() *scope {
 	return sc
 }
 
+// metaMinSize is the size from which an untainted binding's size is
+// recorded; a smaller one is measured again when it is replaced, so that
+// the common small binding costs no bookkeeping allocation.
+const metaMinSize = 256
+
 // setMeta records the size and taint of name's binding in s.
 func (s *scope) setMeta(name string, m varMeta) {
 	if s.meta == nil {
 		s.meta = make(map[string]varMeta, 4)
 	}
-	s.held += m.size - s.meta[name].size
 	s.meta[name] = m
+}
+
+// sizeHeld returns the size counted for name's binding in s, and whether
+// its size and taint are recorded.
+func (s *scope) sizeHeld(name string) (int64, bool) {
+	if m, ok := s.meta[name]; ok {
+		return m.size, true
+	}
+	if cur, ok := s.vars[name]; ok {
+		return sizeOf(cur), false
+	}
+	return 0, false
 }
 
 // bind binds name where a $set or -> binding made in sc lands, with its
@@ -155,14 +171,16 @@ func (s *scope) setMeta(name string, m varMeta) {
 func (x *run) bind(sc *scope, name string, v any, tainted bool) error {
 	t := sc.target()
 	n := sizeOf(v)
-	if err := x.checkSize("$"+name, n); err != nil {
+	if err := x.checkSize(name, n); err != nil {
 		return err
 	}
-	if err := x.hold(n - t.meta[name].size); err != nil {
+	old, recorded := t.sizeHeld(name)
+	if err := x.hold(n - old); err != nil {
 		return err
 	}
 	t.vars[name] = v
-	if tainted || t.meta != nil || n > 0 {
+	t.held += n - old
+	if tainted || recorded || n >= metaMinSize {
 		t.setMeta(name, varMeta{size: n, tainted: tainted})
 	}
 	return nil

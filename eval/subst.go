@@ -244,7 +244,7 @@ func (x *run) renderPart(b *strings.Builder, p ast.TextPart, sc *scope) error {
 		}
 		b.WriteString(value.String(v))
 		if n := int64(b.Len()); n > x.r.maxValueBytes() {
-			return x.checkSize("the text", n)
+			return x.checkSize("", n)
 		}
 	case *ast.SecretRef:
 		if p.Name == "" {
