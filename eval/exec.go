@@ -212,9 +212,11 @@ func (x *run) execIf(s *ast.IfStmt, sc *scope) error {
 			return x.locate(classify(err), s)
 		}
 		if ok {
+			x.taintBranches(s, sc)
 			return x.underTaint(x.flow, func() error { return x.execBlock(cl.Body, sc) })
 		}
 	}
+	x.taintBranches(s, sc)
 	if s.Else != nil {
 		return x.underTaint(x.flow, func() error { return x.execBlock(s.Else.Body, sc) })
 	}
@@ -232,6 +234,7 @@ func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
 	}
 	iter := s.Iter.Name
 	listTainted := x.flow
+	x.taintBranches(s.Body, sc)
 	return x.underTaint(listTainted, func() error {
 		for _, it := range items {
 			if err := x.step(); err != nil {

@@ -52,6 +52,7 @@ type run struct {
 	flow, pc, touched bool
 	targetTaint       map[string]bool
 	inlinedTaint      map[string]bool // inlined data skills that saw tainted data
+	unboundTaint      map[string]bool // names a branch not taken under taint would have bound
 	lastTainted       bool
 }
 

@@ -1,6 +1,10 @@
 package eval
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+)
 
 // Taint tracking (issue 13 item 8). A value produced by a sink that
 // received a secret (a connector call or shell op whose arguments held a
@@ -41,7 +45,7 @@ func (x *run) tainted(name string, sc *scope) bool {
 			return s.meta[name].tainted
 		}
 	}
-	return x.targetTaint[name]
+	return x.targetTaint[name] || x.unboundTaint[name]
 }
 
 // flowFrom starts a statement: its taint is the taint of the branch it
@@ -103,4 +107,50 @@ func redactedEmissions(res *Result) []string {
 		out[i] = redactTainted(e, i < len(res.emitTaint) && res.emitTaint[i])
 	}
 	return out
+}
+
+// taintBranches handles the branches an if chose not to take when its
+// conditions read tainted data (and the iterations a foreach over a
+// tainted list did not run): every variable any branch may bind is
+// tainted where it is bound now, and one not bound yet taints whoever
+// reads it while it stays unbound (its absence says which branch ran).
+func (x *run) taintBranches(s ast.Node, sc *scope) {
+	if !x.flow {
+		return
+	}
+	ast.Inspect(s, func(n ast.Node) bool {
+		var name string
+		switch n := n.(type) {
+		case *ast.SetStmt:
+			name = n.Name.Name
+		case *ast.AppendStmt:
+			name = n.Name.Name
+		case *ast.CallStmt:
+			name = bindName(n.Bind)
+		case *ast.DispatchStmt:
+			name = bindName(n.Bind)
+		}
+		if name == "" {
+			return true
+		}
+		if owner := sc.owner(name); owner != nil {
+			m := owner.meta[name]
+			m.size, _ = owner.sizeHeld(name)
+			m.tainted = true
+			owner.setMeta(name, m)
+			return true
+		}
+		if x.unboundTaint == nil {
+			x.unboundTaint = map[string]bool{}
+		}
+		x.unboundTaint[name] = true
+		return true
+	})
+}
+
+func bindName(b *ast.Binding) string {
+	if b == nil || b.Name == nil {
+		return ""
+	}
+	return b.Name.Name
 }
