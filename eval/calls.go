@@ -58,17 +58,22 @@ func (x *run) opEmit(_ context.Context, op *opCall) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	x.emit(op, value.String(v))
-	return nil, nil
+	return nil, x.emit(op, value.String(v))
 }
 
-// emit appends text to the emission stream and the transcript.
-func (x *run) emit(op *opCall, text string) {
+// emit appends text to the emission stream and the transcript, with its
+// taint, counting it in the memory estimate.
+func (x *run) emit(op *opCall, text string) error {
+	if err := x.hold(int64(len(text))); err != nil {
+		return err
+	}
 	x.res.Emissions = append(x.res.Emissions, text)
+	x.res.emitTaint = append(x.res.emitTaint, x.flow)
 	x.emitted = true
 	line := x.line(op.stmt.Span())
 	x.trace("emit", x.targetName(), op.name, line, text)
 	x.progress(Event{Kind: "emit", Target: x.targetName(), Op: op.name, Line: line, Detail: text})
+	return nil
 }
 
 func (x *run) opShell(ctx context.Context, op *opCall) (any, error) {
@@ -118,8 +123,13 @@ func (x *run) shellRunner() *shellexec.Runner {
 	if x.r.Shell != nil {
 		sh = *x.r.Shell
 	}
-	sh.Resolve = func(s string) (string, error) { return x.secrets.resolve(s) }
-	sh.Redact = x.secrets.Redact
+	sh.Resolve = func(s string) (string, error) {
+		if x.secrets.Has(s) {
+			x.taint() // the process received a secret: all it returns is tainted
+		}
+		return x.secrets.resolve(s)
+	}
+	sh.Redact = nil // error text stays as raised (taint.go); redacted at the output boundary
 	return &sh
 }
 
@@ -233,5 +243,29 @@ func (x *run) opFileWrite(_ context.Context, op *opCall) (any, error) {
 	if err := x.gate(op, sc, "file_write"); err != nil {
 		return nil, err
 	}
-	return x.r.FS.Write(path, str(args, "content"))
+	if x.flow {
+		if err := x.pathTaint(op, sc); err != nil {
+			return nil, err
+		}
+	}
+	// A file is an output boundary: tainted content is written as the
+	// marker, and known secret spellings are redacted.
+	return x.r.FS.Write(path, x.secrets.Redact(redactTainted(str(args, "content"), x.flow)))
+}
+
+// pathTaint refuses a file_write whose path derives from a secret (the
+// name of a file would carry it out).
+func (x *run) pathTaint(op *opCall, sc *scope) error {
+	a := argOf(op.args, "path")
+	if a == nil {
+		return nil
+	}
+	saved := x.flowFrom()
+	_, err := x.evalPlain(a.Value, sc)
+	pathTainted := x.flow
+	x.flow = saved
+	if err == nil && pathTainted {
+		return fatalf(KindSecret, "file_write path= derives from a secret: a file name would carry it out")
+	}
+	return err
 }

@@ -56,6 +56,10 @@ type RunError struct {
 	Range  ast.Range
 	Nested []ErrorInfo
 	Err    error
+	// Tainted says the failure was raised by a statement that read
+	// secret-derived data: its message is redacted whole at the output
+	// boundary and ${ERROR_CONTEXT} is tainted.
+	Tainted bool
 }
 
 // Error implements error.

@@ -55,6 +55,9 @@ func (x *run) resolve(s *ast.Subst, sc *scope) (any, error) {
 	}
 	si := x.substInfo(s)
 	v, ok := x.lookupPath(s.Root.Name, si.segs, sc)
+	if x.tainted(s.Root.Name, sc) {
+		x.taint()
+	}
 	if len(si.chain) == 0 {
 		if !ok {
 			return x.unresolved(s, si)
@@ -288,6 +291,9 @@ func (x *run) renderPart(b *strings.Builder, p ast.TextPart, sc *scope) error {
 			return err
 		}
 		b.WriteString(value.String(v))
+		if n := int64(b.Len()); n > x.r.maxValueBytes() {
+			return x.checkSize("", n)
+		}
 	case *ast.SecretRef:
 		if p.Name == "" {
 			return fatalf(KindSecret, "secret marker %s is not a literal name", x.source(p.Range))

@@ -4,6 +4,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/classification"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // classificationRule is one of the rules over # Classification:, each
@@ -83,10 +84,14 @@ func ruleClassificationFootprint() *Rule {
 			}
 			h := p.File.Header(ast.HeaderClassification)
 			mut := func(conn, tool string) (string, bool) {
-				if c := p.Ctx.Connectors[conn]; c != nil && c.isMutating(tool) {
-					return "connector " + conn + " declares " + tool + " mutating", true
+				if conn == "" {
+					conn = "primary" // a bare "$ tool" routes to the primary connector
 				}
-				return "", false
+				c := p.Ctx.Connectors[conn]
+				if c == nil {
+					return "", false
+				}
+				return lang.ToolMutation(tool, c.ToolFacts(tool)), true
 			}
 			for _, e := range approval.FootprintOf(p.File, p.Info, mut).Effects {
 				why := e.Why

@@ -17,16 +17,15 @@ func mutationKind(ctx *Context, s ast.Stmt) string {
 		if s.Tool == nil {
 			return ""
 		}
+		conn := "primary" // a bare "$ tool" routes to the primary connector
 		if s.Connector == nil {
 			if isTypedOp(s.Tool.Name) {
 				return languageOpMutation(s.Tool.Name)
 			}
-		} else if c := ctx.Connectors[s.Connector.Name]; c != nil && c.isMutating(s.Tool.Name) {
-			return "connector " + s.Connector.Name + " declares " + s.Tool.Name + " mutating"
+		} else {
+			conn = s.Connector.Name
 		}
-		if lang.IsMutatingTool(s.Tool.Name) {
-			return "tool " + s.Tool.Name + " has a mutating verb"
-		}
+		return lang.ToolMutation(s.Tool.Name, ctx.Connectors[conn].ToolFacts(s.Tool.Name))
 	}
 	return ""
 }

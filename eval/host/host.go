@@ -82,6 +82,7 @@ func NewRunner(ctx context.Context, o Options) (*eval.Runner, func() error, erro
 	r := &eval.Runner{
 		Registry: reg, FS: gate, Secrets: cfg.Secret, Mechanical: o.Mechanical,
 		MaxDepth: cfg.MaxRecursionDepth, DefaultTimeout: cfg.AbsoluteTimeout, MaxDeadline: cfg.MaxDeadline,
+		MaxValueBytes: int64(cfg.MaxValueBytes), MaxOps: int64(cfg.MaxOps), MaxMemoryBytes: int64(cfg.MaxMemoryBytes),
 		Progress: o.Progress, Env: eval.Env{User: o.User}, Load: GatedLoad(policy, o.Mechanical), Admit: Admit(policy, o.reach()),
 		Shell: &shellexec.Runner{
 			Allowlist:    shellAllow,

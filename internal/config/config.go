@@ -82,6 +82,9 @@ type Config struct {
 	MaxDeadline time.Duration
 	// MaxRecursionDepth bounds execute_skill chains.
 	MaxRecursionDepth int
+	// MaxValueBytes caps one value of a run, MaxOps the statements and
+	// MaxMemoryBytes the estimated bytes a composed run holds.
+	MaxValueBytes, MaxOps, MaxMemoryBytes int
 	// AbsoluteTimeout is the fallback timeout of an operation.
 	AbsoluteTimeout time.Duration
 	// Host and Port are where the dashboard / serve HTTP server binds.
@@ -239,6 +242,7 @@ func (l *loader) applyDefaults() {
 		c.TriggersPath = filepath.Join(c.Home, "triggers.json")
 	}
 	c.MaxRecursionDepth = DefaultMaxRecursionDepth
+	c.MaxValueBytes, c.MaxOps, c.MaxMemoryBytes = DefaultMaxValueBytes, DefaultMaxOps, DefaultMaxMemoryBytes
 	c.AbsoluteTimeout = DefaultAbsoluteTimeout
 	c.Host, c.Port = DefaultHost, DefaultPort
 	for _, s := range settingsTable() {
