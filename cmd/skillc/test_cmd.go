@@ -71,10 +71,14 @@ func runTests(c *cli.Context, s *streams) error {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	paths, err := collectPaths(args)
+	in, err := collectPaths(args)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
+	if warnUnmatched(s, in) {
+		ts.ioErr = true
+	}
+	paths := in.paths
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()
 	var reports []fileReport
