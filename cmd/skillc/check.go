@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"sync"
 
@@ -43,7 +44,7 @@ type checkOptions struct {
 	fix       bool
 	diff      bool
 	quiet     bool
-	stdinName string // the name standard input is checked under
+	stdinName string              // the name standard input is checked under
 	pkg       agentskills.Options // validation of SKILL.md packages
 }
 
@@ -112,7 +113,10 @@ func runCheck(c *cli.Context, s *streams) error {
 	if path := c.String("baseline"); path != "" {
 		bl, err := baseline.Load(path)
 		if err != nil {
-			return cli.Exit(fmt.Sprintf("--baseline: %v", errNoFile(err)), exitUsage)
+			if os.IsNotExist(err) {
+				err = fmt.Errorf("%s: no such file or directory", path)
+			}
+			return cli.Exit(fmt.Sprintf("--baseline: %v", err), exitUsage)
 		}
 		if n := bl.Filter(results); n > 0 && !opts.quiet {
 			fmt.Fprintf(s.err, "skillc: %d finding(s) recorded in %s not shown\n", n, path)

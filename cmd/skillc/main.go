@@ -69,8 +69,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		HideVersion:               false,
 		Suggest:                   true,
 		Commands:                  commands(s),
-		OnUsageError:   usageError,
-		ExitErrHandler: func(*cli.Context, error) {}, // run() reports errors
+		OnUsageError:              usageError,
+		ExitErrHandler:            func(*cli.Context, error) {}, // run() reports errors
 	}
 	setUsageErrors(app.Commands)
 	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintf(c.App.Writer, "skillc %s\n", versionLine()) }

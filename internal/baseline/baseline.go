@@ -19,6 +19,7 @@
 package baseline
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -121,15 +122,18 @@ func Write(path string, results []ast.FileDiagnostics) (int, error) {
 		return 0, err
 	}
 	f := Build(dir, results)
-	b, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(f); err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, x := range f.Findings {
 		n += x.Count
 	}
-	return n, os.WriteFile(path, append(b, '\n'), 0o644)
+	return n, os.WriteFile(path, b.Bytes(), 0o644)
 }
 
 // Load reads a baseline file.
@@ -144,7 +148,7 @@ func Load(path string) (*Baseline, error) {
 // Parse decodes the baseline file named path.
 func Parse(path string, data []byte) (*Baseline, error) {
 	var f File
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("%s: not a baseline file: %v", path, err)
