@@ -338,3 +338,34 @@ func (c *lspClient) read() ([]byte, error) {
 	_, err := io.ReadFull(c.r, b)
 	return b, err
 }
+
+var (
+	// mdLink matches the target of a Markdown link.
+	mdLink       = regexp.MustCompile(`\]\(([^)#\s]+)(#[^)\s]*)?\)`)
+	fencedBlocks = regexp.MustCompile("(?ms)^\\s*```.*?^\\s*```")
+	codeSpans    = regexp.MustCompile("`[^`\n]*`")
+)
+
+// TestDocLinks checks that every relative link in the README and the pages
+// under docs/ names a file that exists.
+func TestDocLinks(t *testing.T) {
+	pages, _ := filepath.Glob("../../docs/*.md")
+	pages = append(pages, "../../README.md")
+	for _, page := range pages {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// links inside code (examples of skill packages) are not links
+		text := codeSpans.ReplaceAllString(fencedBlocks.ReplaceAllString(string(b), ""), "")
+		for _, m := range mdLink.FindAllStringSubmatch(text, -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(page), target)); err != nil {
+				t.Errorf("%s: link to %s: %v", page, target, err)
+			}
+		}
+	}
+}
