@@ -5,9 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // TestReleaseCrossBuild builds skillc for one platform of the release
@@ -68,5 +72,102 @@ func TestVersionFromBuildInfo(t *testing.T) {
 	short := strings.TrimSpace(string(rev))[:12]
 	if !strings.HasPrefix(string(got), "skillc ") || !strings.Contains(string(got), "rev "+short) || !strings.Contains(string(got), runtime.Version()) {
 		t.Errorf("skillc --version = %q, want the revision %s and %s", got, short, runtime.Version())
+	}
+}
+
+// TestDistributionFiles checks that the release, action and pre-commit
+// files parse and agree with each other: the goreleaser matrix is the one
+// `make release-dry-run` builds, the action runs check with SARIF and
+// uploads it, and the pre-commit hooks run skillc check and fmt.
+func TestDistributionFiles(t *testing.T) {
+	read := func(name string, v any) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("../..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := yaml.Unmarshal(b, v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	var gr struct {
+		Version int `yaml:"version"`
+		Builds  []struct {
+			Main   string   `yaml:"main"`
+			Env    []string `yaml:"env"`
+			Goos   []string `yaml:"goos"`
+			Goarch []string `yaml:"goarch"`
+		} `yaml:"builds"`
+		Checksum struct {
+			Algorithm string `yaml:"algorithm"`
+		} `yaml:"checksum"`
+	}
+	read(".goreleaser.yaml", &gr)
+	if gr.Version != 2 || len(gr.Builds) != 1 || gr.Builds[0].Main != "./cmd/skillc" || gr.Checksum.Algorithm != "sha256" {
+		t.Fatalf(".goreleaser.yaml: %+v", gr)
+	}
+	b := gr.Builds[0]
+	if !slices.Contains(b.Env, "CGO_ENABLED=0") {
+		t.Error(".goreleaser.yaml: builds are not static (CGO_ENABLED=0)")
+	}
+	var matrix []string
+	for _, o := range b.Goos {
+		for _, a := range b.Goarch {
+			matrix = append(matrix, o+"/"+a)
+		}
+	}
+	mk, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^RELEASE_PLATFORMS := (.*)$`).FindSubmatch(mk)
+	if m == nil {
+		t.Fatal("Makefile: no RELEASE_PLATFORMS")
+	}
+	mkMatrix := strings.Fields(string(m[1]))
+	slices.Sort(matrix)
+	slices.Sort(mkMatrix)
+	if !slices.Equal(matrix, mkMatrix) || len(matrix) != 6 {
+		t.Errorf("goreleaser matrix %v, Makefile RELEASE_PLATFORMS %v: want the same six targets", matrix, mkMatrix)
+	}
+
+	var action struct {
+		Runs struct {
+			Using string `yaml:"using"`
+			Steps []struct {
+				ID   string            `yaml:"id"`
+				Uses string            `yaml:"uses"`
+				Run  string            `yaml:"run"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	read("action.yml", &action)
+	var install, check, upload bool
+	for _, s := range action.Runs.Steps {
+		install = install || strings.Contains(s.Run, "go install \"github.com/skillscript/skillc/cmd/skillc@")
+		check = check || (s.ID == "check" && strings.Contains(s.Run, "skillc check --format sarif"))
+		upload = upload || strings.HasPrefix(s.Uses, "github/codeql-action/upload-sarif@")
+	}
+	if action.Runs.Using != "composite" || !install || !check || !upload {
+		t.Errorf("action.yml: composite=%v install=%v check=%v upload=%v", action.Runs.Using == "composite", install, check, upload)
+	}
+
+	var hooks []struct {
+		ID    string `yaml:"id"`
+		Entry string `yaml:"entry"`
+		Files string `yaml:"files"`
+	}
+	read(".pre-commit-hooks.yaml", &hooks)
+	entries := map[string]string{}
+	for _, h := range hooks {
+		entries[h.ID] = h.Entry
+		re, err := regexp.Compile(h.Files)
+		if err != nil || !re.MatchString("skills/a.skill.md") || re.MatchString("README.md") {
+			t.Errorf("hook %s: files %q should match skills/a.skill.md and not README.md", h.ID, h.Files)
+		}
+	}
+	if entries["skillc-check"] != "skillc check" || entries["skillc-fmt"] != "skillc fmt -w" {
+		t.Errorf("pre-commit hooks: %v", entries)
 	}
 }
