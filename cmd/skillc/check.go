@@ -76,14 +76,17 @@ func runCheck(c *cli.Context, s *streams) error {
 		return err
 	}
 	args := c.Args().Slice()
-	if len(args) == 0 {
+	implicit := len(args) == 0
+	if implicit {
 		args = []string{"."}
 	}
 	in, err := collectInputs(args, true)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	unmatched := warnUnmatched(s, in)
+	// A path the user gave that matches nothing is a mistake (exit 2); the
+	// implicit "." of a directory without skills is only worth a warning.
+	unmatched := warnUnmatched(s, in) && !implicit
 	env := newEnvCache(c).withToolWarmup(c)
 	results, ioErr := checkAll(in, s, env, opts)
 	for _, w := range env.problems() {

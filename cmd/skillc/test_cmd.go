@@ -69,14 +69,15 @@ func runTests(c *cli.Context, s *streams) error {
 	}
 	defer os.RemoveAll(ts.scratch)
 	args := c.Args().Slice()
-	if len(args) == 0 {
+	implicit := len(args) == 0
+	if implicit {
 		args = []string{"."}
 	}
 	in, err := collectPaths(args)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	if warnUnmatched(s, in) {
+	if !implicit && warnUnmatched(s, in) {
 		ts.ioErr = true
 	}
 	paths := in.paths
