@@ -24,9 +24,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/skillscript/skillc/ast"
 )
@@ -57,16 +57,32 @@ type Baseline struct {
 	counts map[key]int
 }
 
-var (
-	digits = regexp.MustCompile(`[0-9]+`)
-	spaces = regexp.MustCompile(`\s+`)
-)
-
 // Normalize returns the message text used as part of a finding's key:
 // every run of digits becomes "#" (line numbers, counts and columns quoted
 // in messages change as files are edited) and whitespace is collapsed.
 func Normalize(msg string) string {
-	return strings.TrimSpace(spaces.ReplaceAllString(digits.ReplaceAllString(msg, "#"), " "))
+	var b strings.Builder
+	b.Grow(len(msg))
+	space, digit := false, false
+	for _, r := range strings.TrimSpace(msg) {
+		switch {
+		case r >= '0' && r <= '9':
+			if !digit {
+				b.WriteByte('#')
+			}
+			space, digit = false, true
+			continue
+		case unicode.IsSpace(r):
+			if !space {
+				b.WriteByte(' ')
+			}
+			space, digit = true, false
+			continue
+		}
+		b.WriteRune(r)
+		space, digit = false, false
+	}
+	return b.String()
 }
 
 // relFile is file relative to dir, slash-separated; files outside dir
@@ -81,17 +97,18 @@ func relFile(dir, file string) string {
 	return filepath.ToSlash(file)
 }
 
-func keyOf(dir, file string, d *ast.Diagnostic) key {
-	return key{relFile(dir, file), d.Rule, d.Target, Normalize(d.Message)}
+func keyOf(rel string, d *ast.Diagnostic) key {
+	return key{rel, d.Rule, d.Target, Normalize(d.Message)}
 }
 
 // Build makes the baseline of results for a file written in dir.
 func Build(dir string, results []ast.FileDiagnostics) File {
 	counts := map[key]int{}
 	for _, r := range results {
+		rel := relFile(dir, r.File)
 		for _, d := range r.Diags {
 			if d != nil {
-				counts[keyOf(dir, r.File, d)]++
+				counts[keyOf(rel, d)]++
 			}
 		}
 	}
@@ -181,11 +198,12 @@ func (bl *Baseline) Filter(results []ast.FileDiagnostics) int {
 	hidden := 0
 	for i, r := range results {
 		var kept ast.Diagnostics
+		rel := relFile(bl.Dir, r.File)
 		for _, d := range r.Diags {
 			if d == nil {
 				continue
 			}
-			k := keyOf(bl.Dir, r.File, d)
+			k := keyOf(rel, d)
 			if left[k] > 0 {
 				left[k]--
 				hidden++

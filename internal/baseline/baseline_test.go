@@ -99,3 +99,42 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkFilter filters 10,000 findings in 100 files against a baseline
+// that records half of them.
+func BenchmarkFilter(b *testing.B) {
+	dir := b.TempDir()
+	mk := func() []ast.FileDiagnostics {
+		var rs []ast.FileDiagnostics
+		for f := 0; f < 100; f++ {
+			r := ast.FileDiagnostics{File: filepath.Join(dir, fmt.Sprintf("s%03d.skill.md", f))}
+			for i := 0; i < 100; i++ {
+				r.Diags = append(r.Diags, diag("undeclared-var", fmt.Sprintf("t%d", i%7), fmt.Sprintf("undeclared variable V%d (line %d)", i, i+3), i*10))
+			}
+			rs = append(rs, r)
+		}
+		return rs
+	}
+	old := mk()
+	for i := range old {
+		old[i].Diags = old[i].Diags[:50]
+	}
+	path := filepath.Join(dir, "baseline.json")
+	if _, err := Write(path, old); err != nil {
+		b.Fatal(err)
+	}
+	bl, err := Load(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		rs := mk()
+		b.StartTimer()
+		if n := bl.Filter(rs); n != 5000 {
+			b.Fatalf("hidden %d, want 5000", n)
+		}
+	}
+}
