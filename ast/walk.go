@@ -83,6 +83,11 @@ func Children(n Node) []Node {
 		addBindFallback(add, n.Bind, n.Fallback)
 	case *Trigger:
 		add(n.Source)
+	case *KeyValue:
+		add(n.Key)
+		for _, it := range n.Items {
+			add(it)
+		}
 	case *OutputSpec:
 		add(n.Kind)
 		add(n.Target)
@@ -263,6 +268,9 @@ func headerChildren(h *Header, add func(Node)) {
 	add(h.Duration)
 	if h.Tests != nil {
 		add(h.Tests)
+	}
+	for _, kv := range h.Pairs {
+		add(kv)
 	}
 }
 

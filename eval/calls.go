@@ -5,9 +5,11 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/shellexec"
 	"github.com/skillscript/skillc/eval/value"
 	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/shellwords"
 )
 
 // execCall runs a runtime-intrinsic function-call op.
@@ -83,7 +85,11 @@ func (x *run) opShell(ctx context.Context, op *opCall) (any, error) {
 	if err != nil {
 		return nil, shellRefusal(err)
 	}
-	if req.Unsafe || shellexec.IsDestructive(argv[0]) {
+	mutating := req.Unsafe
+	if !req.Unsafe {
+		mutating = lang.ClassifyShell(argv).Mutating != ""
+	}
+	if mutating {
 		if err := x.gate(op, sc, "shell "+argv[0]); err != nil {
 			return nil, err
 		}
@@ -136,12 +142,57 @@ func (x *run) shellRequest(op *opCall, sc *scope) (shellexec.Request, error) {
 		}
 	}
 	req.Command = str(args, "command")
+	if a := argOf(op.args, "command"); a != nil && !req.Unsafe && len(req.Argv) == 0 {
+		// The structural form tokenizes the literal command first and
+		// substitutes into each word after: a value is always inside one
+		// argv entry, never split into several (issue 13 item 2).
+		argv, err := x.commandArgv(a.Value, sc)
+		if err != nil {
+			return req, err
+		}
+		req.Command, req.Argv = "", argv
+	}
 	for _, s := range append([]string{req.Command}, req.Argv...) {
 		if err := x.secrets.checkDeclared(s); err != nil {
 			return req, err
 		}
 	}
 	return req, nil
+}
+
+// commandArgv builds the argv of shell(command=...) from the command's
+// text: literal parts decide the words and quotes, substitutions (and
+// secret markers) are holes whose values land whole inside their word.
+func (x *run) commandArgv(e ast.Expr, sc *scope) ([]string, error) {
+	t := check.TextOf(e)
+	if t == nil {
+		v, err := x.eval(e, sc)
+		if err != nil {
+			return nil, err
+		}
+		t = &ast.Text{Parts: []ast.TextPart{&ast.Lit{Value: value.String(v)}}}
+	}
+	pieces := make([]shellwords.Piece, 0, len(t.Parts))
+	for _, p := range t.Parts {
+		if l, ok := p.(*ast.Lit); ok {
+			pieces = append(pieces, shellwords.Piece{Text: litValue(l)})
+			continue
+		}
+		var b strings.Builder
+		if err := x.renderPart(&b, p, sc); err != nil {
+			return nil, err
+		}
+		pieces = append(pieces, shellwords.Piece{Text: b.String(), Hole: true})
+	}
+	words, err := shellwords.TokenizeTemplate(pieces)
+	if err != nil {
+		return nil, &RunError{Kind: KindArgument, Msg: err.Error(), Err: err}
+	}
+	argv := make([]string, len(words))
+	for i, w := range words {
+		argv[i] = w.String()
+	}
+	return argv, nil
 }
 
 func describeShell(req shellexec.Request) string {

@@ -87,6 +87,7 @@ func kindOf(err error) (string, bool) {
 	var (
 		notAllowed *shellexec.BinaryNotAllowedError
 		unsafe     *shellexec.UnsafeShellDisabledError
+		fullShell  *shellexec.FullShellError
 		exitErr    *shellexec.ExitError
 		timeout    *shellexec.TimeoutError
 		path       *fsgate.PathNotAllowedError
@@ -100,7 +101,7 @@ func kindOf(err error) (string, bool) {
 	switch {
 	case errors.As(err, &notAllowed):
 		return KindShellNotAllowed, true
-	case errors.As(err, &unsafe):
+	case errors.As(err, &unsafe), errors.As(err, &fullShell):
 		return KindUnsafeDisabled, true
 	case errors.As(err, &path):
 		return KindPathNotAllowed, true

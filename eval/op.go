@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/value"
 	"github.com/skillscript/skillc/internal/lang"
 )
@@ -178,10 +179,19 @@ func (x *run) alive(op *opCall) error {
 // # Autonomous: true. Refusal is fatal.
 func (x *run) gate(op *opCall, sc *scope, what string) error {
 	op.mutating = true
+	a := argOf(op.args, "approved")
+	if a != nil && !x.mech {
+		// approved= is the author's literal signature on this op; a value
+		// computed at run time (a caller input, a tool answer) never
+		// grants it (issue 13 item 9).
+		if _, ok := check.LitString(a.Value); !ok {
+			return fatalf(KindMutation, "%s: approved= must be a literal string, not a computed value", what)
+		}
+	}
 	if x.mech || x.info.Autonomous {
 		return nil
 	}
-	if a := argOf(op.args, "approved"); a != nil {
+	if a != nil {
 		v, err := x.evalPlain(a.Value, sc)
 		if err == nil && strings.TrimSpace(value.String(v)) != "" {
 			return nil

@@ -37,11 +37,11 @@ func TestRulesDoc(t *testing.T) {
 	}
 }
 
-// TestRegistry checks that every id of the reference rule table is
-// registered with its severity, ids are unique, and every rule is
-// documented.
+// TestRegistry checks that ids are unique and every rule is documented
+// (with examples, and a Run when the linter reports it). It needs nothing
+// beside the checkout; TestRegistryMatchesReference compares with the
+// reference rule table.
 func TestRegistry(t *testing.T) {
-	want := referenceIDs(t)
 	seen := map[string]bool{}
 	for _, r := range Rules() {
 		if seen[r.ID] {
@@ -61,6 +61,12 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%s: linter rule without Run", r.ID)
 		}
 	}
+}
+
+// TestRegistryMatchesReference checks that every id of the reference rule
+// table (the shared spec's rule-ids.md) is registered with its severity.
+func TestRegistryMatchesReference(t *testing.T) {
+	want := referenceIDs(t)
 	for id, sev := range want {
 		r := Lookup(id)
 		if r == nil {

@@ -237,9 +237,4 @@ func skillRefLit(s ast.Stmt) (*ast.Arg, string, bool) {
 	return a, v, ok && v != ""
 }
 
-// quoteFix returns a fix that replaces r with text.
-func replaceFix(d *ast.Diagnostic, title string, r ast.Range, text string) *ast.Diagnostic {
-	return d.WithFix(title, r, text)
-}
-
 func itoa(i int) string { return strconv.Itoa(i) }

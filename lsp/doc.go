@@ -43,5 +43,6 @@
 // open documents that mention it. Analyses are cached for the most
 // recently used documents only. After initialized and after a change of
 // connectors.json the MCP tool lists are warmed in the background
-// (Options.WarmTools, by default workspace.WarmTools) with $/progress.
+// (Options.WarmTools: skillc lsp injects workspace.WarmTools with the MCP
+// client, which this package does not link) with $/progress.
 package lsp

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 const extrasSkill = "# Skill: x\n# Status: Draft\n\nfetch:\n    $set N = 3\n    $set L = [1, 2]\n    $set S = \"a ${N}\"\n\nmid: fetch\n    emit(text=\"${S}\")\n\nlast: mid\n    emit(text=\"done\")\n\ndefault: last\n"
@@ -190,5 +191,48 @@ func TestPullClientGetsNoPush(t *testing.T) {
 		if string(p.URI) == u && len(p.Diagnostics) > 0 {
 			t.Errorf("diagnostics pushed to a pulling client: %+v", p)
 		}
+	}
+}
+
+// TestWorkspaceDiagnosticPull: workspace/diagnostic answers a full report
+// for each open document (with its version, from the buffer) and for each
+// skill file of the workspace that is not open (from the disk).
+func TestWorkspaceDiagnosticPull(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "open.skill.md", "# Skill: open\n# Timeout: 30\n\nrun:\n    emit(text=\"fine\")\n\ndefault: run\n")
+	writeFile(t, dir, "disk.skill.md", "# Skill: disk\n# Timeout: 30\n\nrun:\n    emit(text=\"${OOPS}\")\n\ndefault: run\n")
+	c := newTestClient(t, Options{})
+	var res map[string]any
+	c.mustCall("initialize", map[string]any{"processId": nil, "rootUri": string(uri.File(dir)),
+		"capabilities": map[string]any{"textDocument": map[string]any{"diagnostic": map[string]any{}}}}, &res)
+	c.notify("initialized", map[string]any{})
+	open := string(uri.File(filepath.Join(dir, "open.skill.md")))
+	// the buffer differs from the disk: the open document's report is the buffer's
+	c.open(open, "# Skill: open\n# Timeout: 30\n\nrun:\n    emit(text=\"${NAEM}\")\n\ndefault: run\n")
+	var rep struct {
+		Items []struct {
+			URI     string                `json:"uri"`
+			Kind    string                `json:"kind"`
+			Version *int                  `json:"version"`
+			Items   []protocol.Diagnostic `json:"items"`
+		} `json:"items"`
+	}
+	c.mustCall("workspace/diagnostic", map[string]any{"previousResultIds": []any{}}, &rep)
+	got := map[string]string{}
+	for _, it := range rep.Items {
+		if it.Kind != "full" {
+			t.Errorf("%s: kind %q, want full", it.URI, it.Kind)
+		}
+		var msgs []string
+		for _, d := range it.Items {
+			msgs = append(msgs, fmt.Sprint(d.Code, ":", d.Message))
+		}
+		got[filepath.Base(it.URI)] = strings.Join(msgs, "; ")
+		if filepath.Base(it.URI) == "open.skill.md" && (it.Version == nil || *it.Version != 1) {
+			t.Errorf("open document reported without its version: %v", it.Version)
+		}
+	}
+	if len(got) != 2 || !strings.Contains(got["open.skill.md"], "NAEM") || !strings.Contains(got["disk.skill.md"], "undeclared-var:undeclared variable OOPS") {
+		t.Fatalf("workspace/diagnostic reports = %v", got)
 	}
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -214,4 +215,28 @@ func TestDocumentLinksAndWorkspaceSymbols(t *testing.T) {
 	if len(syms) != 1 || syms[0].Name != "helper" || string(syms[0].Location.URI) != want || syms[0].Location.Range.Start.Line != 0 {
 		t.Errorf("workspace symbols = %+v", syms)
 	}
+}
+
+// TestDiskChangeRechecksDependents: a skill that is not open changes on
+// disk (workspace/didChangeWatchedFiles); the open document that calls it
+// gets diagnostics against the new declaration.
+func TestDiskChangeRechecksDependents(t *testing.T) {
+	dir := t.TempDir()
+	caller := "# Skill: caller\n# Status: Draft\n\nrun:\n    execute_skill(name=\"callee\") -> R\n    emit(text=\"${R.ANSWER}\")\n\ndefault: run\n"
+	writeFile(t, dir, "caller.skill.md", caller)
+	writeFile(t, dir, "callee.skill.md", "# Skill: callee\n# Status: Draft\n# Returns: ANSWER\n\nrun:\n    $set ANSWER = \"42\"\n\ndefault: run\n")
+	c := newTestClient(t, Options{})
+	c.initialize(dir)
+	u := string(uri.File(filepath.Join(dir, "caller.skill.md")))
+	c.open(u, caller)
+	if p := c.waitDiags(u, atVersion(1)); strings.Contains(fmt.Sprint(p.Diagnostics), "ANSWER") {
+		t.Fatalf("diagnostics about ANSWER while the callee returns it: %v", p.Diagnostics)
+	}
+	writeFile(t, dir, "callee.skill.md", "# Skill: callee\n# Status: Draft\n# Returns: RESULT\n\nrun:\n    $set RESULT = \"42\"\n\ndefault: run\n")
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{
+		map[string]any{"uri": string(uri.File(filepath.Join(dir, "callee.skill.md"))), "type": 2}}})
+	c.waitDiags(u, func(p protocol.PublishDiagnosticsParams) bool {
+		return strings.Contains(fmt.Sprint(p.Diagnostics), "unexported-final-var-access") &&
+			strings.Contains(fmt.Sprint(p.Diagnostics), "skill callee does not export ANSWER")
+	})
 }

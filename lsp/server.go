@@ -51,7 +51,8 @@ type Options struct {
 	// Format formats documents; nil means DefaultFormatter.
 	Format Formatter
 	// WarmTools lists the tools of wired MCP connectors into the tool
-	// cache in the background; nil means DefaultToolWarmer.
+	// cache in the background (skillc lsp passes WarmWith and its MCP
+	// client); nil means no warm-up: the cache is only read.
 	WarmTools ToolWarmer
 }
 
@@ -116,9 +117,6 @@ func NewServer(opts Options) *Server {
 	defaultAnalyzer := opts.Analyzer == nil
 	if defaultAnalyzer {
 		opts.Analyzer = DefaultAnalyzer
-	}
-	if opts.WarmTools == nil {
-		opts.WarmTools = DefaultToolWarmer
 	}
 	if opts.RuleDoc == nil {
 		opts.RuleDoc = DefaultRuleDoc

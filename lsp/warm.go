@@ -18,18 +18,22 @@ import (
 // cache changed). The server only schedules it.
 type ToolWarmer func(ctx context.Context, env *wsenv.Env) (fetched bool, errs []error)
 
-// DefaultToolWarmer is the warm-up `skillc check` runs
-// (internal/workspace.WarmTools with its freshness rule and timeout),
-// sharing its tool cache.
-func DefaultToolWarmer(ctx context.Context, env *wsenv.Env) (fetched bool, errs []error) {
-	results, _ := wsenv.WarmTools(ctx, env, wsenv.WarmOptions{})
-	for _, r := range results {
-		fetched = fetched || r.Source == wsenv.SourceLive
-		if r.Err != nil {
-			errs = append(errs, fmt.Errorf("connector %s: cannot list its tools (%v); completion and the schema rules do without them", r.Connector, r.Err))
+// WarmWith returns the warm-up `skillc check` runs
+// (internal/workspace.WarmTools with its freshness rule and timeout,
+// sharing its tool cache), opening connectors with dial. The MCP client
+// is injected (skillc lsp passes the one of eval/substrate/mcp) so that
+// this package does not link it.
+func WarmWith(dial wsenv.Dialer) ToolWarmer {
+	return func(ctx context.Context, env *wsenv.Env) (fetched bool, errs []error) {
+		results, _ := wsenv.WarmTools(ctx, env, wsenv.WarmOptions{Dial: dial})
+		for _, r := range results {
+			fetched = fetched || r.Source == wsenv.SourceLive
+			if r.Err != nil {
+				errs = append(errs, fmt.Errorf("connector %s: cannot list its tools (%v); completion and the schema rules do without them", r.Connector, r.Err))
+			}
 		}
+		return fetched, errs
 	}
-	return fetched, errs
 }
 
 // startWarmUp warms the tool lists of every workspace folder in the
@@ -55,7 +59,7 @@ func (s *Server) warmUp(gen int64, roots []string) {
 	for _, root := range roots {
 		env := wsenv.Load(root, wsenv.LoadOptions{Env: s.opts.Env, Home: s.opts.Home, ToolCacheDir: s.opts.ToolCacheDir})
 		s.reportConnectorProblems(env)
-		if len(env.Connectors.Connectors) == 0 {
+		if len(env.Connectors.Connectors) == 0 || s.opts.WarmTools == nil {
 			continue
 		}
 		s.progress(token, fmt.Sprintf("%s: tools/list", root))

@@ -125,3 +125,27 @@ func TestInvalidConnectorsShowMessage(t *testing.T) {
 		return false
 	})
 }
+
+// TestUnreachableConnectorShowMessage: a wired MCP server that cannot be
+// started is shown once with window/showMessage (a warning), and the
+// background warm-up still ends its $/progress.
+func TestUnreachableConnectorShowMessage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds skillc")
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "connectors.json", `{"down": {"class": "RemoteMcpConnector", "config": {"command": "no-such-mcp-server-skillc", "framing": "newline"}}}`)
+	c := startExt(t, dir, nil)
+	c.initialize(dir)
+	waitFor(t, "a warning about connector down", func() bool {
+		for _, m := range c.messagesOf("window/showMessage") {
+			if strings.Contains(m, "connector down: cannot list its tools") && strings.Contains(m, `"type":2`) {
+				return true
+			}
+		}
+		return false
+	})
+	waitFor(t, "the end of the warm-up's progress", func() bool {
+		return strings.Contains(strings.Join(c.messagesOf("$/progress"), "\n"), `"kind":"end"`)
+	})
+}

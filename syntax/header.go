@@ -92,6 +92,8 @@ func (p *parser) headerValue(h *ast.Header, vs, ve int) {
 		p.autonomous(h, vs, ve)
 	case ast.HeaderTimeout, ast.HeaderDeadline:
 		p.duration(h, vs, ve)
+	case ast.HeaderClassification:
+		p.classification(h, vs, ve)
 	case ast.HeaderOnError:
 		p.errorf("parse-error", h.Range, "# OnError: was removed: handle failures with a target-level \"else:\" block or an op-level (fallback: value)")
 	}
@@ -276,6 +278,56 @@ func (p *parser) nameList(h *ast.Header, vs, ve int) {
 			p.errorf("parse-error", ast.RangeOf(a, b), "%q is not a valid variable name", name)
 		}
 	}
+}
+
+// classification reads "key=value" pairs separated by blanks; a value may
+// list comma-separated items (attach_targets=run,output). Keys and values
+// are checked by the classification-* lint rules; only the shape is
+// checked here.
+func (p *parser) classification(h *ast.Header, vs, ve int) {
+	if vs == ve {
+		p.errorf("parse-error", h.Range, "# Classification: needs key=value pairs: role=..., invocation=..., effect_mode=... and, for attach|both, attach_targets=...")
+		return
+	}
+	for i := vs; i < ve; {
+		for i < ve && (p.src[i] == ' ' || p.src[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < ve && p.src[j] != ' ' && p.src[j] != '\t' {
+			j++
+		}
+		if i == j {
+			break
+		}
+		p.keyValue(h, i, j)
+		i = j
+	}
+}
+
+// keyValue reads one key=value token of src[a:b].
+func (p *parser) keyValue(h *ast.Header, a, b int) {
+	tok := string(p.src[a:b])
+	eq := strings.IndexByte(tok, '=')
+	if eq <= 0 {
+		p.errorf("parse-error", ast.RangeOf(a, b), "%q is not key=value (# Classification: role=procedure invocation=direct effect_mode=read_only)", tok)
+		return
+	}
+	kv := &ast.KeyValue{Range: ast.RangeOf(a, b), Key: &ast.Ident{Range: ast.RangeOf(a, a+eq), Name: tok[:eq]}}
+	vs := a + eq + 1
+	kv.Value, kv.ValueRng = tok[eq+1:], ast.RangeOf(vs, b)
+	if vs == b {
+		p.errorf("parse-error", ast.RangeOf(a, b), "%s= has no value", tok[:eq])
+		return
+	}
+	for _, seg := range splitTop(p.src, vs, b, ',') {
+		if seg[0] == seg[1] {
+			p.errorf("parse-error", ast.RangeOf(vs, b), "empty item in %q", tok)
+			continue
+		}
+		kv.Items = append(kv.Items, &ast.Ident{Range: ast.RangeOf(seg[0], seg[1]), Name: string(p.src[seg[0]:seg[1]])})
+	}
+	h.Pairs = append(h.Pairs, kv)
 }
 
 func (p *parser) requires(h *ast.Header, vs, ve int) {
@@ -536,14 +588,24 @@ func (p *parser) output(h *ast.Header, a, b int) {
 }
 
 func (p *parser) autonomous(h *ast.Header, vs, ve int) {
-	v := strings.ToLower(string(p.src[vs:ve]))
-	switch v {
-	case "true", "yes":
+	// Only the literal words grant or deny mutation authority: "yes", "1",
+	// "on" or "True" are errors, so a header nobody meant as a grant never
+	// becomes one (issue 13 item 12).
+	text := string(p.src[vs:ve])
+	switch text {
+	case "true":
 		h.Bool = &ast.BoolLit{Range: ast.RangeOf(vs, ve), Value: true}
-	case "false", "no":
+		return
+	case "false":
 		h.Bool = &ast.BoolLit{Range: ast.RangeOf(vs, ve), Value: false}
-	default:
-		p.errorf("parse-error", h.ValueRng, "# Autonomous: is true or false, not %q", string(p.src[vs:ve]))
+		return
+	}
+	d := p.errorf("parse-error", h.ValueRng, "# Autonomous: takes true or false, not %q", text)
+	switch strings.ToLower(text) {
+	case "true", "yes", "y", "1", "on":
+		d.WithFix("write true", ast.RangeOf(vs, ve), "true")
+	case "false", "no", "n", "0", "off":
+		d.WithFix("write false", ast.RangeOf(vs, ve), "false")
 	}
 }
 

@@ -24,6 +24,7 @@ type parser struct {
 	diags ast.Diagnostics
 
 	first, last int // 1-based inclusive line range of the skill region
+	bom         int // length of the byte order mark at the start of src (0 or 3)
 
 	tmpl         *ast.Template // open template region
 	pendingBlank []*ast.TemplateLine
@@ -60,6 +61,7 @@ func (p *parser) parseFile() {
 	if !p.checkEncoding() {
 		return
 	}
+	p.skipBOM()
 	p.findFence()
 	for i := p.first; i <= p.last; {
 		i = p.topLine(i)

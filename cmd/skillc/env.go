@@ -17,8 +17,8 @@ import (
 // configFlags are the configuration flags shared by check, fmt and run.
 func configFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "path of skillscript.config.json (default: nearest upward, then $SKILLSCRIPT_HOME)"},
-		&cli.StringFlag{Name: "connectors", Usage: "path of connectors.json (default: nearest upward, then $SKILLSCRIPT_HOME)"},
+		&cli.StringFlag{Name: "config", Usage: "path of skillscript.config.json, trusted for policy (default: nearest upward, lint options only, then $SKILLSCRIPT_HOME)"},
+		&cli.StringFlag{Name: "connectors", Usage: "path of connectors.json, trusted to start servers (default: nearest upward, lint only, then $SKILLSCRIPT_HOME)"},
 		&cli.StringFlag{Name: "skills", Usage: "directory of *.skill.md files used as the skill store"},
 	}
 }
@@ -81,7 +81,7 @@ type warmed struct {
 // withToolWarmup makes the cache warm the MCP tool lists of every
 // environment it loads, under the --offline and --tools-timeout flags.
 func (e *envCache) withToolWarmup(c *cli.Context) *envCache {
-	e.warm = &workspace.WarmOptions{Offline: c.Bool("offline"), Timeout: c.Duration("tools-timeout"), OperatorOnly: true}
+	e.warm = &workspace.WarmOptions{Dial: dialMCP, Offline: c.Bool("offline"), Timeout: c.Duration("tools-timeout"), OperatorOnly: true}
 	e.warmed = map[string]warmed{}
 	return e
 }

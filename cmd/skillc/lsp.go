@@ -46,6 +46,8 @@ func lspCommand() *cli.Command {
 				Log:      logw,
 				Env:      os.LookupEnv,
 				Home:     home,
+				// the background warm-up of skillc check's tool cache
+				WarmTools: lsp.WarmWith(dialMCP),
 			})
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("skillc lsp: %v", err), 1)

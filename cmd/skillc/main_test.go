@@ -20,7 +20,8 @@ func TestMain(m *testing.M) {
 // commands, expected output, and the files they use in one archive).
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:  "testdata/script",
+		Cmds: procCmds(),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("SKILLSCRIPT_HOME", env.WorkDir+"/.skillscript")

@@ -157,13 +157,27 @@ func writeSkill(t testing.TB, home, name, body string) {
 	}
 }
 
+// writePackage writes an Agent Skills package: files by relative path.
+func writePackage(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for rel, body := range files {
+		path := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 const helloSkill = "# Skill: hello\n# Status: Approved\n# Vars: WHO=\"world\"\n\nHello, ${WHO}!\n"
 
 var wantTools = []string{
 	"blocked_shell_attempts", "compile_skill", "data_read", "execute_skill", "fires", "health_metrics", "help",
 	"lint_skill", "list_triggers", "register_trigger", "runtime_capabilities", "set_trigger_enabled",
-	"skill_list", "skill_preflight", "skill_read", "skill_status", "skill_write", "skills_load", "skills_read",
-	"skills_unload", "unregister_trigger",
+	"skill_list", "skill_preflight", "skill_read", "skill_status", "skill_write", "skills_attach", "skills_discover",
+	"skills_list", "skills_load", "skills_read", "skills_run", "skills_unload", "unregister_trigger",
 }
 
 func TestServeHTTP(t *testing.T) {
@@ -686,7 +700,11 @@ func TestNodeMCPClient(t *testing.T) {
 	}
 	home := t.TempDir()
 	writeSkill(t, home, "hello", helloSkill)
-	p := startServe(t, home, []string{"SKILLSCRIPT_MCP_CALLER_IDENTITY_HEADER=X-Agent-Id"})
+	writePackage(t, filepath.Join(home, "skills", "pdf-tools"), map[string]string{
+		"SKILL.md":            "---\nname: pdf-tools\ndescription: Fill and merge PDF forms.\n---\n\nRead references/guide.md.\n",
+		"references/guide.md": "the guide\n",
+	})
+	p := startServe(t, home, []string{"SKILLSCRIPT_MCP_CALLER_IDENTITY_HEADER=X-Agent-Id", "HOME=" + t.TempDir()})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "mcp_client.test.mjs")
@@ -732,6 +750,21 @@ func TestServeAgentSkills(t *testing.T) {
 	callJSON(t, cs, "skills_read", map[string]any{"path": "references/guide.md"}, &read)
 	if read.Content != "the guide" {
 		t.Errorf("skills_read = %+v", read)
+	}
+	// A package added while the host runs is indexed (hot reload).
+	writePackage(t, filepath.Join(home, "skills", "csv-tools"), map[string]string{
+		"SKILL.md": "---\nname: csv-tools\ndescription: Clean CSV files.\n---\n\nUse pandas.\n",
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "skills_load", Arguments: map[string]any{"names": []string{"csv-tools"}, "mode": "add"}})
+		if err == nil && !res.IsError {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a package added at run time was not indexed: %v %+v\n%s", err, res, p.stderr)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 

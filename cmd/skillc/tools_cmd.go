@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/eval/substrate/mcp"
+	"github.com/skillscript/skillc/internal/connectors"
+	"github.com/skillscript/skillc/internal/toolcache"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
@@ -36,6 +39,17 @@ func toolsCommand(s *streams) *cli.Command {
 	}
 }
 
+// dialMCP opens a connector's tool list with the MCP client of
+// eval/substrate/mcp: the Dialer of every warm-up the CLI runs (check,
+// run's pre-check, tools, the language server).
+func dialMCP(c *connectors.Connector, cache toolcache.Cache) (workspace.ToolLister, error) {
+	conn, err := mcp.FromConfig(c, cache)
+	if err != nil {
+		return nil, err
+	}
+	return conn, nil
+}
+
 func runTools(c *cli.Context, s *streams, refresh bool) error {
 	env := newEnvCache(c).forFile(".")
 	if env.Config.ConnectorsPath == "" {
@@ -50,7 +64,7 @@ func runTools(c *cli.Context, s *streams, refresh bool) error {
 	if len(only) == 0 {
 		only = nil
 	}
-	o := workspace.WarmOptions{Refresh: refresh, Connectors: only, Timeout: c.Duration("tools-timeout"), Offline: c.Bool("offline"), OperatorOnly: true}
+	o := workspace.WarmOptions{Dial: dialMCP, Refresh: refresh, Connectors: only, Timeout: c.Duration("tools-timeout"), Offline: c.Bool("offline"), OperatorOnly: true}
 	results, _ := workspace.WarmTools(c.Context, env, o)
 	failed := false
 	for _, r := range results {

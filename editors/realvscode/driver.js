@@ -159,6 +159,28 @@ async function poll(f, ms) {
   await shot('vscode-tool-args.png');
   await page.keyboard.press('Escape');
 
+  // 5. the "Run" code lens runs `skillc run FILE` and shows its output
+  await quickOpen('ok.skill.md');
+  // VS Code reacts to the mouse on a code lens, not to a DOM click()
+  const lens = await poll(() => page.evaluate(() => {
+    const a = Array.from(document.querySelectorAll('.editor-instance .codelens-decoration a'))
+      .find((x) => /Run/.test(x.innerText));
+    if (!a) return null;
+    const r = a.getBoundingClientRect();
+    return { text: a.innerText, x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  }), 20000);
+  if (lens) {
+    await page.mouse.click(lens.x, lens.y);
+  }
+  const runOut = await poll(async () => {
+    const t = await page.evaluate(() => Array.from(document.querySelectorAll('.part.panel .view-lines'))
+      .map((e) => e.innerText.replace(/\u00a0/g, ' ')).join('\n'));
+    return /run .*ok\.skill\.md[\s\S]*\[exit 0\]/.test(t) ? t : '';
+  }, 20000);
+  check('code lens Run runs the skill', Boolean(lens) && Boolean(runOut),
+    `lens ${JSON.stringify(lens && lens.text)}; output ${JSON.stringify((runOut || '').split('\n').filter((l) => /\S/.test(l)).slice(0, 4))}`);
+  await shot('vscode-codelens-run.png');
+
   await browser.close();
   const failed = results.filter((ok) => !ok).length;
   console.log(`vscode: ${results.length - failed} passed, ${failed} failed`);

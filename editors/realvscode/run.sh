@@ -9,7 +9,8 @@
 #   editors/realvscode/run.sh            # CODE_SERVER_DIR caches the install
 #
 # The first run installs code-server (a few minutes); later runs take about
-# a minute. CI runs it on a schedule (see docs/editors.md).
+# a minute and a half. CI (.ci/run) runs it on every run unless
+# SKILLC_REAL_EDITORS=0 (see docs/editors.md).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"

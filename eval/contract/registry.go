@@ -128,7 +128,21 @@ func (r *Registry) Model(name string) (LocalModel, error) {
 	return nil, &ModelNotFoundError{Name: name, Known: sortedKeys(r.Models)}
 }
 
-// Close closes every connector, returning the errors joined.
+// Abort ends every connector at once (a connector with a Kill method,
+// such as a stdio MCP server, has its process group killed), then closes
+// the registry. A host shutting down after a deadline or a signal aborts,
+// so a hanging server cannot stretch the shutdown.
+func (r *Registry) Abort() error {
+	for _, name := range r.ConnectorNames() {
+		if k, ok := r.Connectors[name].Connector.(interface{ Kill() error }); ok {
+			_ = k.Kill()
+		}
+	}
+	return r.Close()
+}
+
+// Close closes every connector (gracefully: an MCP server gets its stdin
+// closed and a grace period) and the stores.
 func (r *Registry) Close() error {
 	var errs []error
 	for _, name := range r.ConnectorNames() {

@@ -219,9 +219,9 @@ func TestShellSinkEndToEnd(t *testing.T) {
 	t.Setenv("SKILLSCRIPT_SECRET_API_TOKEN", "tok_live_9f8e7d")
 	lookup := func(n string) (string, bool) { return os.LookupEnv("SKILLSCRIPT_SECRET_" + n) }
 	b := NewBox([]string{"API_TOKEN"}, lookup)
-	runner := &shellexec.Runner{Allowlist: []string{"sh"}, Resolve: b.Resolve, Redact: b.Redact}
+	runner := &shellexec.Runner{Allowlist: []string{"bash"}, EnableUnsafe: true, Resolve: b.Resolve, Redact: b.Redact}
 	res, err := runner.Run(context.Background(), shellexec.Request{
-		Argv: []string{"sh", "-c", `echo "auth failed for token $1" >&2; exit 22`, "sh", b.Sentinel("API_TOKEN")},
+		Command: `echo "auth failed for token ` + b.Sentinel("API_TOKEN") + `" >&2; exit 22`, Unsafe: true,
 	})
 	if err == nil {
 		t.Fatal("expected failure")

@@ -159,7 +159,10 @@ type state struct {
 	Banners  []string `json:"banners"`
 	Items    []Item   `json:"items"`
 	Message  string   `json:"message,omitempty"`
-	Prefix   string   `json:"-"`
+	// CSRF is the token every form post of this browser must carry in
+	// its "csrf" field (see csrf.go).
+	CSRF   string `json:"csrf"`
+	Prefix string `json:"-"`
 }
 
 func (d *Dashboard) state(r *http.Request) (state, error) {
@@ -177,6 +180,7 @@ func (d *Dashboard) state(r *http.Request) (state, error) {
 
 func (d *Dashboard) apiPending(w http.ResponseWriter, r *http.Request) {
 	st, err := d.state(r)
+	st.CSRF = d.csrfToken(w, r)
 	if err != nil {
 		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
 		return
@@ -213,6 +217,9 @@ func (d *Dashboard) signingRequest(w http.ResponseWriter, r *http.Request) bool 
 	case !sameOrigin(r):
 		d.fail(w, r, http.StatusForbidden, "cross-origin request refused")
 		return false
+	case !csrfOK(r):
+		d.fail(w, r, http.StatusForbidden, "missing or wrong CSRF token: reload the dashboard page and submit the form again")
+		return false
 	}
 	return true
 }
@@ -235,6 +242,10 @@ func (d *Dashboard) unlock(w http.ResponseWriter, r *http.Request) {
 }
 
 func (d *Dashboard) lock(w http.ResponseWriter, r *http.Request) {
+	if !sameOrigin(r) || !csrfOK(r) {
+		d.fail(w, r, http.StatusForbidden, "missing or wrong CSRF token: reload the dashboard page and submit the form again")
+		return
+	}
 	d.s.lock(sessionID(r))
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: d.cookiePath(), MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	d.done(w, r, "locked", "")

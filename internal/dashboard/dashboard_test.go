@@ -82,8 +82,14 @@ func (f *fixture) write(name, src string) {
 }
 
 // post sends a form asking for JSON and decodes the answer.
+// post submits form as the browser does: with the CSRF token the page
+// gave (fetched first), unless form sets "csrf" itself.
 func (f *fixture) post(path string, form url.Values, header ...string) (int, map[string]string) {
 	f.t.Helper()
+	if _, ok := form[csrfField]; !ok {
+		form = cloneForm(form)
+		form.Set(csrfField, f.pending().CSRF)
+	}
 	req, _ := http.NewRequest("POST", f.srv.URL+path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
@@ -98,6 +104,14 @@ func (f *fixture) post(path string, form url.Values, header ...string) (int, map
 	var out map[string]string
 	_ = json.NewDecoder(resp.Body).Decode(&out)
 	return resp.StatusCode, out
+}
+
+func cloneForm(form url.Values) url.Values {
+	out := url.Values{}
+	for k, v := range form {
+		out[k] = v
+	}
+	return out
 }
 
 func (f *fixture) pending() state {
@@ -296,7 +310,17 @@ func TestMountedUnderPrefix(t *testing.T) {
 	mux.Handle("/dashboard/", http.StripPrefix("/dashboard", d))
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	resp, err := f.client.PostForm(srv.URL+"/dashboard/unlock", url.Values{"passcode": {"pw"}})
+	first, err := f.client.Get(srv.URL + "/dashboard/api/pending")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st state
+	_ = json.NewDecoder(first.Body).Decode(&st)
+	first.Body.Close()
+	if c := first.Cookies(); len(c) != 1 || c[0].Name != csrfCookie || c[0].Path != "/dashboard/" || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
+		t.Fatalf("csrf cookie %+v", c)
+	}
+	resp, err := f.client.PostForm(srv.URL+"/dashboard/unlock", url.Values{"passcode": {"pw"}, csrfField: {st.CSRF}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,5 +400,83 @@ func TestPageMessagesAreCoded(t *testing.T) {
 		if got := page(q); strings.Contains(got, `class="msg"`) {
 			t.Errorf("%s: the page shows a message", q)
 		}
+	}
+}
+
+// TestFormPostNeedsCSRFToken: unlock, approve and lock posted by a browser
+// without the page's CSRF token (missing, empty, another browser's, or a
+// cookie-less post) are refused with 403 and do nothing; a Bearer-token
+// client needs none.
+func TestFormPostNeedsCSRFToken(t *testing.T) {
+	f := newFixture(t, "correct horse", true)
+	token := f.pending().CSRF
+	if !validToken(token) {
+		t.Fatalf("no CSRF token in the page state: %q", token)
+	}
+	other := strings.Repeat("ab", 32)
+	for _, tc := range []struct {
+		name string
+		form url.Values
+	}{
+		{"missing", url.Values{"passcode": {"correct horse"}, csrfField: nil}},
+		{"empty", url.Values{"passcode": {"correct horse"}, csrfField: {""}}},
+		{"another browser's", url.Values{"passcode": {"correct horse"}, csrfField: {other}}},
+	} {
+		form := tc.form
+		if form[csrfField] == nil {
+			form = url.Values{"passcode": form["passcode"]}
+			req, _ := http.NewRequest("POST", f.srv.URL+"/unlock", strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Accept", "application/json")
+			resp, err := f.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusForbidden {
+				t.Errorf("%s: unlock = %d", tc.name, resp.StatusCode)
+			}
+			continue
+		}
+		if code, body := f.post("/unlock", form); code != http.StatusForbidden || !strings.Contains(body["error"], "CSRF") {
+			t.Errorf("%s: unlock = %d %v", tc.name, code, body)
+		}
+	}
+	if f.pending().Unlocked {
+		t.Fatal("a post without the CSRF token unlocked signing")
+	}
+	// A post without any cookie (a fresh browser) is refused too.
+	req, _ := http.NewRequest("POST", f.srv.URL+"/unlock", strings.NewReader(url.Values{"passcode": {"correct horse"}, csrfField: {token}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("cookie-less unlock: %v %v", resp.StatusCode, err)
+	}
+	// With the token: unlock works; approve without it is refused and
+	// signs nothing; with it, it signs.
+	if code, body := f.post("/unlock", url.Values{"passcode": {"correct horse"}}); code != http.StatusOK {
+		t.Fatalf("unlock with the token: %d %v", code, body)
+	}
+	item := f.pending().Items[0]
+	if code, _ := f.post("/approve", url.Values{"name": {item.Name}, "content_hash": {item.ContentHash}, csrfField: {other}}); code != http.StatusForbidden {
+		t.Fatalf("approve with a wrong token: %d", code)
+	}
+	if src, _ := os.ReadFile(filepath.Join(f.dir, item.Name+".skill.md")); strings.Contains(string(src), "v3:") {
+		t.Fatalf("approve without the CSRF token signed:\n%s", src)
+	}
+	if code, body := f.post("/approve", url.Values{"name": {item.Name}, "content_hash": {item.ContentHash}}); code != http.StatusOK {
+		t.Fatalf("approve with the token: %d %v", code, body)
+	}
+	// Lock needs the token as well.
+	if code, _ := f.post("/lock", url.Values{csrfField: {""}}); code != http.StatusForbidden || !f.pending().Unlocked {
+		t.Errorf("lock without the token: %d", code)
+	}
+	// A Bearer client (no cookies) needs no CSRF token.
+	bearer := httptest.NewServer(New(Options{AuthToken: "tok"}))
+	defer bearer.Close()
+	req, _ = http.NewRequest("POST", bearer.URL+"/lock", nil)
+	req.Header.Set("Authorization", "Bearer tok")
+	req.Header.Set("Accept", "application/json")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("bearer lock: %v %v", resp.StatusCode, err)
 	}
 }

@@ -17,8 +17,8 @@ code{background:#f4f4f4;padding:0 .2em}.mut{color:#b00}
 <h1>Approvals</h1>
 <p>Mode: {{if .Secured}}<b>secured</b> (only signed skills perform effects){{else}}unsecured{{end}}.
 {{if .Signing}}{{if .Unlocked}}Signing unlocked for this session.
-<form method="post" action="{{.Prefix}}/lock" style="display:inline"><button>Lock</button></form>
-{{else}}<form method="post" action="{{.Prefix}}/unlock" style="display:inline">Passcode: <input type="password" name="passcode" autocomplete="off"> <button>Unlock signing</button></form>{{end}}
+<form method="post" action="{{.Prefix}}/lock" style="display:inline"><input type="hidden" name="csrf" value="{{.CSRF}}"><button>Lock</button></form>
+{{else}}<form method="post" action="{{.Prefix}}/unlock" style="display:inline"><input type="hidden" name="csrf" value="{{.CSRF}}">Passcode: <input type="password" name="passcode" autocomplete="off"> <button>Unlock signing</button></form>{{end}}
 {{else}}Review only: sign at a terminal with the command shown.{{end}}</p>
 {{range .Banners}}<div class="banner">{{.}}</div>{{end}}
 {{with .Message}}<div class="msg">{{.}}</div>{{end}}
@@ -30,7 +30,7 @@ code{background:#f4f4f4;padding:0 .2em}.mut{color:#b00}
 <td>{{range .Signals}}{{.}}<br>{{else}}—{{end}}</td>
 <td>{{range .Effects}}<div>{{.String}}</div>{{else}}none{{end}}</td>
 <td><code>{{.Command}}</code>{{if $.Unlocked}}{{if not .ParseError}}
-<form method="post" action="{{$.Prefix}}/approve"><input type="hidden" name="name" value="{{.Name}}"><input type="hidden" name="content_hash" value="{{.ContentHash}}"><button>Approve</button></form>{{end}}{{end}}</td>
+<form method="post" action="{{$.Prefix}}/approve"><input type="hidden" name="csrf" value="{{$.CSRF}}"><input type="hidden" name="name" value="{{.Name}}"><input type="hidden" name="content_hash" value="{{.ContentHash}}"><button>Approve</button></form>{{end}}{{end}}</td>
 </tr>{{end}}</table>{{end}}
 </body></html>
 `))
@@ -42,6 +42,7 @@ func (d *Dashboard) page(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st.Message = outcome(r.URL.Query().Get("done"), r.URL.Query().Get("name"))
+	st.CSRF = d.csrfToken(w, r)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
 	_ = pageTmpl.Execute(w, st)

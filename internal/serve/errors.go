@@ -22,6 +22,7 @@ const (
 	ErrInvalidTrigger    = "InvalidTrigger"
 	ErrApprovalRequired  = "ApprovalRequired"
 	ErrUnsupportedFilter = "UnsupportedFilter"
+	ErrAgentSkill        = "AgentSkillError" // a skills_* tool refused: unknown or unloaded skill, a path outside the package, a cap
 	ErrInternal          = "InternalError"
 )
 

@@ -41,6 +41,10 @@ type RunRequest struct {
 // did not start.
 func (h *Host) Execute(ctx context.Context, req RunRequest) (*eval.Result, string, error) {
 	src, author, err := h.resolve(ctx, req)
+	var refused *gateRefusal
+	if errors.As(err, &refused) {
+		return nil, h.recordRefusal(ctx, req, refused), refused.err
+	}
 	if err != nil {
 		return nil, "", err
 	}
@@ -89,9 +93,35 @@ func (h *Host) resolve(ctx context.Context, req RunRequest) (string, string, err
 		if errors.As(err, &r) {
 			kind = r.Kind()
 		}
-		return "", "", &Error{Name: kind, Message: err.Error(), Err: err}
+		return "", "", &gateRefusal{err: &Error{Name: kind, Message: err.Error(), Err: err}, name: name, src: src}
 	}
 	return src, author, nil
+}
+
+// gateRefusal is resolve's error when the approval gate refused a
+// resolved skill: the host error plus what the trace row needs.
+type gateRefusal struct {
+	err       *Error
+	name, src string
+}
+
+func (g *gateRefusal) Error() string { return g.err.Error() }
+
+// recordRefusal writes the trace row of a run the gate refused before its
+// first op (a failed run whose only error is the refusal), so that a
+// refused cron or event fire shows in fires and health, reaches the
+// supervisor, and the run_id /event answered with resolves. It returns
+// the trace id, "" without a trace store.
+func (h *Host) recordRefusal(ctx context.Context, req RunRequest, g *gateRefusal) string {
+	if h.traces == nil {
+		return ""
+	}
+	meta := trace.Run{ID: req.TraceID, Skill: g.name, Trigger: req.Trigger, TriggerName: req.TriggerName, Caller: req.Caller, Mechanical: req.Mechanical}
+	id, err := h.traces.Refused(ctx, meta, g.src, req.Inputs, h.secrets, eval.ErrorInfo{Kind: g.err.Name, Message: g.err.Message})
+	if err != nil {
+		h.log.Warn("refused run not traced", "skill", g.name, "err", err)
+	}
+	return id
 }
 
 // load reads a stored skill.

@@ -21,7 +21,8 @@ func (ts *toolSet) registerAgentSkills() {
 	for _, name := range rt.ToolNames() {
 		if name == skillrt.ToolRunScript {
 			addTool(ts, name, "Run a script of an active Agent Skill package.", func(ctx context.Context, c *call, in skillrt.RunScriptInput) (skillrt.RunScriptOutput, error) {
-				return rt.RunScript(ctx, c.session, in)
+				out, err := rt.RunScript(ctx, c.session, in)
+				return out, agentSkillErr(err)
 			})
 		}
 	}
@@ -29,5 +30,17 @@ func (ts *toolSet) registerAgentSkills() {
 
 // addSessionTool registers a skills runtime method keyed by MCP session.
 func addSessionTool[In, Out any](ts *toolSet, name, desc string, fn func(string, In) (Out, error)) {
-	addTool(ts, name, desc, func(_ context.Context, c *call, in In) (Out, error) { return fn(c.session, in) })
+	addTool(ts, name, desc, func(_ context.Context, c *call, in In) (Out, error) {
+		out, err := fn(c.session, in)
+		return out, agentSkillErr(err)
+	})
+}
+
+// agentSkillErr names a skills runtime refusal for the caller (its
+// message says what to do); nil stays nil.
+func agentSkillErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return wrapErr(ErrAgentSkill, err)
 }

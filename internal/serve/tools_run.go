@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval"
@@ -40,6 +41,16 @@ type ExecuteOutput struct {
 func (ts *toolSet) executeSkill(ctx context.Context, c *call, in ExecuteInput) (ExecuteOutput, error) {
 	if err := oneOf(in.Name, in.Source); err != nil {
 		return ExecuteOutput{}, err
+	}
+	if in.Source != "" {
+		// An inline source is linted like a skill_write: one with lint
+		// errors is refused before anything runs.
+		const file = "inline.skill.md"
+		_, _, ds := ts.h.analyze(ctx, file, []byte(in.Source))
+		if errs := errorsOnly(ds); len(errs) > 0 {
+			return ExecuteOutput{}, &Error{Name: ErrLint, Details: diagsJSON(file, []byte(in.Source), errs),
+				Message: fmt.Sprintf("not run: %d lint error(s); the first: %s", len(errs), errs[0].Message)}
+		}
 	}
 	res, id, err := ts.h.Execute(ctx, RunRequest{
 		Name: in.Name, Source: in.Source, Inputs: in.Inputs, Mechanical: in.Mechanical,

@@ -71,3 +71,22 @@ func (s *Store) Exec(ctx context.Context, r eval.Runner, meta Run, file string, 
 	}
 	return res, meta.ID, nil
 }
+
+// Refused records a run that was refused before its first op (the
+// approval gate of a host): a finished, failed row whose only error is
+// refusal, with the source and the redacted inputs. meta supplies the
+// trace id (generated when empty), skill, trigger and caller. It returns
+// the trace id.
+func (s *Store) Refused(ctx context.Context, meta Run, src string, inputs map[string]any, secrets []string, refusal eval.ErrorInfo) (string, error) {
+	if meta.ID == "" {
+		meta.ID = NewID()
+	}
+	meta.ContentHash = contract.ContentHash(src)
+	meta.Inputs = RedactInputs(inputs, secrets)
+	meta.StartedAt = s.now()
+	if err := s.Begin(ctx, &meta, src); err != nil {
+		return meta.ID, err
+	}
+	res := &eval.Result{Skill: meta.Skill, Status: "failed", Errors: []eval.ErrorInfo{refusal}}
+	return meta.ID, s.Finish(ctx, meta.ID, res, nil, s.now())
+}

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/eval/substrate/mcp"
 	"github.com/skillscript/skillc/internal/connectors"
 	"github.com/skillscript/skillc/internal/toolcache"
 	"github.com/skillscript/skillc/lint"
@@ -32,8 +32,32 @@ const (
 	SourceUnverified = "unverified" // the server failed and nothing is cached
 )
 
+// ToolLister is what WarmTools needs of one MCP connector: the cached
+// list of its configuration and a live tools/list. The connectors of
+// eval/substrate/mcp (mcp.FromConfig) implement it.
+type ToolLister interface {
+	// CachedTools returns the cached list and whether it is still fresh;
+	// ok is false when none is cached.
+	CachedTools() (tools []contract.Tool, fresh, ok bool)
+	// RefreshTools asks the server for tools/list now (never a tool
+	// call) and caches the answer.
+	RefreshTools(ctx context.Context) ([]contract.Tool, error)
+	// Close stops whatever RefreshTools started.
+	Close() error
+}
+
+// Dialer builds the ToolLister of one connectors.json entry without
+// starting anything. It is injected (the CLI passes mcp.FromConfig) so
+// that this package, and the language server above it, do not link an
+// MCP client.
+type Dialer func(c *connectors.Connector, cache toolcache.Cache) (ToolLister, error)
+
 // WarmOptions tune WarmTools.
 type WarmOptions struct {
+	// Dial opens a connector's tool list (callers pass mcp.FromConfig).
+	// Without it every connector that has no static tools is unverified,
+	// with its info line saying that no MCP client was given.
+	Dial Dialer
 	// Timeout bounds each connector's tools/list (spawn, initialize and
 	// list); 0 means DefaultWarmTimeout.
 	Timeout time.Duration
@@ -138,10 +162,14 @@ func warmTargets(f *connectors.File, only []string) []*connectors.Connector {
 func warmOne(ctx context.Context, c *connectors.Connector, cache toolcache.Cache, o WarmOptions) WarmResult {
 	r := WarmResult{Connector: c.Name}
 	if len(c.Tools) > 0 && !o.Refresh {
-		r.Source, r.Tools = SourceStatic, mcp.StaticTools(c.Tools)
+		r.Source, r.Tools = SourceStatic, staticTools(c.Tools)
 		return r
 	}
-	conn, err := mcp.FromConfig(c, cache)
+	if o.Dial == nil {
+		r.Source, r.Err = SourceUnverified, errNoDialer
+		return r
+	}
+	conn, err := o.Dial(c, cache)
 	if err != nil {
 		r.Source, r.Err = SourceUnverified, err
 		return r
@@ -172,6 +200,18 @@ func warmOne(ctx context.Context, c *connectors.Connector, cache toolcache.Cache
 		r.Source, r.Err = SourceUnverified, err
 	}
 	return r
+}
+
+// errNoDialer is the failure of a warm-up that was given no Dialer.
+var errNoDialer = errors.New("no MCP client to ask (WarmOptions.Dial is nil)")
+
+// staticTools is the tool list declared in connectors.json.
+func staticTools(ds []connectors.ToolDecl) []contract.Tool {
+	out := make([]contract.Tool, len(ds))
+	for i, d := range ds {
+		out[i] = contract.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema, Mutating: d.Mutating}
+	}
+	return out
 }
 
 // unverifiedDiag is the one info line of a connector whose server failed,

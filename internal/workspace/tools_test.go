@@ -10,13 +10,29 @@ import (
 	"time"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/eval/substrate/mcp"
+	"github.com/skillscript/skillc/internal/connectors"
+	"github.com/skillscript/skillc/internal/toolcache"
 )
 
+// dialMCP is the Dialer the CLI passes: the connectors of
+// eval/substrate/mcp.
+func dialMCP(c *connectors.Connector, cache toolcache.Cache) (ToolLister, error) {
+	conn, err := mcp.FromConfig(c, cache)
+	if err != nil {
+		return nil, err
+	}
+	return conn, nil
+}
+
 // pythonServer returns the path of the Python MCP server of testdata, or
-// skips when python3 is not installed.
+// skips when python3 is not installed (fails under CI, which installs it).
 func pythonServer(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("python3 is not installed")
+		}
 		t.Skip("python3 not installed")
 	}
 	p, err := filepath.Abs(filepath.Join("testdata", "tickets_mcp.py"))
@@ -69,7 +85,7 @@ func sources(rs []WarmResult) map[string]string {
 func TestWarmToolsPythonServer(t *testing.T) {
 	env, logs := liveEnv(t)
 	ctx := context.Background()
-	o := WarmOptions{Timeout: 20 * time.Second}
+	o := WarmOptions{Dial: dialMCP, Timeout: 20 * time.Second}
 
 	rs, fd := WarmTools(ctx, env, o)
 	if got := sources(rs); got["tickets"] != SourceLive || got["down"] != SourceUnverified {
@@ -89,11 +105,11 @@ func TestWarmToolsPythonServer(t *testing.T) {
 	if got := sources(rs)["tickets"]; got != SourceCache || listCount(t, logs) != 1 {
 		t.Errorf("second warm-up: source %s after %d tools/list, want cache after 1", got, listCount(t, logs))
 	}
-	rs, _ = WarmTools(ctx, env, WarmOptions{Refresh: true, Connectors: []string{"tickets"}, Timeout: 20 * time.Second})
+	rs, _ = WarmTools(ctx, env, WarmOptions{Dial: dialMCP, Refresh: true, Connectors: []string{"tickets"}, Timeout: 20 * time.Second})
 	if len(rs) != 1 || rs[0].Source != SourceLive || listCount(t, logs) != 2 {
 		t.Errorf("refresh: %v after %d tools/list, want one live result after 2", rs, listCount(t, logs))
 	}
-	rs, fd = WarmTools(ctx, env, WarmOptions{Offline: true})
+	rs, fd = WarmTools(ctx, env, WarmOptions{Dial: dialMCP, Offline: true})
 	if got := sources(rs); got["tickets"] != SourceCache || got["down"] != SourceUnverified || len(fd.Diags) != 0 || listCount(t, logs) != 2 {
 		t.Errorf("offline: %v %v after %d tools/list", got, fd.Diags, listCount(t, logs))
 	}
@@ -125,7 +141,7 @@ func TestWarmToolsHungServerTimesOut(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"connectors.json": `{"slow": {"class": "RemoteMcpConnector", "config": {"command": "sleep", "args": ["30"], "framing": "newline"}}}`})
 	env := Load(dir, LoadOptions{ConnectorsPath: filepath.Join(dir, "connectors.json"), Home: t.TempDir(), ToolCacheDir: t.TempDir()})
-	rs, fd := WarmTools(context.Background(), env, WarmOptions{Timeout: 200 * time.Millisecond})
+	rs, fd := WarmTools(context.Background(), env, WarmOptions{Dial: dialMCP, Timeout: 200 * time.Millisecond})
 	if len(rs) != 1 || rs[0].Source != SourceUnverified || rs[0].Err == nil || len(fd.Diags) != 1 {
 		t.Fatalf("results %v, diagnostics %v", rs, fd.Diags)
 	}
@@ -151,11 +167,11 @@ func BenchmarkWarmTools(b *testing.B) {
 		o    WarmOptions
 		want string
 	}{
-		{"cached", WarmOptions{Timeout: 20 * time.Second}, SourceCache},
-		{"live", WarmOptions{Timeout: 20 * time.Second, Refresh: true}, SourceLive},
+		{"cached", WarmOptions{Dial: dialMCP, Timeout: 20 * time.Second}, SourceCache},
+		{"live", WarmOptions{Dial: dialMCP, Timeout: 20 * time.Second, Refresh: true}, SourceLive},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			WarmTools(ctx, env, WarmOptions{Refresh: true, Timeout: 20 * time.Second}) // fill the cache
+			WarmTools(ctx, env, WarmOptions{Dial: dialMCP, Refresh: true, Timeout: 20 * time.Second}) // fill the cache
 			b.ReportAllocs()
 			for b.Loop() {
 				rs, _ := WarmTools(ctx, env, bc.o)
@@ -181,18 +197,33 @@ func TestWarmToolsLeavesDiscoveredConnectorsAlone(t *testing.T) {
 	if env.Config.ConnectorsPath == "" || env.ConnectorsTrusted {
 		t.Fatalf("connectors %q trusted=%v, want the discovered file, untrusted", env.Config.ConnectorsPath, env.ConnectorsTrusted)
 	}
-	rs, fd := WarmTools(context.Background(), env, WarmOptions{Timeout: 20 * time.Second, OperatorOnly: true})
+	rs, fd := WarmTools(context.Background(), env, WarmOptions{Dial: dialMCP, Timeout: 20 * time.Second, OperatorOnly: true})
 	if len(rs) != 1 || rs[0].Source != SourceUnverified || listCount(t, logs) != 0 {
 		t.Fatalf("results %v after %d tools/list, want unverified without asking", rs, listCount(t, logs))
 	}
 	if len(fd.Diags) != 1 || fd.Diags[0].Rule != RuleToolsUnverified || !strings.Contains(fd.Diags[0].Message, "not given by the operator") {
 		t.Fatalf("diagnostics %v", fd.Diags)
 	}
-	rs, _ = WarmTools(context.Background(), env, WarmOptions{Timeout: 20 * time.Second, Refresh: true, OperatorOnly: true})
+	rs, _ = WarmTools(context.Background(), env, WarmOptions{Dial: dialMCP, Timeout: 20 * time.Second, Refresh: true, OperatorOnly: true})
 	if len(rs) != 1 || rs[0].Source != SourceLive || listCount(t, logs) != 1 {
 		t.Fatalf("refresh: %v after %d tools/list", rs, listCount(t, logs))
 	}
-	if rs, _ = WarmTools(context.Background(), env, WarmOptions{OperatorOnly: true}); rs[0].Source != SourceCache {
+	if rs, _ = WarmTools(context.Background(), env, WarmOptions{Dial: dialMCP, OperatorOnly: true}); rs[0].Source != SourceCache {
 		t.Errorf("after the refresh the cache answers: %v", rs)
+	}
+}
+
+// TestWarmToolsWithoutDialer: a warm-up given no MCP client asks nothing
+// and says so on each connector, rather than pretending to have checked.
+func TestWarmToolsWithoutDialer(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"connectors.json": `{"srv": {"class": "RemoteMcpConnector", "config": {"command": "no-such-mcp-server-skillc", "framing": "newline"}}}`})
+	env := Load(dir, LoadOptions{Home: t.TempDir(), ToolCacheDir: t.TempDir()})
+	rs, fd := WarmTools(context.Background(), env, WarmOptions{})
+	if len(rs) != 1 || rs[0].Source != SourceUnverified || rs[0].Err == nil {
+		t.Fatalf("results %v, want one unverified with an error", rs)
+	}
+	if len(fd.Diags) != 1 || !strings.Contains(fd.Diags[0].Message, "no MCP client") {
+		t.Fatalf("diagnostics %v, want one saying no MCP client was given", fd.Diags)
 	}
 }

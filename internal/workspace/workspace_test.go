@@ -127,7 +127,7 @@ func TestCachedToolsReachTheLinter(t *testing.T) {
 func TestWithRunFlags(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{config.ConfigFileName: `{"shellAllowlist": ["ls"]}`})
-	env := Load(dir, LoadOptions{Home: t.TempDir()})
+	env := Load(dir, LoadOptions{Home: t.TempDir(), ConfigPath: filepath.Join(dir, config.ConfigFileName)})
 	run := env.WithRunFlags([]string{"jq"}, nil, true)
 	if got := strings.Join(run.Lint.ShellAllowlist, ","); got != "ls,jq" || !run.Lint.UnsafeShell {
 		t.Errorf("run context: allowlist %q, unsafe %v", got, run.Lint.UnsafeShell)

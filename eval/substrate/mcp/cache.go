@@ -49,14 +49,6 @@ func (d *discovery) tools(ctx context.Context, fetch func(context.Context) ([]co
 	return d.merge(live), nil
 }
 
-// invalidate forgets the in-memory list so the next call re-applies the
-// freshness rule.
-func (d *discovery) invalidate() {
-	d.mu.Lock()
-	d.mem = nil
-	d.mu.Unlock()
-}
-
 func (d *discovery) merge(found []contract.Tool) []contract.Tool {
 	out := make([]contract.Tool, 0, len(found)+len(d.static))
 	idx := map[string]int{}

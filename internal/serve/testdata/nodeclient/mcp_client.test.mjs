@@ -65,6 +65,37 @@ async function checkHTTP() {
   await client.close();
 }
 
+// checkAgentSkills drives the Agent Skills tools over Streamable HTTP on
+// the package the Go test put in the skill store (pdf-tools with
+// references/guide.md): load, read, an escape attempt, unload.
+async function checkAgentSkills() {
+  const client = await session(new StreamableHTTPClientTransport(new URL(url + "/mcp")));
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name);
+  for (const n of ["skills_load", "skills_unload", "skills_read"]) {
+    assert.ok(names.includes(n), `lists ${n}`);
+  }
+  assert.ok(!names.includes("skills_run_script"), "skills_run_script is off unless the operator enables it");
+  const load = parse(await client.callTool({ name: "skills_load", arguments: { names: ["pdf-tools"] } }));
+  const active = load.active_skills.find((s) => s.name === "pdf-tools");
+  assert.ok(active, "pdf-tools is active after skills_load");
+  assert.match(active.digest, /^sha256:[0-9a-f]{64}$/);
+  assert.ok(active.files.some((f) => f.path === "references/guide.md"), "the receipt lists the bundled file");
+  const read = parse(await client.callTool({ name: "skills_read", arguments: { skill: "pdf-tools", path: "references/guide.md" } }));
+  assert.equal(read.content, "the guide\n");
+  for (const path of ["../hello.skill.md", "/etc/passwd"]) {
+    const res = await client.callTool({ name: "skills_read", arguments: { skill: "pdf-tools", path } });
+    assert.equal(res.isError, true, `skills_read refuses ${path}`);
+    assert.equal(parse(res).error, "AgentSkillError", `the refusal of ${path} is typed`);
+  }
+  const unload = parse(await client.callTool({ name: "skills_unload", arguments: { names: ["pdf-tools"] } }));
+  assert.ok(!JSON.stringify(unload).includes('"name":"pdf-tools"'), "pdf-tools is no longer active");
+  const after = await client.callTool({ name: "skills_read", arguments: { skill: "pdf-tools", path: "references/guide.md" } });
+  assert.equal(after.isError, true, "skills_read needs the skill loaded");
+  await client.close();
+}
+
 await checkStdio();
 await checkHTTP();
+await checkAgentSkills();
 console.log("ok: node mcp client passed");
