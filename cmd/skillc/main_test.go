@@ -21,14 +21,23 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:  "testdata/script",
-		Cmds: procCmds(),
+		Cmds: scriptCmds(),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("SKILLSCRIPT_HOME", env.WorkDir+"/.skillscript")
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits},
 	})
+}
+
+// scriptCmds are the custom script commands: the process helpers of this
+// platform and exits.
+func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits}
+	for name, f := range procCmds() {
+		cmds[name] = f
+	}
+	return cmds
 }
 
 // cmdExits is "exits N PROG ARGS...": run PROG like exec and require exit
