@@ -115,7 +115,7 @@ func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *wo
 		// keep stdout a JSON object: the diagnostics, in skillc check's format
 		_ = render.JSON(s.out, []ast.FileDiagnostics{{File: name, Src: src, Diags: errs}})
 	}
-	_ = render.Human(s.err, name, src, errs, render.HumanOptions{Color: useColor(c, s)})
+	_ = render.Human(s.err, name, src, errs, render.HumanOptions{Color: colorAuto.enabled(s.err)})
 	fmt.Fprintf(s.err, "skillc: not running %s: fix the errors above or pass --no-check\n", name)
 	return true
 }

@@ -197,7 +197,7 @@ func skillsValidate(c *cli.Context, s *streams) error {
 	for _, p := range paths {
 		results = append(results, ast.FileDiagnostics{File: p, Diags: byPath[p]})
 	}
-	if err := writeReport(s, results, c.String("format"), false); err != nil {
+	if err := writeReport(s, s.out, results, checkOptions{format: c.String("format")}, false); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	if failing(results, ast.Error) {
