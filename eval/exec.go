@@ -62,7 +62,7 @@ func (x *run) recover(t *ast.Target, err error) error {
 	// of tainted data taints ${ERROR_CONTEXT} and the handler.
 	ec.Set("message", re.Msg)
 	ec.Set("target", name)
-	sc.vars["ERROR_CONTEXT"] = ec
+	sc.set("ERROR_CONTEXT", ec)
 	sc.setMeta("ERROR_CONTEXT", varMeta{tainted: re.Tainted})
 	return x.underTaint(re.Tainted, func() error { return x.execBlock(t.Else.Body, sc) })
 }
@@ -175,7 +175,8 @@ func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
 	}
 	var grown any
 	var add int64
-	switch cur := owner.vars[name].(type) {
+	cur, _ := owner.get(name)
+	switch cur := cur.(type) {
 	case []any:
 		elem := value.Clone(v)
 		add = 16 + sizeOf(elem)
@@ -196,7 +197,7 @@ func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
 	if err := x.hold(add); err != nil {
 		return err
 	}
-	owner.vars[name] = grown
+	owner.set(name, grown)
 	owner.held += add
 	m.size += add
 	if m.tainted || recorded || m.size >= metaMinSize {
@@ -244,10 +245,8 @@ func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
 			if err := x.step(); err != nil {
 				return err
 			}
-			clear(inner.vars)
-			clear(inner.meta)
-			inner.held = 0
-			inner.vars[iter] = it // part of the list, already counted
+			inner.reset()
+			inner.set(iter, it) // part of the list, already counted
 			if listTainted {
 				inner.setMeta(iter, varMeta{tainted: true})
 			}

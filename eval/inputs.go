@@ -113,10 +113,10 @@ func (x *run) ignoreUndeclared(inputs map[string]any, declared map[string]bool) 
 func (x *run) bindVar(d *ast.VarDecl, inputs map[string]any) (bool, error) {
 	name := d.Name.Name
 	if v, ok := inputs[name]; ok && v != nil {
-		x.root.vars[name] = value.Normalize(v)
+		x.root.set(name, value.Normalize(v))
 		return true, nil
 	}
-	if _, bound := x.root.vars[name]; bound {
+	if _, bound := x.root.get(name); bound {
 		return true, nil // bound by # Requires:
 	}
 	if d.Default == nil {
@@ -128,7 +128,7 @@ func (x *run) bindVar(d *ast.VarDecl, inputs map[string]any) (bool, error) {
 		re.Fatal, re.Msg, re.Range = true, "# Vars: default of "+name+": "+re.Msg, d.Range
 		return false, re
 	}
-	x.root.vars[name] = v
+	x.root.set(name, v)
 	return true, nil
 }
 
@@ -136,16 +136,16 @@ func (x *run) bindVar(d *ast.VarDecl, inputs map[string]any) (bool, error) {
 func (x *run) bindRequirement(req *ast.Requirement, inputs map[string]any) bool {
 	name := req.Bind.Name.Name
 	if v, ok := inputs[name]; ok && v != nil {
-		x.root.vars[name] = value.Normalize(v)
+		x.root.set(name, value.Normalize(v))
 		return true
 	}
 	if v, ok := x.lookupRequirement(req); ok {
-		x.root.vars[name] = v
+		x.root.set(name, v)
 		return true
 	}
 	if req.Fallback != nil {
 		if v, err := x.evalPlain(req.Fallback.Value, x.root); err == nil {
-			x.root.vars[name] = v
+			x.root.set(name, v)
 			return true
 		}
 	}

@@ -244,7 +244,7 @@ func (x *run) inline(ctx context.Context, name string) error {
 		return &RunError{Kind: KindChild, Msg: "data skill " + name + " failed", Nested: res.Errors}
 	}
 	for k, v := range res.Vars() {
-		if _, bound := x.root.vars[k]; !bound {
+		if _, bound := x.root.get(k); !bound {
 			if err := x.bind(x.root, k, v, res.touched); err != nil {
 				return err
 			}

@@ -101,39 +101,6 @@ const (
 	scopeElse                   // a target's else: handler; binds to its parent
 )
 
-// scope is a variable scope.
-type scope struct {
-	kind   scopeKind
-	vars   map[string]any
-	meta   map[string]varMeta // size and taint of the bindings; nil until one is made by bind
-	held   int64              // bytes bound here (released when a loop scope dies)
-	parent *scope
-}
-
-func newScope(kind scopeKind, parent *scope) *scope {
-	return &scope{kind: kind, vars: make(map[string]any, 4), parent: parent}
-}
-
-// lookup finds name in s or its parents.
-func (s *scope) lookup(name string) (any, bool) {
-	for sc := s; sc != nil; sc = sc.parent {
-		if v, ok := sc.vars[name]; ok {
-			return v, true
-		}
-	}
-	return nil, false
-}
-
-// owner returns the scope holding name, or nil.
-func (s *scope) owner(name string) *scope {
-	for sc := s; sc != nil; sc = sc.parent {
-		if _, ok := sc.vars[name]; ok {
-			return sc
-		}
-	}
-	return nil
-}
-
 // target returns the scope where a $set or -> binding made in s lands.
 func (s *scope) target() *scope {
 	sc := s
@@ -141,31 +108,6 @@ func (s *scope) target() *scope {
 		sc = sc.parent
 	}
 	return sc
-}
-
-// metaMinSize is the size from which an untainted binding's size is
-// recorded; a smaller one is measured again when it is replaced, so that
-// the common small binding costs no bookkeeping allocation.
-const metaMinSize = 256
-
-// setMeta records the size and taint of name's binding in s.
-func (s *scope) setMeta(name string, m varMeta) {
-	if s.meta == nil {
-		s.meta = make(map[string]varMeta, 4)
-	}
-	s.meta[name] = m
-}
-
-// sizeHeld returns the size counted for name's binding in s, and whether
-// its size and taint are recorded.
-func (s *scope) sizeHeld(name string) (int64, bool) {
-	if m, ok := s.meta[name]; ok {
-		return m.size, true
-	}
-	if cur, ok := s.vars[name]; ok {
-		return sizeOf(cur), false
-	}
-	return 0, false
 }
 
 // bind binds name where a $set or -> binding made in sc lands, with its
@@ -181,7 +123,7 @@ func (x *run) bind(sc *scope, name string, v any, tainted bool) error {
 	if err := x.hold(n - old); err != nil {
 		return err
 	}
-	t.vars[name] = v
+	t.set(name, v)
 	t.held += n - old
 	if tainted || recorded || n >= metaMinSize {
 		t.setMeta(name, varMeta{size: n, tainted: tainted})
@@ -250,8 +192,8 @@ func (x *run) fail(err error) {
 // finish exports the returns, redacts secrets and returns the result.
 func (x *run) finish() *Result {
 	for _, id := range x.info.Returns {
-		if v, ok := x.root.vars[id.Name]; ok {
-			if x.depth == 0 && x.root.meta[id.Name].tainted {
+		if v, ok := x.root.get(id.Name); ok {
+			if x.depth == 0 && x.root.metaOf(id.Name).tainted {
 				v = TaintMarker
 			}
 			x.res.FinalVars.set(id.Name, v)

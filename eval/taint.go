@@ -41,8 +41,8 @@ func (x *run) tainted(name string, sc *scope) bool {
 		return false
 	}
 	for s := sc; s != nil; s = s.parent {
-		if _, ok := s.vars[name]; ok {
-			return s.meta[name].tainted
+		if i := s.find(name); i >= 0 {
+			return s.ents[i].m.tainted
 		}
 	}
 	return x.targetTaint[name] || x.unboundTaint[name]
@@ -134,7 +134,7 @@ func (x *run) taintBranches(s ast.Node, sc *scope) {
 			return true
 		}
 		if owner := sc.owner(name); owner != nil {
-			m := owner.meta[name]
+			m := owner.metaOf(name)
 			m.size, _ = owner.sizeHeld(name)
 			m.tainted = true
 			owner.setMeta(name, m)
