@@ -163,45 +163,56 @@ func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
 		return err
 	}
 	name := s.Name.Name
-	owner := sc.owner(name)
-	if owner == nil {
+	owner, e := sc.entry(name)
+	if e == nil {
 		return errorf(KindUnresolved, "$append %s: %s is not initialized (use $set %s = [] or \"\" first)", name, name, name)
 	}
 	var m varMeta
-	var recorded bool
-	m.size, recorded = owner.sizeHeld(name)
+	m.size, _ = e.sizeHeld()
+	recorded := e.rec
 	if x.flow || x.tainted(name, owner) {
 		m.tainted = true
 	}
-	var grown any
 	var add int64
-	cur, _ := owner.get(name)
-	switch cur := cur.(type) {
-	case []any:
-		elem := value.Clone(v)
-		add = 16 + sizeOf(elem)
-		if err := x.checkSize(name, m.size+add); err != nil {
-			return err
+	cur := e.list
+	if !e.lazy {
+		cur = nil
+		switch c := e.v.(type) {
+		case []any:
+			cur = c
+		case string:
+			s := value.String(v)
+			add = int64(len(s))
+			if err := x.checkSize(name, m.size+add); err != nil {
+				return err
+			}
+			if err := x.hold(add); err != nil {
+				return err
+			}
+			e.v = c + s
+			return x.appended(owner, e, m, add, recorded)
+		default:
+			return &RunError{Kind: KindTypeMismatch, Msg: "$append " + name + ": expected a list or string, got " + value.TypeName(c)}
 		}
-		grown = append(cur, elem)
-	case string:
-		s := value.String(v)
-		add = int64(len(s))
-		if err := x.checkSize(name, m.size+add); err != nil {
-			return err
-		}
-		grown = cur + s
-	default:
-		return &RunError{Kind: KindTypeMismatch, Msg: "$append " + name + ": expected a list or string, got " + value.TypeName(cur)}
+	}
+	elem := value.Clone(v)
+	add = 16 + sizeOf(elem)
+	if err := x.checkSize(name, m.size+add); err != nil {
+		return err
 	}
 	if err := x.hold(add); err != nil {
 		return err
 	}
-	owner.set(name, grown)
+	e.setList(append(cur, elem))
+	return x.appended(owner, e, m, add, recorded)
+}
+
+// appended records what $append added to binding e of owner.
+func (x *run) appended(owner *scope, e *binding, m varMeta, add int64, recorded bool) error {
 	owner.held += add
 	m.size += add
 	if m.tainted || recorded || m.size >= metaMinSize {
-		owner.setMeta(name, m)
+		e.m, e.rec = m, true
 	}
 	return nil
 }

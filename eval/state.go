@@ -16,6 +16,8 @@ type run struct {
 	r      *Runner
 	ctx    context.Context // carries the deadline and the caller identity
 	cancel context.CancelFunc
+	done   <-chan struct{} // ctx.Done(), for alive
+	doneOf context.Context // the ctx done belongs to
 	parent context.Context // the caller's context, to tell cancellation from the deadline
 	f      *ast.File
 	info   *check.Info

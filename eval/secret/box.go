@@ -53,6 +53,10 @@ type Box struct {
 	declared map[string]bool
 	lookup   func(string) (string, bool)
 	red      *Redactor // knows every value looked up, for redaction
+	// issued is set once Sentinel has been called: before that no text
+	// can hold this box's (random) prefix, and Has answers without
+	// searching.
+	issued bool
 }
 
 // NewBox returns a box for a run that declares the named secrets and
@@ -91,10 +95,17 @@ func (b *Box) ShareRedaction(parent *Box) {
 }
 
 // Sentinel returns the text standing for {{secret.name}} in this run.
-func (b *Box) Sentinel(name string) string { return b.prefix + name + "\x00" }
+func (b *Box) Sentinel(name string) string {
+	b.issued = true
+	return b.prefix + name + "\x00"
+}
+
+// Issued reports whether any sentinel of this box has been handed out;
+// until one is, no value can hold one.
+func (b *Box) Issued() bool { return b.issued }
 
 // Has reports whether s holds a sentinel of this box.
-func (b *Box) Has(s string) bool { return strings.Contains(s, b.prefix) }
+func (b *Box) Has(s string) bool { return b.issued && strings.Contains(s, b.prefix) }
 
 // Names returns the secret names whose sentinels appear in s, in order.
 func (b *Box) Names(s string) []string {
