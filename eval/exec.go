@@ -203,6 +203,11 @@ func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
 	if err := x.hold(add); err != nil {
 		return err
 	}
+	if len(cur) == cap(cur) && len(cur) >= 256 {
+		// grow by doubling (append grows large slices by a quarter):
+		// a list built by $append in a loop is copied O(1) times per element
+		cur = append(make([]any, 0, 2*len(cur)), cur...)
+	}
 	e.setList(append(cur, elem))
 	return x.appended(owner, e, m, add, recorded)
 }

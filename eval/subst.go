@@ -232,15 +232,40 @@ func (x *run) renderText(t *ast.Text, sc *scope) (string, error) {
 	// and cuts the buffer back to where it started, so the buffer is used
 	// like a stack.
 	start := len(x.scratch)
-	for _, p := range t.Parts {
-		if err := x.appendPart(p, sc); err != nil {
-			x.scratch = x.scratch[:start]
-			return "", err
-		}
+	if err := x.appendText(t, sc); err != nil {
+		return "", err
 	}
 	s := string(x.scratch[start:])
 	x.scratch = x.scratch[:start]
 	return s, nil
+}
+
+// renderValue is renderText boxed into an interface value, which for a
+// short text costs one allocation for the header and the bytes together.
+func (x *run) renderValue(t *ast.Text, sc *scope) (any, error) {
+	if t == nil || len(t.Parts) == 1 {
+		return x.renderText(t, sc)
+	}
+	start := len(x.scratch)
+	if err := x.appendText(t, sc); err != nil {
+		return "", err
+	}
+	v := value.BoxBytes(x.scratch[start:])
+	x.scratch = x.scratch[:start]
+	return v, nil
+}
+
+// appendText appends the rendering of t's parts to x.scratch, which it
+// leaves as it found it on failure.
+func (x *run) appendText(t *ast.Text, sc *scope) error {
+	start := len(x.scratch)
+	for _, p := range t.Parts {
+		if err := x.appendPart(p, sc); err != nil {
+			x.scratch = x.scratch[:start]
+			return err
+		}
+	}
+	return nil
 }
 
 // appendPart appends the rendering of p (what renderPart writes) to
@@ -330,7 +355,7 @@ func (x *run) eval(e ast.Expr, sc *scope) (any, error) {
 				return v, nil
 			}
 		}
-		return x.renderText(e.Value, sc)
+		return x.renderValue(e.Value, sc)
 	case *ast.NumberLit:
 		return e.Value, nil
 	case *ast.BoolLit:

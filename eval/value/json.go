@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -29,6 +30,10 @@ func (e *SyntaxError) Error() string {
 // last value), numbers float64. Invalid UTF-8 in strings becomes U+FFFD.
 func FromJSON(text string) (any, error) {
 	d := decoder{s: text}
+	if sp := stackPool.Get(); sp != nil {
+		d.stack = (*sp.(*[]any))[:0]
+	}
+	defer d.release()
 	d.skipSpace()
 	v, err := d.value(0)
 	if err != nil {
@@ -50,8 +55,25 @@ func IsJSONArrayText(s string) bool {
 }
 
 type decoder struct {
-	s string
-	i int
+	s      string
+	i      int
+	stack  []any // elements of the arrays being decoded, innermost last
+	floats floatArena
+}
+
+// stackPool keeps decoders' element stacks between decodings, so that a
+// long array does not grow a fresh stack each time.
+var stackPool sync.Pool
+
+// maxPooledStack is the largest stack (in elements) kept in the pool.
+const maxPooledStack = 1 << 17
+
+func (d *decoder) release() {
+	if d.stack == nil || cap(d.stack) > maxPooledStack {
+		return
+	}
+	s := d.stack[:0]
+	stackPool.Put(&s)
 }
 
 func (d *decoder) errorf(format string, args ...any) error {
@@ -139,21 +161,31 @@ func (d *decoder) object(depth int) (any, error) {
 
 func (d *decoder) array(depth int) (any, error) {
 	d.i++ // [
-	list := []any{}
 	d.skipSpace()
 	if d.i < len(d.s) && d.s[d.i] == ']' {
 		d.i++
-		return list, nil
+		return []any{}, nil
 	}
+	// The elements collect on the decoder's stack (shared by nested
+	// arrays) and are copied once into a list of the exact length,
+	// instead of growing each list by repeated doubling.
+	base := len(d.stack)
+	defer func() {
+		clear(d.stack[base:])
+		d.stack = d.stack[:base]
+	}()
 	for {
 		d.skipSpace()
 		v, err := d.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		list = append(list, v)
+		d.stack = append(d.stack, v)
 		if done, err := d.listEnd(']'); done || err != nil {
-			return list, err
+			if err != nil {
+				return nil, err
+			}
+			return append([]any(nil), d.stack[base:]...), nil
 		}
 	}
 }
@@ -187,7 +219,7 @@ func (d *decoder) number() (any, error) {
 		d.i = start
 		return nil, d.errorf("number %s out of range", d.s[start:start+n])
 	}
-	return f, nil
+	return d.floats.box(f), nil
 }
 
 // scanJSONNumber returns the length of the JSON number at the start of s, or
