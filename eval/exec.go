@@ -203,10 +203,13 @@ func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
 	if err := x.hold(add); err != nil {
 		return err
 	}
-	if len(cur) == cap(cur) && len(cur) >= 256 {
-		// grow by doubling (append grows large slices by a quarter):
-		// a list built by $append in a loop is copied O(1) times per element
-		cur = append(make([]any, 0, 2*len(cur)), cur...)
+	if len(cur) == cap(cur) && len(cur) >= 64 {
+		// Grow by doubling at least (append grows large slices by a
+		// quarter), and inside a foreach by room for one element per
+		// iteration still to run: a list built by $append in a loop is
+		// then copied O(1) times per element, usually once.
+		n := max(2*len(cur), len(cur)+x.loopLeft)
+		cur = append(make([]any, 0, n), cur...)
 	}
 	e.setList(append(cur, elem))
 	return x.appended(owner, e, m, add, recorded)
@@ -256,8 +259,11 @@ func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
 	// it holds exactly what a fresh scope would (the loop variable, then
 	// what the body binds), without a new scope and map per item.
 	inner := newScope(scopeLoop, sc)
+	outerLeft := x.loopLeft
+	defer func() { x.loopLeft = outerLeft }()
 	return x.underTaint(listTainted, func() error {
-		for _, it := range items {
+		for i, it := range items {
+			x.loopLeft = len(items) - i
 			if err := x.step(); err != nil {
 				return err
 			}

@@ -46,6 +46,7 @@ type run struct {
 	scratch   []byte                 // renderText's buffer, used as a stack
 	inlined   map[string]string      // data skills baked in by inline(), name → text
 	dispatch  int
+	loopLeft  int // iterations left in the innermost foreach (a sizing hint for $append)
 
 	budget *budget // the composed run's op count and memory estimate
 	held   int64   // bytes this run holds in the memory estimate
