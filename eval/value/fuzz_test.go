@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -54,6 +55,12 @@ func FuzzFromJSON(f *testing.F) {
 		}
 		if err != nil {
 			return
+		}
+		if list, ok := ours.([]any); ok && len(list) > 0 {
+			// the count that sized the list is exact for valid text
+			if n := countElems(strings.TrimLeft(s, " \t\r\n")[1:]); n != len(list) {
+				t.Fatalf("countElems says %d elements, decoded %d, in %q", n, len(list), s)
+			}
 		}
 		if !reflect.DeepEqual(plain(ours), theirs) {
 			t.Fatalf("value disagrees on %q: %#v vs %#v", s, plain(ours), theirs)

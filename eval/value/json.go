@@ -166,9 +166,28 @@ func (d *decoder) array(depth int) (any, error) {
 		d.i++
 		return []any{}, nil
 	}
-	// The elements collect on the decoder's stack (shared by nested
-	// arrays) and are copied once into a list of the exact length,
+	// A nested array's elements collect on the decoder's stack (shared by
+	// nested arrays) and are copied once into a list of the exact length,
 	// instead of growing each list by repeated doubling.
+	if depth == 0 {
+		// The outermost array: count its elements first (a plain byte
+		// scan) and decode into a list of that size directly.
+		list := make([]any, 0, countElems(d.s[d.i:]))
+		for {
+			d.skipSpace()
+			v, err := d.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, v)
+			if done, err := d.listEnd(']'); done || err != nil {
+				if err != nil {
+					return nil, err
+				}
+				return list, nil
+			}
+		}
+	}
 	base := len(d.stack)
 	defer func() {
 		clear(d.stack[base:])
@@ -515,4 +534,34 @@ func FormatNumber(f float64) string {
 	mant, exp, _ := strings.Cut(s, "e")
 	sign, digits := exp[:1], strings.TrimLeft(exp[1:], "0")
 	return mant + "e" + sign + digits
+}
+
+// countElems returns the number of elements of the array whose content
+// starts s (just after its '['), counting the commas outside strings and
+// nested values up to the closing ']'. Malformed text gives a wrong count,
+// which only sizes the decoder's stack: the decoding reports the error.
+func countElems(s string) int {
+	n, depth := 1, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth == 0 {
+				return n
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -1,0 +1,67 @@
+package value
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestBoxBytes: BoxBytes gives the string of the bytes for every length
+// (each box size and past the largest), independent of the buffer it was
+// given, and the values survive collections.
+func TestBoxBytes(t *testing.T) {
+	buf := []byte(strings.Repeat("abcdefghij", 20))
+	var got []any
+	for n := 0; n <= len(buf); n++ {
+		got = append(got, BoxBytes(buf[:n]))
+	}
+	for i := range buf {
+		buf[i] = 'X' // the boxes must not alias the buffer
+	}
+	runtime.GC()
+	want := strings.Repeat("abcdefghij", 20)
+	for n, v := range got {
+		s, ok := v.(string)
+		if !ok || s != want[:n] {
+			t.Fatalf("BoxBytes of %d bytes = %#v, want %q", n, v, want[:n])
+		}
+		if v != any(want[:n]) {
+			t.Fatalf("BoxBytes of %d bytes does not compare equal to the string", n)
+		}
+	}
+}
+
+// TestFloatArena: numbers boxed into shared chunks keep their own values
+// across chunk boundaries and collections, and are float64 values.
+func TestFloatArena(t *testing.T) {
+	var a floatArena
+	var got []any
+	for i := range 5000 {
+		got = append(got, a.box(float64(i)+0.5))
+	}
+	runtime.GC()
+	for i, v := range got {
+		f, ok := v.(float64)
+		if !ok || f != float64(i)+0.5 {
+			t.Fatalf("box %d = %#v, want %v", i, v, float64(i)+0.5)
+		}
+	}
+}
+
+// TestCountElems: the element count the decoder sizes the outermost list
+// with is exact for valid arrays (nested values and strings holding
+// commas and brackets count once).
+func TestCountElems(t *testing.T) {
+	for _, s := range []string{
+		`[1]`, `[1,2,3]`, `[ 1 , 2 ]`, `["a,b", "c]", "\"],"]`, `[[1,2],[3,[4,5]],{"a":[1,2],"b":","}]`,
+		`[null,true,false,-1.5e3,"x"]`, `["\\", ","]`,
+	} {
+		v, err := FromJSON(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		if n := countElems(s[1:]); n != len(v.([]any)) {
+			t.Errorf("countElems(%s) = %d, want %d", s, n, len(v.([]any)))
+		}
+	}
+}
