@@ -232,11 +232,15 @@ func (x *run) execIf(s *ast.IfStmt, sc *scope) error {
 			return x.locate(classify(err), s)
 		}
 		if ok {
-			x.taintBranches(s, sc)
+			if x.flow {
+				x.taintBranches(s, sc)
+			}
 			return x.underTaint(x.flow, func() error { return x.execBlock(cl.Body, sc) })
 		}
 	}
-	x.taintBranches(s, sc)
+	if x.flow {
+		x.taintBranches(s, sc)
+	}
 	if s.Else != nil {
 		return x.underTaint(x.flow, func() error { return x.execBlock(s.Else.Body, sc) })
 	}

@@ -80,9 +80,14 @@ func (s *scope) set(name string, v any) {
 		return
 	}
 	s.ents = append(s.ents, binding{name: name, v: v})
+	s.indexed(len(s.ents) - 1)
+}
+
+// indexed keeps the index up to date after binding i was added.
+func (s *scope) indexed(i int) {
 	switch {
 	case s.index != nil:
-		s.index[name] = len(s.ents) - 1
+		s.index[s.ents[i].name] = i
 	case len(s.ents) > scopeLinear:
 		s.index = make(map[string]int, 2*len(s.ents))
 		for i := range s.ents {

@@ -122,14 +122,26 @@ func (x *run) bind(sc *scope, name string, v any, tainted bool) error {
 	if err := x.checkSize(name, n); err != nil {
 		return err
 	}
-	old, recorded := t.sizeHeld(name)
+	var old int64
+	recorded := false
+	i := t.find(name)
+	if i >= 0 {
+		old, recorded = t.ents[i].sizeHeld()
+	}
 	if err := x.hold(n - old); err != nil {
 		return err
 	}
-	t.set(name, v)
+	if i >= 0 {
+		e := &t.ents[i]
+		e.v, e.list, e.lazy = v, nil, false
+	} else {
+		t.ents = append(t.ents, binding{name: name, v: v})
+		i = len(t.ents) - 1
+		t.indexed(i)
+	}
 	t.held += n - old
 	if tainted || recorded || n >= metaMinSize {
-		t.setMeta(name, varMeta{size: n, tainted: tainted})
+		t.ents[i].m, t.ents[i].rec = varMeta{size: n, tainted: tainted}, true
 	}
 	return nil
 }

@@ -53,6 +53,17 @@ func (x *run) resolve(s *ast.Subst, sc *scope) (any, error) {
 		}
 		return nil, errorf(KindUnresolved, "malformed substitution %s", x.source(s.Range))
 	}
+	if len(s.Path) == 0 && len(s.Filters) == 0 {
+		// a plain ${X}: no path or chain to cache
+		v, ok := x.lookupPath(s.Root.Name, nil, sc)
+		if x.tainted(s.Root.Name, sc) {
+			x.taint()
+		}
+		if !ok {
+			return x.unresolved(s, x.substInfo(s))
+		}
+		return v, nil
+	}
 	si := x.substInfo(s)
 	v, ok := x.lookupPath(s.Root.Name, si.segs, sc)
 	if x.tainted(s.Root.Name, sc) {
