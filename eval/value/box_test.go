@@ -1,7 +1,9 @@
 package value
 
 import (
+	"math"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -64,4 +66,22 @@ func TestCountElems(t *testing.T) {
 			t.Errorf("countElems(%s) = %d, want %d", s, n, len(v.([]any)))
 		}
 	}
+}
+
+// FuzzSmallInt: the integer fast path of the decoder gives exactly what
+// strconv.ParseFloat gives (sign of zero included) whenever it applies.
+func FuzzSmallInt(f *testing.F) {
+	for _, s := range []string{"0", "-0", "7", "-12", "999999999999999", "1000000000000000", "1.5", "1e3", "", "-", "00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := smallInt(s)
+		if !ok {
+			return
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("smallInt(%q) = %v, ParseFloat %v, %v", s, got, want, err)
+		}
+	})
 }

@@ -233,6 +233,9 @@ func (d *decoder) number() (any, error) {
 		return nil, d.errorf("invalid number")
 	}
 	d.i += n
+	if f, ok := smallInt(d.s[start:d.i]); ok {
+		return d.floats.box(f), nil
+	}
 	f, err := strconv.ParseFloat(d.s[start:d.i], 64)
 	if err != nil {
 		d.i = start
@@ -564,4 +567,30 @@ func countElems(s string) int {
 		}
 	}
 	return n
+}
+
+// smallInt converts a JSON integer of at most 15 digits (exactly
+// representable, so the result equals strconv.ParseFloat's) without the
+// general float parser; ok is false for anything else.
+func smallInt(s string) (float64, bool) {
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 15 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	f := float64(n)
+	if neg {
+		f = -f // -0 stays negative zero, as ParseFloat gives it
+	}
+	return f, true
 }
