@@ -57,7 +57,9 @@ func (s *scope) find(name string) int {
 		return -1
 	}
 	for i := range s.ents {
-		if s.ents[i].name == name {
+		// the length and first byte settle most mismatches without a
+		// call to compare memory
+		if n := s.ents[i].name; len(n) == len(name) && (len(n) == 0 || n[0] == name[0]) && n == name {
 			return i
 		}
 	}
