@@ -8,6 +8,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/filter"
+	"github.com/skillscript/skillc/eval/value"
 )
 
 // run is the state of one skill execution. Children of execute_skill get
@@ -44,6 +45,7 @@ type run struct {
 	substs    map[*ast.Subst]*substInfo
 	constStr  map[*ast.StringLit]any // literal-only strings, boxed once (see eval)
 	scratch   []byte                 // renderText's buffer, used as a stack
+	floats    value.Floats           // boxes the numbers of list literals
 	inlined   map[string]string      // data skills baked in by inline(), name → text
 	dispatch  int
 	loopLeft  int // iterations left in the innermost foreach (a sizing hint for $append)

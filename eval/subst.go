@@ -393,6 +393,10 @@ func (x *run) eval(e ast.Expr, sc *scope) (any, error) {
 func (x *run) evalList(e *ast.ListLit, sc *scope) (any, error) {
 	out := make([]any, 0, len(e.Elems))
 	for _, el := range e.Elems {
+		if n, ok := el.(*ast.NumberLit); ok {
+			out = append(out, x.floats.Box(n.Value)) // no allocation per number
+			continue
+		}
 		v, err := x.eval(el, sc)
 		if err != nil {
 			return nil, err

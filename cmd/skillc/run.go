@@ -57,21 +57,25 @@ func runRun(c *cli.Context, s *streams) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
+	// One parse and one check serve the pre-check, the connector warm-up
+	// and the run (a large skill is not parsed three times).
+	f, parsed := syntax.Parse(src.Path, src.Src)
+	info := check.Check(f)
 	envs := newEnvCache(c).withSkillDirStore()
 	if !c.Bool("no-check") && c.String("mock") == "" {
 		envs.withToolWarmup(c) // the pre-check sees the servers' tool schemas
 		// ... of the servers this skill calls, and no others
-		envs.warm.Connectors = usedConnectors(src.Path, src.Src)
+		envs.warm.Connectors = usedConnectors(info)
 	}
 	env := withRunFlags(c, envs.forFile(path))
 	for _, w := range envs.problems() {
 		fmt.Fprintln(s.err, "skillc: warning:", w) // ignored project-local policy among them
 	}
 	printToolsUnverified(s, env)
-	if !c.Bool("no-check") && refuseOnErrors(c, s, src.Path, src.Src, env) {
+	if !c.Bool("no-check") && refuseOnErrors(c, s, src.Path, src.Src, env.CheckParsed(src.Path, f, parsed)) {
 		return cli.Exit("", exitFindings)
 	}
-	res, err := evaluate(c, s, env, src.Path, src.Src, inputs)
+	res, err := evaluate(c, s, env, src.Path, src.Src, &parsedSkill{f, info}, inputs)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -101,9 +105,9 @@ func printToolsUnverified(s *streams, env *workspace.Env) {
 
 // refuseOnErrors lints the skill like skillc check and prints the
 // error-tier diagnostics, reporting whether there were any.
-func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *workspace.Env) bool {
+func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, diags ast.Diagnostics) bool {
 	var errs ast.Diagnostics
-	for _, d := range analyze(name, src, env) {
+	for _, d := range diags {
 		if d.Severity == ast.Error {
 			errs = append(errs, d)
 		}
@@ -121,7 +125,7 @@ func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *wo
 }
 
 // evaluate wires a runner from the configuration and flags and runs.
-func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
+func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src []byte, pre *parsedSkill, inputs map[string]any) (*eval.Result, error) {
 	// SIGINT, SIGTERM and SIGHUP end the run the same way: the context
 	// ends, the running shell op's process group is killed, and the MCP
 	// servers are aborted below.
@@ -136,7 +140,7 @@ func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src [
 	if err != nil {
 		return nil, err
 	}
-	res, err := runTraced(ctx, c, env.Config, *r, name, src, inputs)
+	res, err := runTraced(ctx, c, env.Config, *r, name, src, pre, inputs)
 	if ctx.Err() != nil || (res != nil && res.DeadlineExceeded) {
 		// Cut off: kill the servers' process groups now rather than give
 		// each its grace period, so shutdown stays within the deadline.
@@ -251,10 +255,9 @@ func firstLine(s string) string {
 // usedConnectors lists the connectors the skill's own "$ conn.tool" ops
 // name (never nil: an empty list warms no server). Connectors of child
 // skills start when a child first calls them.
-func usedConnectors(path string, src []byte) []string {
-	f, _ := syntax.Parse(path, src)
+func usedConnectors(info *check.Info) []string {
 	out := []string{}
-	for _, op := range check.Check(f).Ops {
+	for _, op := range info.Ops {
 		if d, ok := op.Stmt.(*ast.DispatchStmt); ok && d.Connector != nil && !slices.Contains(out, d.Connector.Name) {
 			out = append(out, d.Connector.Name)
 		}

@@ -13,12 +13,15 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/serve"
 	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )
 
@@ -47,7 +50,13 @@ func openTraceStore(cfg *config.Config, mustExist bool) (*trace.Store, error) {
 
 // runTraced runs src with r, recording it unless --trace off or no
 // trace directory is known.
-func runTraced(ctx context.Context, c *cli.Context, cfg *config.Config, r eval.Runner, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
+// parsedSkill is a source already parsed and checked.
+type parsedSkill struct {
+	f    *ast.File
+	info *check.Info
+}
+
+func runTraced(ctx context.Context, c *cli.Context, cfg *config.Config, r eval.Runner, name string, src []byte, pre *parsedSkill, inputs map[string]any) (*eval.Result, error) {
 	mode := c.String("trace")
 	if mode != "on" && mode != "off" {
 		return nil, fmt.Errorf("--trace %q: want on or off", mode)
@@ -66,7 +75,11 @@ func runTraced(ctx context.Context, c *cli.Context, cfg *config.Config, r eval.R
 	}
 	r.Env.TriggerType = contract.TriggerCLI
 	meta := trace.Run{Trigger: contract.TriggerCLI, TriggerName: name}
-	res, _, err := st.Exec(ctx, r, meta, name, src, inputs, secretEnv())
+	if pre == nil {
+		f, _ := syntax.Parse(name, src)
+		pre = &parsedSkill{f, check.Check(f)}
+	}
+	res, _, err := st.ExecParsed(ctx, r, meta, name, src, pre.f, pre.info, inputs, secretEnv())
 	return res, err
 }
 
@@ -210,7 +223,7 @@ func runReplay(c *cli.Context, s *streams) error {
 	}
 	defer closeReg()
 	r.Env.TriggerType = "replay"
-	res, err := runTraced(c.Context, c, env.Config, *r, rec.Skill, []byte(src), rec.Inputs)
+	res, err := runTraced(c.Context, c, env.Config, *r, rec.Skill, []byte(src), nil, rec.Inputs)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}

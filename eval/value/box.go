@@ -35,9 +35,17 @@ func boxAt(typ, p unsafe.Pointer) any {
 // floatArena boxes float64 values into chunks of storage: one allocation
 // per chunk instead of one per value. Chunks double from 1 up to
 // maxFloatChunk values, so a single number costs what boxing it would.
+// A boxed value keeps its whole chunk (at most 8 KiB) reachable.
 type floatArena struct {
 	chunk []float64
 }
+
+// Floats boxes float64 values with few allocations (see floatArena). The
+// zero value is ready to use; it is not safe for concurrent use.
+type Floats struct{ a floatArena }
+
+// Box returns f as an interface value.
+func (b *Floats) Box(f float64) any { return b.a.box(f) }
 
 const maxFloatChunk = 1024
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
@@ -32,12 +33,18 @@ const finishTimeout = 10 * time.Second
 // name, else the file name. A nil s runs without recording. The
 // recording hooks r.Progress, keeping any hook r already has.
 func (s *Store) Exec(ctx context.Context, r eval.Runner, meta Run, file string, src []byte, inputs map[string]any, secrets []string) (*eval.Result, string, error) {
+	f, _ := syntax.Parse(file, src)
+	return s.ExecParsed(ctx, r, meta, file, src, f, check.Check(f), inputs, secrets)
+}
+
+// ExecParsed is Exec for src already parsed into f and checked into info
+// (a caller that linted the file first need not parse it again).
+func (s *Store) ExecParsed(ctx context.Context, r eval.Runner, meta Run, file string, src []byte, f *ast.File, info *check.Info, inputs map[string]any, secrets []string) (*eval.Result, string, error) {
 	if meta.ID == "" {
 		meta.ID = NewID()
 	}
-	f, _ := syntax.Parse(file, src)
 	if s == nil {
-		res, err := r.Run(ctx, f, check.Check(f), inputs)
+		res, err := r.Run(ctx, f, info, inputs)
 		return res, meta.ID, err
 	}
 	now := r.Clock
@@ -59,7 +66,7 @@ func (s *Store) Exec(ctx context.Context, r eval.Runner, meta Run, file string, 
 	}
 	rec := NewRecorder(now, r.Progress)
 	r.Progress = rec.Hook
-	res, err := r.Run(ctx, f, check.Check(f), inputs)
+	res, err := r.Run(ctx, f, info, inputs)
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
 	defer cancel()
 	if err != nil {

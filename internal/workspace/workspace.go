@@ -201,3 +201,12 @@ func (e *Env) Check(name string, src []byte) (*ast.File, *check.Info, ast.Diagno
 	ctx.FilePath = name
 	return lint.Check(name, src, &ctx, e.LintOptions)
 }
+
+// CheckParsed is Check for the source of name already parsed into f,
+// with the parser's diagnostics parsed.
+func (e *Env) CheckParsed(name string, f *ast.File, parsed ast.Diagnostics) ast.Diagnostics {
+	ctx := *e.Lint
+	ctx.FilePath = name
+	_, ds := lint.CheckParsed(f, parsed, &ctx, e.LintOptions)
+	return ds
+}
