@@ -2,9 +2,11 @@ package host
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillscript/skillc/eval/value"
 	"go.yaml.in/yaml/v3"
@@ -36,6 +38,12 @@ func readVarsFile(path string, in map[string]any) error {
 	}
 	text := strings.TrimSpace(string(data))
 	if strings.HasPrefix(text, "{") || filepath.Ext(path) == ".yaml" || filepath.Ext(path) == ".yml" || filepath.Ext(path) == ".json" {
+		if o, ok := plainJSONObject(text); ok {
+			for k, v := range o.All() {
+				in[k] = v
+			}
+			return nil
+		}
 		var m map[string]any
 		if err := yaml.Unmarshal(data, &m); err != nil {
 			return fmt.Errorf("vars file %s: %v", path, err)
@@ -57,4 +65,48 @@ func readVarsFile(path string, in map[string]any) error {
 		in[strings.TrimSpace(k)] = v
 	}
 	return nil
+}
+
+// plainJSONObject decodes text with value.FromJSON when that is sure to
+// give what the YAML decoder gives, which is much slower on large files:
+// a JSON object whose values hold no objects (YAML maps lose the source
+// order of their keys), no negative zero (YAML reads -0 as the integer
+// 0), no \u escape (YAML does not join surrogate pairs) nor \/ (which
+// yaml.v3 refuses), with valid UTF-8
+// and no repeated top-level key (YAML refuses it). Anything else, valid
+// or not, is left to the YAML decoder.
+func plainJSONObject(text string) (*value.Object, bool) {
+	if !strings.HasPrefix(text, "{") || strings.Contains(text, `\u`) || strings.Contains(text, `\/`) || !utf8.ValidString(text) {
+		return nil, false
+	}
+	v, err := value.FromJSON(text)
+	if err != nil {
+		return nil, false
+	}
+	o, ok := v.(*value.Object)
+	if !ok || o.Len() != value.CountMembers(text[1:]) {
+		return nil, false
+	}
+	for _, e := range o.All() {
+		if !plainJSONValue(e) {
+			return nil, false
+		}
+	}
+	return o, true
+}
+
+func plainJSONValue(v any) bool {
+	switch t := v.(type) {
+	case *value.Object:
+		return false
+	case float64:
+		return t != 0 || !math.Signbit(t)
+	case []any:
+		for _, e := range t {
+			if !plainJSONValue(e) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -539,6 +539,11 @@ func FormatNumber(f float64) string {
 	return mant + "e" + sign + digits
 }
 
+// CountMembers returns the number of members of the JSON object or array
+// whose content starts s (just after its '{' or '['), counted as
+// countElems does: exact for valid text, where an empty one counts 1.
+func CountMembers(s string) int { return countElems(s) }
+
 // countElems returns the number of elements of the array whose content
 // starts s (just after its '['), counting the commas outside strings and
 // nested values up to the closing ']'. Malformed text gives a wrong count,
