@@ -19,6 +19,9 @@ const (
 	EnvEventToken     = "SKILLSCRIPT_EVENT_INGRESS_AUTH_TOKEN"
 	EnvAuthToken      = "SKILLSCRIPT_DASHBOARD_AUTH_TOKEN"
 	EnvDatabaseURL    = "SKILLSCRIPT_DATABASE_URL"
+	// EnvSkillsRunScript turns on the skills_run_script tool (off by
+	// default): Agent Skill packages' scripts run as host processes.
+	EnvSkillsRunScript = "SKILLSCRIPT_SKILLS_RUN_SCRIPT"
 )
 
 // Defaults of the host settings.
@@ -57,6 +60,9 @@ type Settings struct {
 	// ${SUPERVISOR_AGENT}.
 	SupervisorSkill string
 	SupervisorAgent string
+	// SkillsRunScript registers skills_run_script, which runs the scripts
+	// of loaded Agent Skill packages (off by default).
+	SkillsRunScript bool
 }
 
 // SettingsFrom resolves the host settings from cfg (its environment and
@@ -80,6 +86,13 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 			return s, fmt.Errorf("%s=%q: want true or false", EnvEventIngress, v)
 		}
 		s.EventIngress = b
+	}
+	if v := get(EnvSkillsRunScript); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return s, fmt.Errorf("%s=%q: want true or false", EnvSkillsRunScript, v)
+		}
+		s.SkillsRunScript = b
 	}
 	if v := get(EnvPollInterval); v != "" && cfg.PollInterval <= 0 {
 		return s, fmt.Errorf("%s=%q: want a positive number of seconds", EnvPollInterval, v)

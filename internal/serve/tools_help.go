@@ -38,7 +38,10 @@ func (ts *toolSet) help(_ context.Context, _ *call, in HelpInput) (HelpOutput, e
 	if !ok {
 		return HelpOutput{}, invalidParams("field topic: unknown topic %q (known: %v)", in.Topic, topicNames())
 	}
-	return HelpOutput{Topic: topic, Text: text, Topics: topicNames(), Tools: append([]string(nil), ts.names...)}, nil
+	ts.mu.RLock()
+	tools := append([]string(nil), ts.names...)
+	ts.mu.RUnlock()
+	return HelpOutput{Topic: topic, Text: text, Topics: topicNames(), Tools: tools}, nil
 }
 
 func topicNames() []string {
