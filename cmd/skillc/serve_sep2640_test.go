@@ -227,7 +227,9 @@ func TestServeSkillsToolEnums(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	var load struct{ ActiveSkills []any `json:"active_skills"` }
+	var load struct {
+		ActiveSkills []any `json:"active_skills"`
+	}
 	callJSON(t, cs, "skills_load", map[string]any{"names": []string{"csv-tools"}}, &load)
 	if len(load.ActiveSkills) != 1 {
 		t.Errorf("skills_load csv-tools = %+v", load)
