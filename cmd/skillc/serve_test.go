@@ -176,7 +176,7 @@ const helloSkill = "# Skill: hello\n# Status: Approved\n# Vars: WHO=\"world\"\n\
 var wantTools = []string{
 	"blocked_shell_attempts", "compile_skill", "data_read", "execute_skill", "fires", "health_metrics", "help",
 	"lint_skill", "list_triggers", "register_trigger", "runtime_capabilities", "set_trigger_enabled",
-	"skill_list", "skill_preflight", "skill_read", "skill_status", "skill_write", "skills_load", "skills_read",
+	"skill_list", "skill_preflight", "skill_read", "skill_status", "skill_write", "skills_instructions", "skills_load", "skills_read",
 	"skills_unload", "unregister_trigger",
 }
 
