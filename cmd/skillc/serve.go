@@ -38,6 +38,7 @@ func serveCommand(s *streams) *cli.Command {
 			&cli.IntFlag{Name: "port", Usage: "HTTP port (env SKILLSCRIPT_PORT; 0 picks a free port)", Value: -1, DefaultText: "7878"},
 			&cli.StringFlag{Name: "identity-header", Usage: "inbound caller-identity header, e.g. X-Agent-Id (env " + serve.EnvIdentityHeader + ")"},
 			&cli.BoolFlag{Name: "event-ingress", Usage: "mount POST /event (env " + serve.EnvEventIngress + ")"},
+			&cli.BoolFlag{Name: "enable-scripts", Usage: "register skills_run_script: loaded Agent Skill packages may run their scripts as host processes (env " + serve.EnvSkillsRunScript + "; off by default)"},
 			&cli.DurationFlag{Name: "poll-interval", Usage: "scheduler tick (env " + serve.EnvPollInterval + ")", DefaultText: "30s"},
 			&cli.DurationFlag{Name: "max-deadline", Usage: "ceiling on every run's wall-clock time (env SKILLSCRIPT_MAX_DEADLINE_SECONDS)", DefaultText: "none"},
 			&cli.IntFlag{Name: "max-recursion-depth", Usage: "execute_skill nesting limit (env SKILLSCRIPT_MAX_RECURSION_DEPTH)", DefaultText: "10"},
@@ -150,6 +151,9 @@ func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
 	if c.IsSet("event-ingress") {
 		set.EventIngress = c.Bool("event-ingress")
 	}
+	if c.IsSet("enable-scripts") {
+		set.SkillsRunScript = c.Bool("enable-scripts")
+	}
 	if c.IsSet("poll-interval") {
 		set.PollInterval = c.Duration("poll-interval")
 	}
@@ -208,7 +212,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		return nil, nil, err
 	}
 	// new and edited skills reach skills_load and the gateway without a restart
-	skills := agentSkills(ctx, cfg.SkillsDir, log)
+	skills := agentSkills(ctx, cfg.SkillsDir, set.SkillsRunScript, log)
 	var traces *trace.Store
 	if set.Trace {
 		if traces, err = openTraces(ctx, cfg, log); err != nil {
@@ -239,8 +243,9 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 // working directory's .agents/skills (origin project), the user's
 // ~/.agents/skills and the skill store directory (SKILL.md packages next
 // to the skillscripts), indexed at start and re-indexed when files under
-// them change (fsnotify) until ctx ends.
-func agentSkills(ctx context.Context, storeDir string, log *slog.Logger) *skillrt.Runtime {
+// them change (fsnotify) until ctx ends. scripts turns on
+// skills_run_script (the operator's --enable-scripts).
+func agentSkills(ctx context.Context, storeDir string, scripts bool, log *slog.Logger) *skillrt.Runtime {
 	home, _ := os.UserHomeDir()
 	project, _ := os.Getwd()
 	roots := registry.DefaultRoots(project, home)
@@ -255,7 +260,10 @@ func agentSkills(ctx context.Context, storeDir string, log *slog.Logger) *skillr
 			log.Warn("agent skills: not watching the skill roots; restart the host to see changes", "err", err)
 		}
 	}()
-	return skillrt.New(reg, skillrt.Options{})
+	if scripts {
+		log.Warn("agent skills: skills_run_script is on; package scripts run as host processes without a sandbox")
+	}
+	return skillrt.New(reg, skillrt.Options{Scripts: skillrt.ScriptOptions{Enabled: scripts}})
 }
 
 // startTriggers opens the River queue (SQLite under $SKILLSCRIPT_HOME or
