@@ -96,3 +96,22 @@ func (s *Store) Connectors(ctx context.Context, since time.Time) ([]ConnectorHea
 	sort.Slice(out, func(i, j int) bool { return out[i].Connector < out[j].Connector })
 	return out, nil
 }
+
+// LastFires returns the latest run of every skill, by skill name.
+func (s *Store) LastFires(ctx context.Context) (map[string]Run, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+runCols+` FROM runs r
+		WHERE r.rowid = (SELECT r2.rowid FROM runs r2 WHERE r2.skill = r.skill ORDER BY r2.started_at DESC, r2.rowid DESC LIMIT 1)`)
+	if err != nil {
+		return nil, fmt.Errorf("trace: last fires: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]Run{}
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[r.Skill] = r
+	}
+	return out, rows.Err()
+}
