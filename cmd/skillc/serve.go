@@ -201,7 +201,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		}
 	}
 	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version,
-		Routes: dashboardRoute(r, policy, ws, set.AuthToken, s), Skills: agentSkills(ctx, cfg.SkillsDir, log)})
+		Routes: dashboardRoute(r, policy, ws, traces, set.AuthToken, s), Skills: agentSkills(ctx, cfg.SkillsDir, log)})
 	if err != nil {
 		closeReg()
 		return nil, nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"html/template"
 	"net/http"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -198,7 +199,7 @@ func (d *Dashboard) skillPage(w http.ResponseWriter, r *http.Request) {
 	// the same review the queue shows (footprint, signature), and the
 	// linter's findings with the operator's context
 	it := d.item(rec.Name, src)
-	f, info, diags := lint.Check(rec.Name+".skill.md", src, d.o.Lint, lint.Options{})
+	f, info, diags := lint.Check(rec.Name+".skill.md", src, d.lintContext(rec.Name), lint.Options{})
 	lines := colour(src, highlight.Tokens(f))
 	markDiagnostics(lines, f, diags)
 	var rows []diagRow
@@ -235,6 +236,20 @@ func (d *Dashboard) skillPage(w http.ResponseWriter, r *http.Request) {
 		Lines    []srcLine
 		Runs     []runRow
 	}{c, Skill{Item: it, Description: rec.Description, Author: rec.Author, UpdatedAt: rec.UpdatedAt}, &updated, contract, targets, def, rows, lines, runs})
+}
+
+// lintContext is the operator's lint context pointed at the stored
+// file, so store-wide rules know the skill from its own stored copy.
+func (d *Dashboard) lintContext(name string) *lint.Context {
+	if d.o.Lint == nil {
+		return nil
+	}
+	lc := *d.o.Lint
+	lc.FilePath = ""
+	if s, ok := d.o.Store.(interface{ Dir() string }); ok {
+		lc.FilePath = filepath.Join(s.Dir(), name+".skill.md")
+	}
+	return &lc
 }
 
 // runs lists recorded runs; note explains an empty list that is not
