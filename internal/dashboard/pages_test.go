@@ -270,7 +270,8 @@ func checkColour(t *testing.T, src []byte) {
 	for _, l := range lines {
 		got = append(got, unescape(stripTags(string(l.HTML))))
 	}
-	want := strings.Split(string(src), "\n")
+	// html/template's escaper writes NUL as U+FFFD, as a browser shows it
+	want := strings.Split(strings.ReplaceAll(string(src), "\x00", "\uFFFD"), "\n")
 	if len(src) > 0 && src[len(src)-1] == '\n' {
 		want = want[:len(want)-1]
 	}
@@ -282,19 +283,19 @@ func checkColour(t *testing.T, src []byte) {
 func stripTags(s string) string {
 	var b strings.Builder
 	in := false
-	for _, c := range s {
-		switch {
+	for i := 0; i < len(s); i++ { // bytes: invalid UTF-8 passes through as is
+		switch c := s[i]; {
 		case c == '<':
 			in = true
 		case c == '>' && in:
 			in = false
 		case !in:
-			b.WriteRune(c)
+			b.WriteByte(c)
 		}
 	}
 	return b.String()
 }
 
 func unescape(s string) string {
-	return strings.NewReplacer("&lt;", "<", "&gt;", ">", "&#34;", `"`, "&#39;", "'", "&amp;", "&", "&#x27;", "'", "&quot;", `"`, "\uFFFD", "\uFFFD").Replace(s)
+	return strings.NewReplacer("&lt;", "<", "&gt;", ">", "&#34;", `"`, "&#39;", "'", "&amp;", "&").Replace(s)
 }
