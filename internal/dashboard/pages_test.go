@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -298,4 +299,72 @@ func stripTags(s string) string {
 
 func unescape(s string) string {
 	return strings.NewReplacer("&lt;", "<", "&gt;", ">", "&#34;", `"`, "&#39;", "'", "&amp;", "&").Replace(s)
+}
+
+// TestPagesWhileStoreChanges serves the catalog and queue from several
+// goroutines while skills are written through the store and behind its
+// back; every answer is a whole page and the last one shows every write
+// (run with -race).
+func TestPagesWhileStoreChanges(t *testing.T) {
+	dir := t.TempDir()
+	store, err := skillstore.NewFS(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(New(Options{Store: store}))
+	defer srv.Close()
+	done := make(chan struct{})
+	errs := make(chan error, 8)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				for _, path := range []string{"/skills", "/", "/api/pending"} {
+					resp, err := http.Get(srv.URL + path)
+					if err != nil {
+						errs <- err
+						return
+					}
+					b, _ := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != 200 || (path != "/api/pending" && !strings.Contains(string(b), "</html>")) {
+						errs <- fmt.Errorf("GET %s = %d", path, resp.StatusCode)
+						return
+					}
+				}
+			}
+		}()
+	}
+	ctx := context.Background()
+	for i := range 20 {
+		name := fmt.Sprintf("w%02d", i)
+		src := strings.Replace(pureSrc, "# Skill: pure", "# Skill: "+name, 1)
+		if i%2 == 0 {
+			if _, err := store.Write(ctx, name, src, "t"); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := os.WriteFile(filepath.Join(dir, name+".skill.md"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	resp, err := http.Get(srv.URL + "/skills")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "20 skill(s)") || !strings.Contains(string(b), "/skills/w19") {
+		t.Errorf("the catalog after the writes lacks some:\n%s", b)
+	}
 }
