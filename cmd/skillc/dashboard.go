@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -56,12 +57,15 @@ func (e *opEnv) dashboard(s *streams) *dashboard.Dashboard {
 	o := dashboardOptions(e.store, policy, e.mut, s)
 	o.Lint = e.lint
 	if e.cfg.TraceDir != "" {
-		// read what skillc serve and skillc run recorded; a store that
-		// cannot be opened leaves the trace pages empty with a note
-		if st, err := openTraceStore(e.cfg, false); err == nil {
-			o.Traces = st
-		} else {
-			fmt.Fprintf(s.err, "skillc dashboard: no trace store: %v\n", err)
+		// read what skillc serve and skillc run recorded (never create the
+		// database: with nothing recorded the pages say so); a store that
+		// cannot be opened leaves the trace pages empty, with a line here
+		if _, err := os.Stat(filepath.Join(e.cfg.TraceDir, trace.FileName)); err == nil {
+			if st, err := openTraceStore(e.cfg, true); err == nil {
+				o.Traces = st
+			} else {
+				fmt.Fprintf(s.err, "skillc dashboard: trace pages disabled: %v\n", err)
+			}
 		}
 	}
 	return dashboard.New(o)
