@@ -221,7 +221,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		}
 	}
 	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version,
-		Routes: dashboardRoute(r, policy, ws, set.AuthToken, s), Skills: skills,
+		Routes: dashboardRoute(r, policy, ws, traces, set.AuthToken, s), Skills: skills,
 		Gateway: &gwc, ArtifactRoot: set.ArtifactRoot})
 	if err != nil {
 		closeReg()
