@@ -846,7 +846,7 @@ func TestServeTwoHostsPostgres(t *testing.T) {
 	}
 	var health struct {
 		Skills []struct {
-			Skill   string
+			Skill    string
 			Runs, OK int
 		}
 	}
