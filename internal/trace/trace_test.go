@@ -301,3 +301,34 @@ func TestPercentile(t *testing.T) {
 		t.Error("percentile")
 	}
 }
+
+// Hosts starting together on one fresh Postgres create the schema once
+// (the advisory lock), none failing on a concurrent CREATE TABLE.
+func TestPostgresConcurrentOpen(t *testing.T) {
+	url := pgtest.Start(t)
+	const n = 4
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			st, err := OpenPostgres(context.Background(), url)
+			if err == nil {
+				err = st.Close()
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if err := <-errs; err != nil {
+			t.Errorf("concurrent open: %v", err)
+		}
+	}
+}
+
+// A Postgres URL that does not answer is an error naming the database
+// without its password, not a hang.
+func TestPostgresUnreachable(t *testing.T) {
+	_, err := OpenDatabase(context.Background(), "postgres://u:secretpw@127.0.0.1:1/db?sslmode=disable&connect_timeout=2", "")
+	if err == nil || strings.Contains(err.Error(), "secretpw") || !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Errorf("unreachable Postgres: %v", err)
+	}
+}
