@@ -19,6 +19,7 @@ const (
 	HeaderEventType
 	HeaderTemplates
 	HeaderTags
+	HeaderClassification
 	HeaderAutonomous
 	HeaderTimeout
 	HeaderDeadline
@@ -42,6 +43,7 @@ var headerNames = [...]string{
 	HeaderEventType:       "Event-type",
 	HeaderTemplates:       "Templates",
 	HeaderTags:            "Tags",
+	HeaderClassification:  "Classification",
 	HeaderAutonomous:      "Autonomous",
 	HeaderTimeout:         "Timeout",
 	HeaderDeadline:        "Deadline",
@@ -120,9 +122,22 @@ type Header struct {
 	Bool     *BoolLit // Autonomous
 	Duration Expr     // Timeout, Deadline: *NumberLit or *Subst
 	Tests    *TestsBlock
+	Pairs    []*KeyValue // Classification
 }
 
 func (*Header) aNode() {}
+
+// KeyValue is one key=value pair of # Classification:; Items are the
+// comma-separated parts of the value (attach_targets=run,output).
+type KeyValue struct {
+	Range
+	Key      *Ident
+	Value    string
+	ValueRng Range
+	Items    []*Ident
+}
+
+func (*KeyValue) aNode() {}
 
 // StatusValue is the parsed value of # Status:.
 type StatusValue struct {

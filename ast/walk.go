@@ -16,24 +16,27 @@ func Walk(v Visitor, n Node) {
 	if v = v.Visit(n); v == nil {
 		return
 	}
-	for _, c := range Children(n) {
+	eachChild(n, func(c Node) bool {
 		Walk(v, c)
-	}
+		return true
+	})
 	v.Visit(nil)
-}
-
-type inspector func(Node) bool
-
-func (f inspector) Visit(n Node) Visitor {
-	if f(n) {
-		return f
-	}
-	return nil
 }
 
 // Inspect calls f for each node in depth-first order; when f returns false,
 // the node's children are skipped. f(nil) is called after a node's children.
-func Inspect(n Node, f func(Node) bool) { Walk(inspector(f), n) }
+// It is Walk with f as the visitor, written out so that f does not escape
+// (a closure passed to Inspect stays on the caller's stack).
+func Inspect(n Node, f func(Node) bool) {
+	if isNil(n) || !f(n) {
+		return
+	}
+	eachChild(n, func(c Node) bool {
+		Inspect(c, f)
+		return true
+	})
+	f(nil)
+}
 
 // All iterates over every node under (and including) n in depth-first order.
 func All(n Node) iter.Seq[Node] {
@@ -46,12 +49,7 @@ func All(n Node) iter.Seq[Node] {
 			if !yield(n) {
 				return false
 			}
-			for _, c := range Children(n) {
-				if !walk(c) {
-					return false
-				}
-			}
-			return true
+			return eachChild(n, walk)
 		}
 		walk(n)
 	}
@@ -59,15 +57,37 @@ func All(n Node) iter.Seq[Node] {
 
 // Children returns the direct children of n in source order.
 func Children(n Node) []Node {
+	if f, ok := n.(*File); ok {
+		return fileChildren(f)
+	}
 	var out []Node
+	eachChild(n, func(c Node) bool {
+		out = append(out, c)
+		return true
+	})
+	return out
+}
+
+// eachChild calls f for each direct child of n in source order, as
+// Children lists them, until f returns false; it reports whether f never
+// returned false. Unlike Children it allocates nothing (except for a
+// File, whose top-level nodes are merged into source order first), so
+// Walk, Inspect and All cost no slice per node.
+func eachChild(n Node, f func(Node) bool) bool {
+	ok := true
 	add := func(c Node) {
-		if !isNil(c) {
-			out = append(out, c)
+		if ok && !isNil(c) {
+			ok = f(c)
 		}
 	}
 	switch n := n.(type) {
 	case *File:
-		return fileChildren(n)
+		for _, c := range fileChildren(n) {
+			if !f(c) {
+				return false
+			}
+		}
+		return true
 	case *Header:
 		add(n.Key)
 		headerChildren(n, add)
@@ -83,6 +103,11 @@ func Children(n Node) []Node {
 		addBindFallback(add, n.Bind, n.Fallback)
 	case *Trigger:
 		add(n.Source)
+	case *KeyValue:
+		add(n.Key)
+		for _, it := range n.Items {
+			add(it)
+		}
 	case *OutputSpec:
 		add(n.Kind)
 		add(n.Target)
@@ -210,7 +235,7 @@ func Children(n Node) []Node {
 	case *ParenCond:
 		add(n.X)
 	}
-	return out
+	return ok
 }
 
 func inNeedsStmt(t *Target, id *Ident) bool {
@@ -263,6 +288,9 @@ func headerChildren(h *Header, add func(Node)) {
 	add(h.Duration)
 	if h.Tests != nil {
 		add(h.Tests)
+	}
+	for _, kv := range h.Pairs {
+		add(kv)
 	}
 }
 

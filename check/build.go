@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/slab"
 )
 
 // Check computes the facts of f.
@@ -40,13 +41,19 @@ func Check(f *ast.File) *Info {
 type builder struct {
 	info    *Info
 	pending []*Ref
+
+	// slabs for the per-node facts (one allocation per chunk)
+	binds slab.Slab[Binding]
+	refsS slab.Slab[Ref]
+	ops   slab.Slab[Op]
 }
 
 func (b *builder) bind(sc *Scope, kind BindKind, id *ast.Ident, node ast.Node, val ast.Expr, t *ast.Target) {
 	if id == nil {
 		return
 	}
-	bd := &Binding{Name: id.Name, Kind: kind, Ident: id, Node: node, Value: val, Target: t, Scope: sc}
+	bd := b.binds.New()
+	*bd = Binding{Name: id.Name, Kind: kind, Ident: id, Node: node, Value: val, Target: t, Scope: sc}
 	sc.Bindings[id.Name] = append(sc.Bindings[id.Name], bd)
 	b.info.Binds = append(b.info.Binds, bd)
 }
@@ -58,7 +65,9 @@ func (b *builder) refs(n ast.Node, ctx RefContext, sc *Scope, t *ast.Target, op 
 	}
 	ast.Inspect(n, func(c ast.Node) bool {
 		if s, ok := c.(*ast.Subst); ok {
-			b.pending = append(b.pending, &Ref{Subst: s, Context: ctx, Scope: sc, Target: t, Op: op})
+			r := b.refsS.New()
+			*r = Ref{Subst: s, Context: ctx, Scope: sc, Target: t, Op: op}
+			b.pending = append(b.pending, r)
 			return true // a filter argument may hold substitutions too
 		}
 		if fb, ok := c.(*ast.Fallback); ok && ctx != InFallback {
@@ -143,7 +152,8 @@ func (b *builder) block(blk *ast.Block, sc *Scope, t *ast.Target, loops []*ast.F
 }
 
 func (b *builder) stmt(s ast.Stmt, sc *Scope, t *ast.Target, loops []*ast.ForeachStmt, inElse bool, conds int) {
-	op := &Op{Stmt: s, Target: t, Scope: sc, Loops: loops, InElse: inElse, Conds: conds}
+	op := b.ops.New()
+	*op = Op{Stmt: s, Target: t, Scope: sc, Loops: loops, InElse: inElse, Conds: conds}
 	b.info.Ops = append(b.info.Ops, op)
 	b.info.OpOf[s] = op
 	switch s := s.(type) {

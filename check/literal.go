@@ -95,3 +95,58 @@ func ShellBinary(c *ast.CallStmt) (bin string, at ast.Node, ok bool) {
 	}
 	return argv[0], first, argv[0] != ""
 }
+
+// ShellCommandWords tokenizes the command= of a structural shell op the
+// way the runtime does: the literal text decides the words, and each
+// substitution or secret marker is a hole inside the word it sits in.
+// holes[i] is the text part behind hole i. ok is false for an unsafe op,
+// an argv= op, or a command that is not text.
+func ShellCommandWords(c *ast.CallStmt) (words []shellwords.Word, holes []ast.TextPart, ok bool, err error) {
+	if c.Name == nil || c.Name.Name != "shell" || IsUnsafeShell(c) || c.Arg("argv") != nil {
+		return nil, nil, false, nil
+	}
+	a := c.Arg("command")
+	if a == nil {
+		return nil, nil, false, nil
+	}
+	t := TextOf(a.Value)
+	if t == nil {
+		return nil, nil, false, nil
+	}
+	pieces := make([]shellwords.Piece, len(t.Parts))
+	for i, p := range t.Parts {
+		if l, isLit := p.(*ast.Lit); isLit {
+			pieces[i] = shellwords.Piece{Text: l.Value}
+		} else {
+			pieces[i] = shellwords.Piece{Hole: true}
+		}
+	}
+	words, err = shellwords.TokenizeTemplate(pieces)
+	return words, t.Parts, true, err
+}
+
+// ShellArgv returns the argv of a structural or argv= shell op as far as
+// it is known before the run: a word with a substitution in it is "". ok
+// is false for unsafe shell and for an argv that is not a list.
+func ShellArgv(c *ast.CallStmt) ([]string, bool) {
+	if a := c.Arg("argv"); a != nil && c.Name != nil && c.Name.Name == "shell" {
+		l, isList := a.Value.(*ast.ListLit)
+		if !isList {
+			return nil, false
+		}
+		argv := make([]string, len(l.Elems))
+		for i, e := range l.Elems {
+			argv[i], _ = LitString(e)
+		}
+		return argv, len(argv) > 0
+	}
+	words, _, ok, err := ShellCommandWords(c)
+	if !ok || err != nil {
+		return nil, false
+	}
+	argv := make([]string, len(words))
+	for i, w := range words {
+		argv[i], _ = w.Literal()
+	}
+	return argv, true
+}

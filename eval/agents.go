@@ -90,7 +90,7 @@ func (x *run) send(ctx context.Context, source, agent, kind, content string, met
 		entry.Set("connector", a.name)
 		entry.Set("ok", err == nil)
 		if err != nil {
-			rc.Error = x.secrets.Redact(err.Error())
+			rc.Error = redactTainted(err.Error(), x.flow)
 			entry.Set("error", rc.Error)
 		}
 		x.res.Receipts = append(x.res.Receipts, rc)
@@ -118,10 +118,11 @@ func (x *run) opNotify(ctx context.Context, op *opCall) (any, error) {
 	if agent == "" {
 		return nil, errorf(KindArgument, "notify needs agent=")
 	}
-	msg := strings.Join(x.res.Emissions, "\n")
+	msg := strings.Join(redactedEmissions(x.res), "\n")
 	if has(args, "message") {
-		msg = str(args, "message")
+		msg = redactTainted(str(args, "message"), x.flow)
 	}
+	msg = x.secrets.Redact(msg) // a delivery is an output boundary
 	if x.mech {
 		return placeholder("notify would alert %s: %s", agent, msg), nil
 	}

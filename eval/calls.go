@@ -5,9 +5,11 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/shellexec"
 	"github.com/skillscript/skillc/eval/value"
 	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/shellwords"
 )
 
 // execCall runs a runtime-intrinsic function-call op.
@@ -56,17 +58,22 @@ func (x *run) opEmit(_ context.Context, op *opCall) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	x.emit(op, value.String(v))
-	return nil, nil
+	return nil, x.emit(op, value.String(v))
 }
 
-// emit appends text to the emission stream and the transcript.
-func (x *run) emit(op *opCall, text string) {
+// emit appends text to the emission stream and the transcript, with its
+// taint, counting it in the memory estimate.
+func (x *run) emit(op *opCall, text string) error {
+	if err := x.hold(int64(len(text))); err != nil {
+		return err
+	}
 	x.res.Emissions = append(x.res.Emissions, text)
+	x.res.emitTaint = append(x.res.emitTaint, x.flow)
 	x.emitted = true
 	line := x.line(op.stmt.Span())
 	x.trace("emit", x.targetName(), op.name, line, text)
 	x.progress(Event{Kind: "emit", Target: x.targetName(), Op: op.name, Line: line, Detail: text})
+	return nil
 }
 
 func (x *run) opShell(ctx context.Context, op *opCall) (any, error) {
@@ -83,7 +90,11 @@ func (x *run) opShell(ctx context.Context, op *opCall) (any, error) {
 	if err != nil {
 		return nil, shellRefusal(err)
 	}
-	if req.Unsafe || shellexec.IsDestructive(argv[0]) {
+	mutating := req.Unsafe
+	if !req.Unsafe {
+		mutating = lang.ClassifyShell(argv).Mutating != ""
+	}
+	if mutating {
 		if err := x.gate(op, sc, "shell "+argv[0]); err != nil {
 			return nil, err
 		}
@@ -112,8 +123,13 @@ func (x *run) shellRunner() *shellexec.Runner {
 	if x.r.Shell != nil {
 		sh = *x.r.Shell
 	}
-	sh.Resolve = func(s string) (string, error) { return x.secrets.resolve(s) }
-	sh.Redact = x.secrets.Redact
+	sh.Resolve = func(s string) (string, error) {
+		if x.secrets.Has(s) {
+			x.taint() // the process received a secret: all it returns is tainted
+		}
+		return x.secrets.resolve(s)
+	}
+	sh.Redact = nil // error text stays as raised (taint.go); redacted at the output boundary
 	return &sh
 }
 
@@ -136,12 +152,57 @@ func (x *run) shellRequest(op *opCall, sc *scope) (shellexec.Request, error) {
 		}
 	}
 	req.Command = str(args, "command")
+	if a := argOf(op.args, "command"); a != nil && !req.Unsafe && len(req.Argv) == 0 {
+		// The structural form tokenizes the literal command first and
+		// substitutes into each word after: a value is always inside one
+		// argv entry, never split into several (issue 13 item 2).
+		argv, err := x.commandArgv(a.Value, sc)
+		if err != nil {
+			return req, err
+		}
+		req.Command, req.Argv = "", argv
+	}
 	for _, s := range append([]string{req.Command}, req.Argv...) {
 		if err := x.secrets.checkDeclared(s); err != nil {
 			return req, err
 		}
 	}
 	return req, nil
+}
+
+// commandArgv builds the argv of shell(command=...) from the command's
+// text: literal parts decide the words and quotes, substitutions (and
+// secret markers) are holes whose values land whole inside their word.
+func (x *run) commandArgv(e ast.Expr, sc *scope) ([]string, error) {
+	t := check.TextOf(e)
+	if t == nil {
+		v, err := x.eval(e, sc)
+		if err != nil {
+			return nil, err
+		}
+		t = &ast.Text{Parts: []ast.TextPart{&ast.Lit{Value: value.String(v)}}}
+	}
+	pieces := make([]shellwords.Piece, 0, len(t.Parts))
+	for _, p := range t.Parts {
+		if l, ok := p.(*ast.Lit); ok {
+			pieces = append(pieces, shellwords.Piece{Text: litValue(l)})
+			continue
+		}
+		var b strings.Builder
+		if err := x.renderPart(&b, p, sc); err != nil {
+			return nil, err
+		}
+		pieces = append(pieces, shellwords.Piece{Text: b.String(), Hole: true})
+	}
+	words, err := shellwords.TokenizeTemplate(pieces)
+	if err != nil {
+		return nil, &RunError{Kind: KindArgument, Msg: err.Error(), Err: err}
+	}
+	argv := make([]string, len(words))
+	for i, w := range words {
+		argv[i] = w.String()
+	}
+	return argv, nil
 }
 
 func describeShell(req shellexec.Request) string {
@@ -182,5 +243,29 @@ func (x *run) opFileWrite(_ context.Context, op *opCall) (any, error) {
 	if err := x.gate(op, sc, "file_write"); err != nil {
 		return nil, err
 	}
-	return x.r.FS.Write(path, str(args, "content"))
+	if x.flow {
+		if err := x.pathTaint(op, sc); err != nil {
+			return nil, err
+		}
+	}
+	// A file is an output boundary: tainted content is written as the
+	// marker, and known secret spellings are redacted.
+	return x.r.FS.Write(path, x.secrets.Redact(redactTainted(str(args, "content"), x.flow)))
+}
+
+// pathTaint refuses a file_write whose path derives from a secret (the
+// name of a file would carry it out).
+func (x *run) pathTaint(op *opCall, sc *scope) error {
+	a := argOf(op.args, "path")
+	if a == nil {
+		return nil
+	}
+	saved := x.flowFrom()
+	_, err := x.evalPlain(a.Value, sc)
+	pathTainted := x.flow
+	x.flow = saved
+	if err == nil && pathTainted {
+		return fatalf(KindSecret, "file_write path= derives from a secret: a file name would carry it out")
+	}
+	return err
 }

@@ -211,6 +211,13 @@ func (x *run) opDataWrite(ctx context.Context, op *opCall) (any, error) {
 		return nil, err
 	}
 	req := contract.WriteRequest{Content: str(args, "content"), Tags: stringList(mustGet(args, "tags")), Recipients: stringList(mustGet(args, "recipients"))}
+	if x.flow {
+		// The data store is an output boundary: a write whose arguments
+		// derive from a secret stores the marker and nothing else of them.
+		req = contract.WriteRequest{Content: TaintMarker}
+		args = value.NewObject(0)
+	}
+	req.Content = x.secrets.Redact(req.Content)
 	if strings.TrimSpace(req.Content) == "" {
 		return nil, errorf(KindArgument, "$ data_write needs a non-empty content=")
 	}
@@ -276,6 +283,9 @@ func (x *run) opSkillWrite(ctx context.Context, op *opCall) (any, error) {
 		return nil, err
 	}
 	name, source := str(args, "name"), str(args, "source")
+	if x.flow {
+		return nil, fatalf(KindSecret, "$ skill_write: the skill source derives from a secret and would carry it into the skill store")
+	}
 	if strings.TrimSpace(name) == "" || strings.TrimSpace(source) == "" {
 		return nil, errorf(KindArgument, "$ skill_write needs name= and source=")
 	}
@@ -305,23 +315,6 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
-}
-
-// ForceDraft rewrites a skill body's # Status: line to Draft (adding one
-// after the first line when there is none): in-skill skill_write never
-// grants approval.
-func ForceDraft(body string) string {
-	lines := strings.Split(body, "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "# Status:") {
-			lines[i] = "# Status: Draft"
-			return strings.Join(lines, "\n")
-		}
-	}
-	if len(lines) > 0 && strings.HasPrefix(lines[0], "# ") {
-		return lines[0] + "\n# Status: Draft\n" + strings.Join(lines[1:], "\n")
-	}
-	return "# Status: Draft\n" + body
 }
 
 func (x *run) opJSONParse(_ context.Context, op *opCall) (any, error) {
@@ -367,7 +360,7 @@ func (x *run) opTool(ctx context.Context, op *opCall, conn, tool string) (any, e
 	if err != nil && !x.mech {
 		return nil, err
 	}
-	if entry.IsMutating(tool) || lang.IsMutatingTool(tool) {
+	if x.toolMutation(ctx, entry, tool) != "" {
 		if err := x.gate(op, sc, op.name); err != nil {
 			return nil, err
 		}
@@ -380,9 +373,25 @@ func (x *run) opTool(ctx context.Context, op *opCall, conn, tool string) (any, e
 	if err != nil {
 		return nil, err
 	}
+	if x.secrets.HasValue(args) {
+		x.taint() // the backend receives a secret: all it returns is tainted
+	}
 	out, err := entry.Connector.Call(ctx, tool, plainMap(resolved.(*value.Object)))
 	if err != nil {
 		return nil, err
 	}
 	return value.Normalize(out), nil
+}
+
+// toolMutation classifies "$ conn.tool" with lang.ToolMutation: the
+// connector's configuration, then the annotations of its discovered tools
+// (the MCP connector serves them from the tool cache), then the verb
+// heuristic. A mechanical walk contacts no backend, so it sees only the
+// configuration.
+func (x *run) toolMutation(ctx context.Context, entry contract.ConnectorEntry, tool string) string {
+	var discovered []contract.Tool
+	if entry.Connector != nil && !x.mech {
+		discovered, _ = entry.Connector.Tools(ctx) // unknown tools: configuration and names decide
+	}
+	return lang.ToolMutation(tool, entry.Facts(tool, discovered))
 }

@@ -56,6 +56,10 @@ type RunError struct {
 	Range  ast.Range
 	Nested []ErrorInfo
 	Err    error
+	// Tainted says the failure was raised by a statement that read
+	// secret-derived data: its message is redacted whole at the output
+	// boundary and ${ERROR_CONTEXT} is tainted.
+	Tainted bool
 }
 
 // Error implements error.
@@ -87,6 +91,7 @@ func kindOf(err error) (string, bool) {
 	var (
 		notAllowed *shellexec.BinaryNotAllowedError
 		unsafe     *shellexec.UnsafeShellDisabledError
+		fullShell  *shellexec.FullShellError
 		exitErr    *shellexec.ExitError
 		timeout    *shellexec.TimeoutError
 		path       *fsgate.PathNotAllowedError
@@ -100,7 +105,7 @@ func kindOf(err error) (string, bool) {
 	switch {
 	case errors.As(err, &notAllowed):
 		return KindShellNotAllowed, true
-	case errors.As(err, &unsafe):
+	case errors.As(err, &unsafe), errors.As(err, &fullShell):
 		return KindUnsafeDisabled, true
 	case errors.As(err, &path):
 		return KindPathNotAllowed, true

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
@@ -30,7 +31,14 @@ func (x *run) runTarget(t *ast.Target) error {
 			return err
 		}
 	}
-	x.targetOut[name] = x.targetOutput()
+	out, tainted := x.targetOutput()
+	x.targetOut[name] = out
+	if tainted {
+		if x.targetTaint == nil {
+			x.targetTaint = map[string]bool{}
+		}
+		x.targetTaint[name] = true
+	}
 	x.cur = nil
 	return nil
 }
@@ -43,24 +51,29 @@ func (x *run) recover(t *ast.Target, err error) error {
 	}
 	name := t.Name.Name
 	x.res.ElseExecuted = append(x.res.ElseExecuted, name)
+	x.flow = re.Tainted
 	x.trace("else", name, re.Op, x.line(re.Range), re.Kind+": "+re.Msg)
 	x.progress(Event{Kind: "else", Target: name, Line: x.line(t.Else.Range), Detail: re.Msg})
 	sc := newScope(scopeElse, x.root)
 	ec := value.NewObject(3)
 	ec.Set("kind", re.Kind)
-	ec.Set("message", x.secrets.Redact(re.Msg))
+	// The message as raised, never rewritten by redaction: a rewritten
+	// message would tell the skill which text equals a secret. A failure
+	// of tainted data taints ${ERROR_CONTEXT} and the handler.
+	ec.Set("message", re.Msg)
 	ec.Set("target", name)
 	sc.vars["ERROR_CONTEXT"] = ec
-	return x.execBlock(t.Else.Body, sc)
+	sc.setMeta("ERROR_CONTEXT", varMeta{tainted: re.Tainted})
+	return x.underTaint(re.Tainted, func() error { return x.execBlock(t.Else.Body, sc) })
 }
 
 // targetOutput is ${target.output}: the last "-> VAR" value bound in the
-// target, or else its emissions joined.
-func (x *run) targetOutput() any {
+// target, or else its emissions joined; and its taint.
+func (x *run) targetOutput() (any, bool) {
 	if x.cur.hasOut {
-		return x.cur.out
+		return x.cur.out, x.cur.tainted
 	}
-	return strings.Join(x.res.Emissions[x.cur.emitStart:], "\n")
+	return strings.Join(x.res.Emissions[x.cur.emitStart:], "\n"), slices.Contains(x.res.emitTaint[x.cur.emitStart:], true)
 }
 
 func (x *run) execBlock(b *ast.Block, sc *scope) error {
@@ -89,10 +102,27 @@ func (x *run) locate(re *RunError, s ast.Stmt) *RunError {
 	return re
 }
 
+// execStmt runs one statement. Its taint starts as the branch's (see
+// taint.go); a failure it raises after reading tainted data is tainted.
 func (x *run) execStmt(s ast.Stmt, sc *scope) error {
 	if err := x.alive(nil); err != nil {
 		return err
 	}
+	if err := x.step(); err != nil {
+		return err
+	}
+	saved := x.flowFrom()
+	err := x.dispatchStmt(s, sc)
+	if err != nil && x.flow {
+		re := classify(err)
+		re.Tainted = true
+		err = re
+	}
+	x.flow = saved
+	return err
+}
+
+func (x *run) dispatchStmt(s ast.Stmt, sc *scope) error {
 	switch s := s.(type) {
 	case *ast.SetStmt:
 		return x.execSet(s, sc)
@@ -124,8 +154,7 @@ func (x *run) execSet(s *ast.SetStmt, sc *scope) error {
 	if _, isRef := s.Value.(*ast.Subst); isRef {
 		v = value.Clone(v) // a copy keeps structure without aliasing
 	}
-	sc.set(s.Name.Name, v)
-	return nil
+	return x.bind(sc, s.Name.Name, v, x.flow)
 }
 
 func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
@@ -138,13 +167,40 @@ func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
 	if owner == nil {
 		return errorf(KindUnresolved, "$append %s: %s is not initialized (use $set %s = [] or \"\" first)", name, name, name)
 	}
+	var m varMeta
+	var recorded bool
+	m.size, recorded = owner.sizeHeld(name)
+	if x.flow || x.tainted(name, owner) {
+		m.tainted = true
+	}
+	var grown any
+	var add int64
 	switch cur := owner.vars[name].(type) {
 	case []any:
-		owner.vars[name] = append(cur, value.Clone(v))
+		elem := value.Clone(v)
+		add = 16 + sizeOf(elem)
+		if err := x.checkSize(name, m.size+add); err != nil {
+			return err
+		}
+		grown = append(cur, elem)
 	case string:
-		owner.vars[name] = cur + value.String(v)
+		s := value.String(v)
+		add = int64(len(s))
+		if err := x.checkSize(name, m.size+add); err != nil {
+			return err
+		}
+		grown = cur + s
 	default:
 		return &RunError{Kind: KindTypeMismatch, Msg: "$append " + name + ": expected a list or string, got " + value.TypeName(cur)}
+	}
+	if err := x.hold(add); err != nil {
+		return err
+	}
+	owner.vars[name] = grown
+	owner.held += add
+	m.size += add
+	if m.tainted || recorded || m.size >= metaMinSize {
+		owner.setMeta(name, m)
 	}
 	return nil
 }
@@ -156,11 +212,13 @@ func (x *run) execIf(s *ast.IfStmt, sc *scope) error {
 			return x.locate(classify(err), s)
 		}
 		if ok {
-			return x.execBlock(cl.Body, sc)
+			x.taintBranches(s, sc)
+			return x.underTaint(x.flow, func() error { return x.execBlock(cl.Body, sc) })
 		}
 	}
+	x.taintBranches(s, sc)
 	if s.Else != nil {
-		return x.execBlock(s.Else.Body, sc)
+		return x.underTaint(x.flow, func() error { return x.execBlock(s.Else.Body, sc) })
 	}
 	return nil
 }
@@ -175,14 +233,33 @@ func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
 		return err
 	}
 	iter := s.Iter.Name
-	for _, it := range items {
-		inner := newScope(scopeLoop, sc)
-		inner.vars[iter] = it
-		if err := x.execBlock(s.Body, inner); err != nil {
-			return err
+	listTainted := x.flow
+	x.taintBranches(s.Body, sc)
+	// One loop scope serves every iteration: emptied at the start of each,
+	// it holds exactly what a fresh scope would (the loop variable, then
+	// what the body binds), without a new scope and map per item.
+	inner := newScope(scopeLoop, sc)
+	return x.underTaint(listTainted, func() error {
+		for _, it := range items {
+			if err := x.step(); err != nil {
+				return err
+			}
+			clear(inner.vars)
+			clear(inner.meta)
+			inner.held = 0
+			inner.vars[iter] = it // part of the list, already counted
+			if listTainted {
+				inner.setMeta(iter, varMeta{tainted: true})
+			}
+			err := x.execBlock(s.Body, inner)
+			x.budget.mem -= inner.held // the iteration's bindings die with it
+			x.held -= inner.held
+			if err != nil {
+				return err
+			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // iterable returns the elements foreach walks (see the package doc).

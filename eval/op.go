@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/value"
 	"github.com/skillscript/skillc/internal/lang"
 )
@@ -42,6 +43,11 @@ func (x *run) runOp(op *opCall, sc *scope, fn opFunc) error {
 		return x.contain(op, sc, err)
 	}
 	defer cancel()
+	if isEffect(op) {
+		if err := x.effectGate(op.name); err != nil {
+			return x.locate(classify(err), op.stmt)
+		}
+	}
 	x.progress(Event{Kind: "op", Target: x.targetName(), Op: op.name, Line: x.line(op.stmt.Span())})
 	v, err := fn(ctx, op)
 	if err != nil {
@@ -50,13 +56,15 @@ func (x *run) runOp(op *opCall, sc *scope, fn opFunc) error {
 	if op.fb != nil && !x.mech && value.IsEmpty(v) {
 		return x.fireFallback(op, sc, "empty result")
 	}
-	x.bindResult(op, sc, v)
-	return nil
+	return x.bindResult(op, sc, v)
 }
 
 // contain applies op's (fallback:) to a containable failure.
 func (x *run) contain(op *opCall, sc *scope, err error) error {
 	re := x.locate(classify(err), op.stmt)
+	if x.flow {
+		re.Tainted = true
+	}
 	if re.Fatal || op.fb == nil {
 		return re
 	}
@@ -69,15 +77,14 @@ func (x *run) fireFallback(op *opCall, sc *scope, reason string) error {
 	if err != nil {
 		return x.locate(classify(err), op.stmt)
 	}
-	fb := Fallback{Target: x.targetName(), Op: op.name, Reason: x.secrets.Redact(reason), Range: x.span(op.stmt.Span())}
+	fb := Fallback{Target: x.targetName(), Op: op.name, Reason: redactTainted(reason, x.flow), Range: x.span(op.stmt.Span())}
 	x.res.Fallbacks = append(x.res.Fallbacks, fb)
 	x.trace("fallback", fb.Target, op.name, x.line(op.stmt.Span()), reason)
 	x.progress(Event{Kind: "fallback", Target: fb.Target, Op: op.name, Line: x.line(op.stmt.Span()), Detail: reason})
 	if op.name == "execute_skill" || op.name == "$ execute_skill" {
 		v = degradedChild(v, fb.Reason)
 	}
-	x.bindResult(op, sc, v)
-	return nil
+	return x.bindResult(op, sc, v)
 }
 
 // degradedChild is what "execute_skill(...) -> R (fallback: v)" binds when
@@ -96,15 +103,20 @@ func degradedChild(v any, reason string) any {
 	})
 }
 
-func (x *run) bindResult(op *opCall, sc *scope, v any) {
+// bindResult binds op's value to its "-> VAR", tainted when the op read
+// tainted data or its sink received a secret.
+func (x *run) bindResult(op *opCall, sc *scope, v any) error {
 	if op.bind == nil || op.bind.Name == nil {
-		return
+		return nil
 	}
-	sc.set(op.bind.Name.Name, v)
-	x.lastBound, x.hasBound = v, true
+	if err := x.bind(sc, op.bind.Name.Name, v, x.flow); err != nil {
+		return x.locate(classify(err), op.stmt)
+	}
+	x.lastBound, x.hasBound, x.lastTainted = v, true, x.flow
 	if x.cur != nil {
-		x.cur.out, x.cur.hasOut = v, true
+		x.cur.out, x.cur.hasOut, x.cur.tainted = v, true, x.flow
 	}
+	return nil
 }
 
 // opContext derives the op's context: timeout= wins over # Timeout:, which
@@ -178,10 +190,19 @@ func (x *run) alive(op *opCall) error {
 // # Autonomous: true. Refusal is fatal.
 func (x *run) gate(op *opCall, sc *scope, what string) error {
 	op.mutating = true
-	if x.mech || x.info.Autonomous {
+	a := argOf(op.args, "approved")
+	if a != nil && !x.mech {
+		// approved= is the author's literal signature on this op; a value
+		// computed at run time (a caller input, a tool answer) never
+		// grants it (issue 13 item 9).
+		if _, ok := check.LitString(a.Value); !ok {
+			return fatalf(KindMutation, "%s: approved= must be a literal string, not a computed value", what)
+		}
+	}
+	if x.mech || x.autonomous() {
 		return nil
 	}
-	if a := argOf(op.args, "approved"); a != nil {
+	if a != nil {
 		v, err := x.evalPlain(a.Value, sc)
 		if err == nil && strings.TrimSpace(value.String(v)) != "" {
 			return nil

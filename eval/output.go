@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
@@ -11,11 +12,21 @@ import (
 // produceOutput renders the body template after the targets ran, picks
 // the canonical output and delivers it per # Output: kind.
 func (x *run) produceOutput() error {
+	x.flow = x.pc
 	text, err := x.canonical()
 	if err != nil {
 		return err
 	}
 	x.res.Outputs.Text = text
+	x.res.outTaint = x.flow
+	if x.flow {
+		x.touched = true
+	}
+	// What leaves through # Output: agent/file is at an output boundary.
+	text = x.secrets.Redact(redactTainted(text, x.flow))
+	if x.res.outFrom == outEmissions && x.flow {
+		text = x.secrets.Redact(strings.Join(redactedEmissions(x.res), "\n"))
+	}
 	specs := x.outputSpecs()
 	if len(specs) == 0 {
 		x.res.Outputs.Kinds = append(x.res.Outputs.Kinds, "text")
@@ -45,12 +56,19 @@ func (x *run) outputSpecs() []*ast.OutputSpec {
 // joined if any emit ran, else the last bound value (DECISIONS 19).
 func (x *run) canonical() (string, error) {
 	if len(x.f.Templates) > 0 {
+		x.res.outFrom = outOther
 		return x.renderTemplate()
 	}
 	if x.emitted {
+		x.res.outFrom = outEmissions
+		if slices.Contains(x.res.emitTaint, true) {
+			x.flow = true
+		}
 		return strings.Join(x.res.Emissions, "\n"), nil
 	}
 	if x.hasBound {
+		x.res.outFrom = outOther
+		x.flow = x.flow || x.lastTainted
 		return value.String(x.lastBound), nil
 	}
 	return "", nil
@@ -105,8 +123,14 @@ func (x *run) deliver(o *ast.OutputSpec, text string) error {
 	case "text", "none":
 		return nil
 	case "agent", "template":
+		if err := x.effectGate("# Output: " + kind); err != nil {
+			return err
+		}
 		return x.deliverAgent(o, kind, text)
 	case "file":
+		if err := x.effectGate("# Output: file"); err != nil {
+			return err
+		}
 		return x.deliverFile(o, text)
 	}
 	return &RunError{Kind: KindOutput, Msg: "unknown # Output: kind " + kind, Range: o.Range}

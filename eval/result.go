@@ -27,7 +27,27 @@ type Result struct {
 	DeadlineExceeded bool      `json:"deadline_exceeded"`
 	UncertainEffects []Effect  `json:"uncertain_effects"`
 	Notices          []string  `json:"notices"`
+
+	// stop is the run's failure when it must also fail every caller (see
+	// uncatchable): a composing skill re-raises it instead of a
+	// containable ChildSkillError.
+	stop *RunError
+	// Taint of what the run produced: touched says it saw tainted data at
+	// all (its caller then taints what it binds from it), emitTaint is
+	// per emission, outTaint is Outputs.Text's and outFrom where that
+	// text came from.
+	touched   bool
+	emitTaint []bool
+	outTaint  bool
+	outFrom   int
 }
+
+// Where Outputs.Text came from.
+const (
+	outNone = iota
+	outEmissions
+	outOther
+)
 
 // Failed reports whether the run failed.
 func (r *Result) Failed() bool { return r.Status != statusOK }
@@ -87,6 +107,8 @@ type ErrorInfo struct {
 	Op      string      `json:"op,omitempty"`
 	Range   *Span       `json:"range,omitempty"`
 	Nested  []ErrorInfo `json:"nested,omitempty"`
+
+	tainted bool // Message derives from a secret: redacted whole at the boundary
 }
 
 // Fallback records an op-level (fallback:) that fired.

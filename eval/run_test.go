@@ -23,6 +23,7 @@ import (
 	"github.com/skillscript/skillc/eval/fsgate"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/mock"
+	"github.com/skillscript/skillc/eval/secret"
 	"github.com/skillscript/skillc/eval/shellexec"
 	"github.com/skillscript/skillc/eval/substrate/datastore"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
@@ -34,7 +35,8 @@ import (
 //
 //	config        key: value lines — shell (allowlist), unsafe, fs (on),
 //	              secret NAME=VALUE, mechanical, datastore (sqlite),
-//	              agents (none|fail), clock (RFC 3339), maxdepth, identity
+//	              agents (none|fail), clock (RFC 3339), maxdepth, identity,
+//	              maxops, maxvalue, maxmem (the resource bounds)
 //	inputs        NAME=VALUE lines
 //	mock.yaml     an eval/mock file wired as the registry
 //	store/*.skill.md   skills in a filesystem skill store
@@ -71,6 +73,7 @@ type fixture struct {
 	events   *eventLog
 	secrets  []string
 	stateDir string
+	conns    *transformers
 }
 
 func loadFixture(t *testing.T, path string) *fixture {
@@ -151,6 +154,7 @@ func (fx *fixture) buildRunner(t *testing.T) *eval.Runner {
 		r.Clock = func() time.Time { return at }
 	}
 	r.Mechanical = fx.get("mechanical") == "true"
+	r.MaxOps, r.MaxValueBytes, r.MaxMemoryBytes = int64(atoi(fx.get("maxops"))), int64(atoi(fx.get("maxvalue"))), int64(atoi(fx.get("maxmem")))
 	r.Env.User = fx.get("user")
 	fx.events = &eventLog{}
 	r.Progress = fx.events.add
@@ -184,6 +188,15 @@ func (fx *fixture) registry(t *testing.T) *contract.Registry {
 		reg.Data = ds
 	}
 	reg.Skills = fx.skillStore(t)
+	for _, name := range fx.config["connector"] {
+		if fx.conns == nil {
+			fx.conns = &transformers{calls: map[string]int{}}
+		}
+		if reg.Connectors == nil {
+			reg.Connectors = map[string]contract.ConnectorEntry{}
+		}
+		reg.Connectors[name] = contract.ConnectorEntry{Connector: fx.conns.connector(name)}
+	}
 	fx.agents = &recorder{fail: fx.get("agents") == "fail"}
 	if fx.get("agents") != "none" {
 		reg.Agents = []contract.AgentConnector{fx.agents}
@@ -372,8 +385,9 @@ func (fx *fixture) checkFiles(t *testing.T) {
 // checkSecrets searches everything the run produced for secret values.
 func (fx *fixture) checkSecrets(t *testing.T, res *eval.Result, data []byte) {
 	everything := string(data) + fx.events.String() + fx.agents.String()
+	fx.checkSecurity(t, everything)
 	for _, s := range fx.secrets {
-		if s != "" && strings.Contains(everything, s) {
+		if len(s) >= secret.MinBytes && strings.Contains(everything, s) { // shorter ones are refused, never resolved
 			t.Errorf("secret value %q leaked into the result, progress or deliveries", s)
 		}
 	}

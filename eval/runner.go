@@ -62,6 +62,17 @@ type Runner struct {
 	// error fails the run fatally, under the error's Kind() when it has
 	// one. Child skills are admitted by Load.
 	Admit func(ctx context.Context, f *ast.File, info *check.Info, mechanical bool) error
+	// MaxValueBytes caps the size of one value (a string, or the estimated
+	// size of a list or object); 0 means DefaultMaxValueBytes, a negative
+	// value no cap.
+	MaxValueBytes int64
+	// MaxOps caps the statements a composed run (the root and all its
+	// children) executes; 0 means DefaultMaxOps, negative no cap.
+	MaxOps int64
+	// MaxMemoryBytes caps the estimated bytes a composed run holds in
+	// bindings and emissions; 0 means DefaultMaxMemoryBytes, negative no
+	// cap.
+	MaxMemoryBytes int64
 }
 
 // Loader turns a stored skill's source into a checked file; see

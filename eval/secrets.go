@@ -6,6 +6,7 @@ import (
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/secret"
+	"github.com/skillscript/skillc/eval/value"
 )
 
 // secretBox is the run's secret.Box with its failures turned into fatal
@@ -36,6 +37,28 @@ func (b secretBox) checkDeclared(s string) error { return secretError(b.CheckDec
 func (b secretBox) resolve(s string) (string, error) {
 	v, err := b.Resolve(s)
 	return v, secretError(err)
+}
+
+// HasValue reports whether a sentinel of the box appears in any string
+// inside v.
+func (b secretBox) HasValue(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return b.Has(t)
+	case []any:
+		for _, e := range t {
+			if b.HasValue(e) {
+				return true
+			}
+		}
+	case *value.Object:
+		for k, e := range t.All() {
+			if b.Has(k) || b.HasValue(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // resolveValue resolves sentinels in every string inside v.

@@ -32,7 +32,7 @@ func (x *run) loadSkill(ctx context.Context, name string) (*contract.SkillRecord
 	if info == nil {
 		info = check.Check(f)
 	}
-	if info.Status == contract.StatusDisabled {
+	if info.Status == contract.StatusDisabled || childLifecycle(rec, info) == contract.StatusDisabled {
 		return nil, nil, nil, fatalf(KindDisabled, "skill %q is Disabled and cannot run", name)
 	}
 	return rec, f, info, nil
@@ -122,14 +122,31 @@ func (x *run) opExecuteSkill(ctx context.Context, op *opCall) (any, error) {
 	return x.childOutcome(name, res)
 }
 
+// childTaint carries a child's taint into its caller's statement: a child
+// that saw tainted data taints everything its caller binds from it.
+func (x *run) childTaint(res *Result) {
+	if res.touched {
+		x.taint()
+	}
+}
+
 // runChild runs a child skill to completion.
 func (x *run) runChild(ctx context.Context, rec *contract.SkillRecord, f *ast.File, info *check.Info, inputs map[string]any, mech bool) *Result {
 	child := x.r.newRun(contract.WithCallerIdentity(ctx, rec.Author), f, info, x.depth+1, rec.Author, mech)
+	child.draftChild = childLifecycle(rec, info) != contract.StatusApproved
 	child.entry = x.entry
 	if child.entry == "" {
 		child.entry = x.skillName()
 	}
+	child.budget = x.budget // one op budget and memory estimate for the composed run
+	child.secrets.ShareRedaction(x.secrets.Box)
+	child.pc, child.touched = x.flow, x.flow // inputs from tainted data taint the whole child
 	defer child.cancel()
+	defer child.release()
+	if err := x.spend(childRunCost); err != nil {
+		child.fail(err)
+		return child.finish()
+	}
 	child.execute(inputs)
 	return child.finish()
 }
@@ -138,6 +155,10 @@ func (x *run) runChild(ctx context.Context, rec *contract.SkillRecord, f *ast.Fi
 // op failure when the child failed (its errors nest in the failure).
 func (x *run) childOutcome(name string, res *Result) (any, error) {
 	x.res.UncertainEffects = append(x.res.UncertainEffects, res.UncertainEffects...)
+	x.childTaint(res)
+	if err := reraise(res); err != nil {
+		return nil, err
+	}
 	if res.Failed() {
 		re := &RunError{Kind: KindChild, Msg: "child skill " + name + " failed", Nested: res.Errors, Fatal: res.DeadlineExceeded}
 		if len(res.Errors) > 0 {
@@ -215,15 +236,27 @@ func (x *run) inline(ctx context.Context, name string) error {
 		return errorf(KindArgument, "inline(skill=%q): only # Type: data skills can be inlined; use execute_skill to run %q", name, name)
 	}
 	res := x.runChild(ctx, rec, f, info, nil, x.mech)
+	x.childTaint(res)
+	if err := reraise(res); err != nil {
+		return err
+	}
 	if res.Failed() {
 		return &RunError{Kind: KindChild, Msg: "data skill " + name + " failed", Nested: res.Errors}
 	}
 	for k, v := range res.Vars() {
 		if _, bound := x.root.vars[k]; !bound {
-			x.root.vars[k] = v
+			if err := x.bind(x.root, k, v, res.touched); err != nil {
+				return err
+			}
 		}
 	}
 	x.inlined[name] = res.Outputs.Text
+	if res.touched {
+		if x.inlinedTaint == nil {
+			x.inlinedTaint = map[string]bool{}
+		}
+		x.inlinedTaint[name] = true
+	}
 	return nil
 }
 
@@ -237,6 +270,11 @@ func (x *run) opInline(ctx context.Context, op *opCall) (any, error) {
 	if err := x.inline(ctx, name); err != nil {
 		return nil, err
 	}
-	x.emit(op, x.inlined[name])
+	if x.inlinedTaint[name] {
+		x.taint()
+	}
+	if err := x.emit(op, x.inlined[name]); err != nil {
+		return nil, err
+	}
 	return x.inlined[name], nil
 }

@@ -26,8 +26,11 @@ type run struct {
 	identity string
 	entry    string // the root skill of a composed run ("" for the root)
 	mech     bool
-	start    time.Time
-	deadline time.Time // zero when the run has no deadline
+	// draftChild marks a Draft skill reached by composition: effectGate
+	// refuses its effects and its # Autonomous: is not honoured.
+	draftChild bool
+	start      time.Time
+	deadline   time.Time // zero when the run has no deadline
 
 	opTimeout time.Duration // # Timeout:
 	targetOut map[string]any
@@ -37,8 +40,22 @@ type run struct {
 	emitted   bool
 	secrets   secretBox
 	substs    map[*ast.Subst]*substInfo
-	inlined   map[string]string // data skills baked in by inline(), name → text
+	constStr  map[*ast.StringLit]any // literal-only strings, boxed once (see eval)
+	scratch   []byte                 // renderText's buffer, used as a stack
+	inlined   map[string]string      // data skills baked in by inline(), name → text
 	dispatch  int
+
+	budget *budget // the composed run's op count and memory estimate
+	held   int64   // bytes this run holds in the memory estimate
+
+	// Taint (taint.go): flow is the taint of the statement being run, pc
+	// that of the branch it runs in, touched whether the run has seen
+	// tainted data at all; targetTaint is the taint of ${target.output}.
+	flow, pc, touched bool
+	targetTaint       map[string]bool
+	inlinedTaint      map[string]bool // inlined data skills that saw tainted data
+	unboundTaint      map[string]bool // names a branch not taken under taint would have bound
+	lastTainted       bool
 }
 
 // targetState tracks the target being run.
@@ -47,6 +64,7 @@ type targetState struct {
 	emitStart int
 	out       any
 	hasOut    bool
+	tainted   bool // out is tainted
 }
 
 // substInfo caches the path and filter chain of a substitution.
@@ -63,10 +81,11 @@ func (r *Runner) newRun(ctx context.Context, f *ast.File, info *check.Info, dept
 	x := &run{
 		r: r, parent: ctx, f: f, info: info, res: newResult(f), depth: depth,
 		identity: identity, mech: mech, start: r.clock(),
-		targetOut: map[string]any{}, substs: map[*ast.Subst]*substInfo{},
+		targetOut: map[string]any{}, substs: map[*ast.Subst]*substInfo{}, constStr: map[*ast.StringLit]any{},
 		inlined: map[string]string{},
 	}
 	x.res.Mechanical = mech
+	x.budget = &budget{}
 	x.root = newScope(scopeSkill, nil)
 	x.secrets = newSecretBox(info, r.Secrets)
 	x.ctx, x.cancel = context.WithCancel(withIdentity(ctx, identity))
@@ -86,6 +105,8 @@ const (
 type scope struct {
 	kind   scopeKind
 	vars   map[string]any
+	meta   map[string]varMeta // size and taint of the bindings; nil until one is made by bind
+	held   int64              // bytes bound here (released when a loop scope dies)
 	parent *scope
 }
 
@@ -113,13 +134,59 @@ func (s *scope) owner(name string) *scope {
 	return nil
 }
 
-// set binds name where a $set or -> binding made in s lands.
-func (s *scope) set(name string, v any) {
+// target returns the scope where a $set or -> binding made in s lands.
+func (s *scope) target() *scope {
 	sc := s
 	for sc.kind == scopeElse && sc.parent != nil {
 		sc = sc.parent
 	}
-	sc.vars[name] = v
+	return sc
+}
+
+// metaMinSize is the size from which an untainted binding's size is
+// recorded; a smaller one is measured again when it is replaced, so that
+// the common small binding costs no bookkeeping allocation.
+const metaMinSize = 256
+
+// setMeta records the size and taint of name's binding in s.
+func (s *scope) setMeta(name string, m varMeta) {
+	if s.meta == nil {
+		s.meta = make(map[string]varMeta, 4)
+	}
+	s.meta[name] = m
+}
+
+// sizeHeld returns the size counted for name's binding in s, and whether
+// its size and taint are recorded.
+func (s *scope) sizeHeld(name string) (int64, bool) {
+	if m, ok := s.meta[name]; ok {
+		return m.size, true
+	}
+	if cur, ok := s.vars[name]; ok {
+		return sizeOf(cur), false
+	}
+	return 0, false
+}
+
+// bind binds name where a $set or -> binding made in sc lands, with its
+// taint, after checking the value against the per-value cap and the run's
+// memory budget.
+func (x *run) bind(sc *scope, name string, v any, tainted bool) error {
+	t := sc.target()
+	n := sizeOf(v)
+	if err := x.checkSize(name, n); err != nil {
+		return err
+	}
+	old, recorded := t.sizeHeld(name)
+	if err := x.hold(n - old); err != nil {
+		return err
+	}
+	t.vars[name] = v
+	t.held += n - old
+	if tainted || recorded || n >= metaMinSize {
+		t.setMeta(name, varMeta{size: n, tainted: tainted})
+	}
+	return nil
 }
 
 // execute runs the whole skill, recording any failure in the result.
@@ -166,12 +233,17 @@ func (x *run) fail(err error) {
 	if re.Kind == KindDeadline {
 		x.res.DeadlineExceeded = true
 	}
+	x.flow = re.Tainted
 	x.res.Status = statusFailed
+	if re.Fatal && uncatchable(re.Kind) && x.res.stop == nil {
+		x.res.stop = re
+	}
 	x.res.Errors = append(x.res.Errors, x.errorInfo(re))
 	x.trace("error", re.Target, re.Op, x.line(re.Range), re.Msg)
 	x.progress(Event{Kind: "error", Target: re.Target, Op: re.Op, Line: x.line(re.Range), Detail: re.Msg})
 	if x.res.Outputs.Text == "" && len(x.res.Emissions) > 0 {
 		x.res.Outputs.Text = strings.Join(x.res.Emissions, "\n")
+		x.res.outFrom = outEmissions
 	}
 }
 
@@ -179,18 +251,29 @@ func (x *run) fail(err error) {
 func (x *run) finish() *Result {
 	for _, id := range x.info.Returns {
 		if v, ok := x.root.vars[id.Name]; ok {
+			if x.depth == 0 && x.root.meta[id.Name].tainted {
+				v = TaintMarker
+			}
 			x.res.FinalVars.set(id.Name, v)
 		}
 	}
+	x.res.touched = x.touched
+	x.flow = false
 	x.progress(Event{Kind: "done", Detail: x.res.Status})
-	x.secrets.redactResult(x.res)
+	if x.depth == 0 {
+		// The output boundary: a child's result stays whole for its
+		// caller (its taint travels with it); the root's is redacted,
+		// tainted values whole, then known secret spellings.
+		redactTaint(x.res)
+		x.secrets.redactResult(x.res)
+	}
 	return x.res
 }
 
 func (x *run) errorInfo(re *RunError) ErrorInfo {
 	return ErrorInfo{
-		Kind: re.Kind, Message: x.secrets.Redact(re.Msg), Target: re.Target, Op: re.Op,
-		Range: x.span(re.Range), Nested: re.Nested,
+		Kind: re.Kind, Message: re.Msg, Target: re.Target, Op: re.Op,
+		Range: x.span(re.Range), Nested: re.Nested, tainted: re.Tainted,
 	}
 }
 
@@ -212,11 +295,11 @@ func (x *run) line(r ast.Range) int {
 
 // trace appends a transcript entry.
 func (x *run) trace(kind, target, op string, line int, text string) {
-	x.res.Transcript = append(x.res.Transcript, TraceEntry{Kind: kind, Target: target, Op: op, Line: line, Text: x.secrets.Display(text)})
+	x.res.Transcript = append(x.res.Transcript, TraceEntry{Kind: kind, Target: target, Op: op, Line: line, Text: redactTainted(x.secrets.Display(text), x.flow)})
 }
 
 func (x *run) notice(format string) {
-	x.res.Notices = append(x.res.Notices, format)
+	x.res.Notices = append(x.res.Notices, redactTainted(format, x.flow))
 	x.trace("notice", "", "", 0, format)
 }
 
@@ -226,7 +309,7 @@ func (x *run) progress(ev Event) {
 		return
 	}
 	ev.Skill, ev.Depth = x.res.Skill, x.depth
-	ev.Detail = x.secrets.Redact(x.secrets.Display(ev.Detail))
+	ev.Detail = x.secrets.Redact(redactTainted(x.secrets.Display(ev.Detail), x.flow))
 	x.r.Progress(ev)
 }
 

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,6 +55,9 @@ func (x *run) resolve(s *ast.Subst, sc *scope) (any, error) {
 	}
 	si := x.substInfo(s)
 	v, ok := x.lookupPath(s.Root.Name, si.segs, sc)
+	if x.tainted(s.Root.Name, sc) {
+		x.taint()
+	}
 	if len(si.chain) == 0 {
 		if !ok {
 			return x.unresolved(s, si)
@@ -221,13 +226,59 @@ func (x *run) renderText(t *ast.Text, sc *scope) (string, error) {
 			return litValue(l), nil
 		}
 	}
-	var b strings.Builder
+	// Literals and substitutions are appended to the run's scratch buffer
+	// and copied out once: one allocation for the result in the common
+	// case. A nested rendering (a filter argument) appends after this one
+	// and cuts the buffer back to where it started, so the buffer is used
+	// like a stack.
+	start := len(x.scratch)
 	for _, p := range t.Parts {
-		if err := x.renderPart(&b, p, sc); err != nil {
+		if err := x.appendPart(p, sc); err != nil {
+			x.scratch = x.scratch[:start]
 			return "", err
 		}
 	}
-	return b.String(), nil
+	s := string(x.scratch[start:])
+	x.scratch = x.scratch[:start]
+	return s, nil
+}
+
+// appendPart appends the rendering of p (what renderPart writes) to
+// x.scratch.
+func (x *run) appendPart(p ast.TextPart, sc *scope) error {
+	switch p := p.(type) {
+	case *ast.Lit:
+		x.scratch = append(x.scratch, litValue(p)...)
+		return nil
+	case *ast.Subst:
+		v, err := x.resolve(p, sc)
+		if err != nil {
+			return err
+		}
+		x.scratch = appendValue(x.scratch, v)
+		return nil
+	}
+	var b strings.Builder
+	if err := x.renderPart(&b, p, sc); err != nil {
+		return err
+	}
+	x.scratch = append(x.scratch, b.String()...)
+	return nil
+}
+
+// appendValue appends value.String(v) to dst, formatting whole numbers in
+// place instead of through a temporary string.
+func appendValue(dst []byte, v any) []byte {
+	switch t := v.(type) {
+	case string:
+		return append(dst, t...)
+	case float64:
+		// the integer branch of value.FormatNumber
+		if a := math.Abs(t); t == 0 || a >= 1e-6 && a < 1e15 && t == math.Trunc(t) {
+			return strconv.AppendInt(dst, int64(t), 10)
+		}
+	}
+	return append(dst, value.String(v)...)
 }
 
 func (x *run) renderPart(b *strings.Builder, p ast.TextPart, sc *scope) error {
@@ -240,6 +291,9 @@ func (x *run) renderPart(b *strings.Builder, p ast.TextPart, sc *scope) error {
 			return err
 		}
 		b.WriteString(value.String(v))
+		if n := int64(b.Len()); n > x.r.maxValueBytes() {
+			return x.checkSize("", n)
+		}
 	case *ast.SecretRef:
 		if p.Name == "" {
 			return fatalf(KindSecret, "secret marker %s is not a literal name", x.source(p.Range))
@@ -265,6 +319,17 @@ func (x *run) eval(e ast.Expr, sc *scope) (any, error) {
 	case nil:
 		return nil, nil
 	case *ast.StringLit:
+		if e.Value != nil && len(e.Value.Parts) == 1 {
+			if l, ok := e.Value.Parts[0].(*ast.Lit); ok {
+				// a constant: box its value once per run, not per evaluation
+				v, ok := x.constStr[e]
+				if !ok {
+					v = litValue(l)
+					x.constStr[e] = v
+				}
+				return v, nil
+			}
+		}
 		return x.renderText(e.Value, sc)
 	case *ast.NumberLit:
 		return e.Value, nil

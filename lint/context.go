@@ -4,6 +4,8 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"sort"
+
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // Context describes the deployment a skill is linted against. The zero
@@ -70,6 +72,8 @@ type Connector struct {
 	// MutatingTools marks individual tools.
 	Mutating      bool
 	MutatingTools []string
+	// ReadOnly is the connector's "mutating": false.
+	ReadOnly bool
 	// ToolsKnown reports that Tools is the connector's whole tool surface.
 	ToolsKnown bool
 	Tools      map[string]*Tool
@@ -82,6 +86,9 @@ type Tool struct {
 	// Schema is the JSON input schema; nil when unknown.
 	Schema   json.RawMessage
 	Mutating bool
+	// ReadOnly is the tool's "mutating": false; ReadOnlyHint and
+	// DestructiveHint are its MCP annotations.
+	ReadOnly, ReadOnlyHint, DestructiveHint bool
 }
 
 // inputSchema is the part of a JSON schema the argument rules use.
@@ -147,13 +154,29 @@ func (c *Connector) toolNames() []string {
 	return out
 }
 
-// isMutating reports whether the connector declares tool mutating.
-func (c *Connector) isMutating(tool string) bool {
-	if c.Mutating || contains(c.MutatingTools, tool) {
-		return true
+// ToolFacts returns what the connector's configuration and discovered
+// tools declare about tool, for lang.ToolMutation. c may be nil.
+func (c *Connector) ToolFacts(tool string) lang.ToolFacts {
+	var f lang.ToolFacts
+	if c == nil {
+		return f
 	}
-	t := c.Tools[tool]
-	return t != nil && t.Mutating
+	switch {
+	case c.Mutating || contains(c.MutatingTools, tool):
+		f.Connector = lang.DeclaredMutating
+	case c.ReadOnly:
+		f.Connector = lang.DeclaredReadOnly
+	}
+	if t := c.Tools[tool]; t != nil {
+		switch {
+		case t.Mutating:
+			f.Tool = lang.DeclaredMutating
+		case t.ReadOnly:
+			f.Tool = lang.DeclaredReadOnly
+		}
+		f.ReadOnlyHint, f.DestructiveHint = t.ReadOnlyHint, t.DestructiveHint
+	}
+	return f
 }
 
 func contains(list []string, s string) bool {

@@ -24,9 +24,9 @@ func codeList(names []string) string { return "`" + strings.Join(names, " ") + "
 
 // ownExprs returns the expression-bearing children of a statement itself,
 // not of nested blocks, so that walking them for every op in info.Ops
-// visits each expression once.
-func ownExprs(s ast.Stmt) []ast.Node {
-	var out []ast.Node
+// visits each expression once. It appends to out[:0] (a buffer to reuse).
+func ownExprs(out []ast.Node, s ast.Stmt) []ast.Node {
+	out = out[:0]
 	add := func(n ast.Node) {
 		if n != nil && !isNilNode(n) {
 			out = append(out, n)

@@ -20,12 +20,22 @@ func ruleMalformedCall() *Rule {
 			Good:    "emit(text=\"x\")\nexecute_skill(name=\"helper\") -> R\nshell(argv=[\"ls\", \"42\"])\n",
 		},
 		Run: func(p *Pass) {
+			type found struct {
+				spec lang.OpSpec
+				ok   bool
+			}
+			specs := map[string]found{} // lang.Op copies the spec: once per name
 			for _, op := range p.Info.Ops {
 				c, ok := op.Stmt.(*ast.CallStmt)
 				if !ok || c.Name == nil {
 					continue
 				}
-				spec, ok := lang.Op(c.Name.Name)
+				f, seen := specs[c.Name.Name]
+				if !seen {
+					f.spec, f.ok = lang.Op(c.Name.Name)
+					specs[c.Name.Name] = f
+				}
+				spec, ok := f.spec, f.ok
 				if !ok || spec.Class != lang.Intrinsic {
 					continue
 				}

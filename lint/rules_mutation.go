@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/internal/lang"
 )
 
@@ -16,16 +17,15 @@ func mutationKind(ctx *Context, s ast.Stmt) string {
 		if s.Tool == nil {
 			return ""
 		}
+		conn := "primary" // a bare "$ tool" routes to the primary connector
 		if s.Connector == nil {
 			if isTypedOp(s.Tool.Name) {
 				return languageOpMutation(s.Tool.Name)
 			}
-		} else if c := ctx.Connectors[s.Connector.Name]; c != nil && c.isMutating(s.Tool.Name) {
-			return "connector " + s.Connector.Name + " declares " + s.Tool.Name + " mutating"
+		} else {
+			conn = s.Connector.Name
 		}
-		if lang.IsMutatingTool(s.Tool.Name) {
-			return "tool " + s.Tool.Name + " has a mutating verb"
-		}
+		return lang.ToolMutation(s.Tool.Name, ctx.Connectors[conn].ToolFacts(s.Tool.Name))
 	}
 	return ""
 }
@@ -46,8 +46,8 @@ func callMutation(c *ast.CallStmt) string {
 		if isUnsafeShell(c) {
 			return "unsafe shell can change anything"
 		}
-		if bin, _, ok := shellBinary(c); ok && lang.IsDestructiveBinary(bin) {
-			return "shell binary " + bin + " changes files"
+		if argv, ok := check.ShellArgv(c); ok {
+			return lang.ClassifyShell(argv).Mutating
 		}
 	}
 	return ""
@@ -72,6 +72,29 @@ func ruleUnconfirmedMutation() *Rule {
 					continue
 				}
 				p.Reportf(opAnchor(op.Stmt), "%s mutates state (%s) without authorization: add approved=\"reason\" or declare # Autonomous: true", opLabel(op.Stmt), why)
+			}
+		},
+	}
+}
+
+func ruleApprovalNotLiteral() *Rule {
+	return &Rule{
+		ID: "approval-not-literal", Severity: ast.Error, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "`approved=` whose value is not a literal string: a `${...}` substitution, a list or an object.",
+			Why:     "Approval is the author's signature on one op. A value computed at run time lets a caller input (`approved=\"${WHY}\"`) or a tool's answer grant the approval; the runtime refuses it.",
+			Bad:     "file_write(path=\"out.txt\", content=\"x\", approved=\"${WHY}\")\n",
+			Good:    "file_write(path=\"out.txt\", content=\"x\", approved=\"nightly export, INFRA-12\")\n",
+		},
+		Run: func(p *Pass) {
+			for _, op := range p.Info.Ops {
+				a := argOf(opArgs(op.Stmt), "approved")
+				if a == nil || a.Value == nil {
+					continue
+				}
+				if _, ok := litString(a.Value); !ok {
+					p.Reportf(a.Value, "approved= must be a literal string written by the author, not a computed value: write the reason itself, e.g. approved=\"cleanup requested in INFRA-7\"")
+				}
 			}
 		},
 	}

@@ -28,6 +28,12 @@ func parserRules() []*Rule {
 			Bad:     "if ${VERDICT} = \"urgent\":\n",
 			Good:    "if ${VERDICT} == \"urgent\":\n",
 		}),
+		parserRule("byte-order-mark", ast.Info, Doc{
+			Summary: "The file starts with a UTF-8 byte order mark; the parser skips it and the fix removes it.",
+			Why:     "Without the skip the mark would glue itself to the first line, so a `# Skill:` header there would silently become body text. Other tools may still trip over the mark.",
+			Bad:     "\ufeff# Skill: report\n",
+			Good:    "# Skill: report\n",
+		}),
 		parserRule("header-case", ast.Warning, Doc{
 			Summary: "A known header key written in another case (`# status:`); the fix uses the canonical spelling.",
 			Why:     "Header keys have one spelling so that every tool reads them the same way.",

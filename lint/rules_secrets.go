@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -34,9 +35,11 @@ func (s *state) secretUses() []secretUse {
 	for _, t := range s.f.Templates {
 		collect(t, false, nil)
 	}
+	var exprs []ast.Node
 	for _, op := range s.info.Ops {
 		sink := isSecretSink(op.Stmt)
-		for _, n := range ownExprs(op.Stmt) {
+		exprs = ownExprs(exprs, op.Stmt)
+		for _, n := range exprs {
 			_, fb := n.(*ast.Fallback)
 			collect(n, sink && !fb, op.Stmt)
 		}
@@ -197,12 +200,51 @@ func credentialLiteral(p *Pass, e ast.Expr) {
 	}
 	ast.Inspect(e, func(n ast.Node) bool {
 		l, ok := n.(*ast.Lit)
-		if ok && credentialValue.MatchString(l.Value) {
+		if ok && mayBeCredential(l.Value) && credentialValue.MatchString(l.Value) {
 			p.Reportf(l, "this looks like a credential written into the skill: declare \"# Requires: secret.NAME\" and use {{secret.NAME}} in the sink")
 			return false
 		}
 		return true
 	})
+}
+
+// credentialAnchors are lower-case words one of which occurs in any
+// ASCII text that credentialValue matches: every alternative of the
+// expression starts with one of them or with a credential-named key, and
+// every credential key name contains one of the last nine.
+var credentialAnchors = [...]string{"bearer", "sk-", "gh", "xox", "akia", "eyj",
+	"key", "secret", "password", "passwd", "pwd", "token", "auth", "credential"}
+
+// mayBeCredential is a cheap necessary condition for credentialValue: the
+// regular expression only runs on literals that contain one of
+// credentialAnchors (ignoring ASCII case). Text holding a non-ASCII byte
+// always goes to the expression, whose case folding also matches a few
+// non-ASCII letters (the Kelvin sign for k, the long s for s).
+func mayBeCredential(v string) bool {
+	if len(v) < 5 {
+		return false // the shortest match, "sk-" plus three characters, has six bytes
+	}
+	var buf [256]byte
+	low := buf[:0]
+	if len(v) > len(buf) {
+		low = make([]byte, 0, len(v))
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= 0x80 {
+			return true
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low = append(low, c)
+	}
+	for _, a := range credentialAnchors {
+		if bytes.Contains(low, []byte(a)) {
+			return true
+		}
+	}
+	return false
 }
 
 func looksLikePlaceholder(v string) bool {

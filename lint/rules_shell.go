@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 func ruleUnsafeShellOp() *Rule {
@@ -70,7 +71,11 @@ func ruleShellBinaryNotAllowed() *Rule {
 			}
 			for _, c := range calls(p.Info, "shell") {
 				bin, at, ok := shellBinary(c)
-				if !ok || allowedBinary(p.Ctx.ShellAllowlist, bin) {
+				if ok && allowedBinary(p.Ctx.ShellAllowlist, bin) {
+					reportWrapped(p, c)
+					continue
+				}
+				if !ok {
 					continue
 				}
 				if len(p.Ctx.ShellAllowlist) == 0 {
@@ -80,6 +85,26 @@ func ruleShellBinaryNotAllowed() *Rule {
 				p.Reportf(at, "shell binary %s is not on the shell allowlist (%s)%s", bin, strings.Join(p.Ctx.ShellAllowlist, ", "), didYouMean(closest(bin, p.Ctx.ShellAllowlist)))
 			}
 		},
+	}
+}
+
+// reportWrapped reports the programs a wrapper on the allowlist would run
+// (env rm, xargs rm, timeout 5 rm) that are not on it themselves: the
+// runtime checks every program of the chain.
+func reportWrapped(p *Pass, c *ast.CallStmt) {
+	if isUnsafeShell(c) {
+		return
+	}
+	argv, ok := check.ShellArgv(c)
+	if !ok {
+		return
+	}
+	chain := lang.ClassifyShell(argv).Chain
+	for _, bin := range chain[1:] {
+		if bin != "" && !allowedBinary(p.Ctx.ShellAllowlist, bin) {
+			p.Reportf(c.Name, "shell binary %s (run by %s) is not on the shell allowlist (%s): the runtime checks every program a wrapper runs", bin, chain[0], strings.Join(p.Ctx.ShellAllowlist, ", "))
+			return
+		}
 	}
 }
 
@@ -98,7 +123,7 @@ func ruleShellQuotedVarInCommand() *Rule {
 		ID: "shell-quoted-var-in-command", Severity: ast.Warning, Needs: NeedsSource,
 		Doc: Doc{
 			Summary: "`'${X}'` quoting inside `shell(command=...)`.",
-			Why:     "The structural tokenizer keeps a quoted multi-word value together only until the value itself contains a quote; then the argument breaks, silently and only on some inputs. Pass arguments with `argv=[...]`.",
+			Why:     "skillc keeps a substituted value inside its one argument whatever it contains, so the quotes do nothing here; but a runtime that substitutes before tokenizing (the reference) keeps a quoted multi-word value together only until the value itself contains a quote, and then the argument breaks, silently and only on some inputs. Pass arguments with `argv=[...]`.",
 			Bad:     "shell(command=\"say -v Jamie '${TEXT}'\")\n",
 			Good:    "shell(argv=[\"say\", \"-v\", \"Jamie\", \"${TEXT}\"])\n",
 		},

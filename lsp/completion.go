@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/internal/classification"
 	"github.com/skillscript/skillc/internal/lang"
 )
 
@@ -247,6 +248,9 @@ func headerValueItems(key, value string) []protocol.CompletionItem {
 	if !ok {
 		return []protocol.CompletionItem{}
 	}
+	if kind == ast.HeaderClassification {
+		return classificationItems(value)
+	}
 	if kind == ast.HeaderRequires && strings.Contains(value, ":") || kind == ast.HeaderOutput && strings.Contains(value, ":") {
 		return []protocol.CompletionItem{}
 	}
@@ -254,6 +258,38 @@ func headerValueItems(key, value string) []protocol.CompletionItem {
 	for _, v := range h.Values {
 		items = append(items, protocol.CompletionItem{Label: v, Kind: protocol.CompletionItemKindEnumMember,
 			Detail: protocol.NewOptional("# " + h.Kind.String() + ":")})
+	}
+	return items
+}
+
+// classificationItems completes a # Classification: value: the keys not
+// written yet, or after "key=" (and after a comma of attach_targets) the
+// allowed values of that key.
+func classificationItems(value string) []protocol.CompletionItem {
+	items := []protocol.CompletionItem{}
+	fields := strings.Fields(value)
+	last := ""
+	if len(fields) > 0 && !strings.HasSuffix(value, " ") && !strings.HasSuffix(value, "\t") {
+		last = fields[len(fields)-1]
+	}
+	if key, _, ok := strings.Cut(last, "="); ok {
+		for _, v := range classification.Values(strings.ToLower(key)) {
+			items = append(items, protocol.CompletionItem{Label: v, Kind: protocol.CompletionItemKindEnumMember,
+				Detail: protocol.NewOptional("classification " + key)})
+		}
+		return items
+	}
+	have := map[string]bool{}
+	for _, f := range fields {
+		if k, _, ok := strings.Cut(f, "="); ok {
+			have[strings.ToLower(k)] = true
+		}
+	}
+	for _, k := range classification.Keys() {
+		if !have[k] {
+			items = append(items, protocol.CompletionItem{Label: k + "=", Kind: protocol.CompletionItemKindProperty,
+				Detail: protocol.NewOptional(strings.Join(classification.Values(k), " | "))})
+		}
 	}
 	return items
 }

@@ -115,6 +115,10 @@ func TestCompletion(t *testing.T) {
 		{"secrets", `    shell(command="x {{secret.`, []string{"API_KEY"}, nil},
 		{"skills", `    execute_skill(name="`, []string{"helper", "brief"}, nil},
 		{"ops", "    ", []string{"emit", "shell", "$ llm", "$set", "foreach"}, nil},
+		{"classification header", "# Clas", []string{"# Classification:"}, nil},
+		{"classification keys", "# Classification: role=procedure ", []string{"invocation=", "effect_mode=", "attach_targets="}, []string{"role="}},
+		{"classification values", "# Classification: role=sidecar invocation=", []string{"attach", "both", "direct"}, []string{"sidecar"}},
+		{"attach targets", "# Classification: attach_targets=run,", []string{"output", "transcript", "artifact", "task"}, nil},
 	}
 	version := 1
 	lines := strings.Split(text, "\n")
@@ -318,5 +322,19 @@ func TestSignatureHelp(t *testing.T) {
 	}
 	if got, ok := h.ActiveParameter.Get(); !ok || got != 1 {
 		t.Errorf("active parameter = %v %v, want 1 (inputs)", got, ok)
+	}
+}
+
+// TestHoverClassification: the header hover explains the catalog entry
+// and lists the declared values with their allowed sets and problems.
+func TestHoverClassification(t *testing.T) {
+	c, _, u, text := openBrief(t)
+	text = "# Classification: role=sidecar invocation=direct effect_mode=read_only\n" + text
+	c.change(u, 2, text)
+	got := hoverText(t, c, u, posOf(t, text, "# Classification", 0, 4))
+	for _, w := range []string{"Gateway classification", "| `role` | sidecar | procedure, utility, sidecar |", "| `invocation` | direct |", "cannot be direct"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("hover lacks %q:\n%s", w, got)
+		}
 	}
 }

@@ -170,7 +170,7 @@ func (c *testClient) waitDiags(u string, ok func(protocol.PublishDiagnosticsPara
 // waitPublications waits until n publications for version v of u arrived.
 func (c *testClient) waitPublications(u string, v int32, n int) {
 	c.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(5 * time.Minute)
 	for {
 		c.mu.Lock()
 		seen := 0

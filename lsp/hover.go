@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/internal/classification"
 	"github.com/skillscript/skillc/internal/lang"
 )
 
@@ -64,7 +65,7 @@ func (snap *snapshot) hoverText(sym symbol) string {
 	case symHeader:
 		if sym.header != nil {
 			if h, ok := lang.Header(sym.header.Kind); ok {
-				return joinNonEmpty(headerMarkdown(h), snap.statusHover(sym.header))
+				return joinNonEmpty(joinNonEmpty(headerMarkdown(h), snap.statusHover(sym.header)), classificationHover(sym.header))
 			}
 		}
 	case symSecret:
@@ -418,4 +419,24 @@ func joinNonEmpty(a, b string) string {
 		return a
 	}
 	return a + "\n\n" + b
+}
+
+// classificationHover lists what a # Classification: header declares,
+// key by key with the allowed values, and its problems.
+func classificationHover(h *ast.Header) string {
+	if h.Kind != ast.HeaderClassification {
+		return ""
+	}
+	c, probs := classification.Build(classification.FromHeader(h))
+	var b strings.Builder
+	b.WriteString("| key | value | allowed |\n|---|---|---|\n")
+	vals := map[string]string{classification.KeyRole: c.Role, classification.KeyInvocation: c.Invocation,
+		classification.KeyEffectMode: c.EffectMode, classification.KeyAttachTargets: strings.Join(c.AttachTargets, ", ")}
+	for _, k := range classification.Keys() {
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", k, vals[k], strings.Join(classification.Values(k), ", "))
+	}
+	for _, p := range probs {
+		fmt.Fprintf(&b, "\n- %s", p.Message)
+	}
+	return b.String()
 }

@@ -84,7 +84,7 @@ func maxPos(a, b ast.Pos) ast.Pos {
 // ifClause parses "if COND:" / "elif COND:" and its body.
 func (p *parser) ifClause(lead, end, width int, blk *ast.Block, next int) int {
 	kwEnd := scanIdent(p.src, lead, end)
-	kw := string(p.src[lead:kwEnd])
+	kw := p.text[lead:kwEnd]
 	cl := &ast.CondClause{Keyword: ast.RangeOf(lead, kwEnd)}
 	cl.Cond = p.parseCond(kwEnd, end-1)
 	body, n := p.body(next, width, end)
@@ -101,7 +101,7 @@ func (p *parser) ifClause(lead, end, width int, blk *ast.Block, next int) int {
 		return n
 	}
 	p.errorf("parse-error", cl.Keyword, "\"elif\" without a preceding \"if\"")
-	blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: cl.Range, Text: string(p.src[lead:end])})
+	blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: cl.Range, Text: p.text[lead:end]})
 	return n
 }
 
@@ -140,7 +140,7 @@ var reForeachFull = regexp.MustCompile(`^foreach[ \t]+([^ \t]+)[ \t]+in[ \t]+(.+
 
 // foreach parses "foreach X in ${LIST}:" and its body.
 func (p *parser) foreach(lead, end, width int, blk *ast.Block, next int) int {
-	text := string(p.src[lead:end])
+	text := p.text[lead:end]
 	body, n := p.body(next, width, end)
 	r := ast.Range{From: ast.PosOf(lead), To: maxPos(ast.PosOf(end), body.To)}
 	m := reForeachFull.FindStringSubmatchIndex(text)
@@ -151,7 +151,7 @@ func (p *parser) foreach(lead, end, width int, blk *ast.Block, next int) int {
 	}
 	st := &ast.ForeachStmt{Range: r, Body: body}
 	st.Iter = &ast.Ident{Range: ast.RangeOf(lead+m[2], lead+m[3]), Name: text[m[2]:m[3]]}
-	if !reIdent.MatchString(st.Iter.Name) {
+	if !isIdent(st.Iter.Name) {
 		p.errorf("malformed-op-grammar", st.Iter.Range, "%q is not a valid iterator name", st.Iter.Name)
 	}
 	inAt := lead + m[3]

@@ -10,11 +10,11 @@ import (
 
 // Conversion from the participle grammar structs to package ast nodes.
 
-func ident(t lexer.Token) *ast.Ident {
+func (p *parser) ident(t lexer.Token) *ast.Ident {
 	if t.Value == "" {
 		return nil
 	}
-	return &ast.Ident{Range: tokRange(t), Name: t.Value}
+	return p.newIdent(tokRange(t), t.Value)
 }
 
 func (p *parser) convStmt(s *gStmt) ast.Stmt {
@@ -32,7 +32,7 @@ func (p *parser) convStmt(s *gStmt) ast.Stmt {
 
 func (p *parser) convSet(g *gSet) ast.Stmt {
 	r := tokensRange(g.Tokens)
-	st := &ast.SetStmt{Range: r, Keyword: tokRange(g.Kw), Name: ident(g.Name)}
+	st := &ast.SetStmt{Range: r, Keyword: tokRange(g.Kw), Name: p.ident(g.Name)}
 	if g.Eq.Value != "" {
 		st.Eq = ast.PosOf(g.Eq.Pos.Offset)
 	}
@@ -53,7 +53,7 @@ func (p *parser) convSet(g *gSet) ast.Stmt {
 
 func (p *parser) convAppend(g *gAppend) ast.Stmt {
 	r := tokensRange(g.Tokens)
-	st := &ast.AppendStmt{Range: r, Keyword: tokRange(g.Kw), Name: ident(g.Name)}
+	st := &ast.AppendStmt{Range: r, Keyword: tokRange(g.Kw), Name: p.ident(g.Name)}
 	if g.Value != nil {
 		st.Value = p.convValue(g.Value)
 	}
@@ -77,7 +77,7 @@ func (p *parser) convDispatch(g *gDispatch) ast.Stmt {
 		st.Dot = ast.PosOf(off + dot)
 		st.Tool = &ast.Ident{Range: ast.RangeOf(off+dot+1, off+len(g.Target.Value)), Name: g.Target.Value[dot+1:]}
 	case g.Target.Value != "":
-		st.Tool = ident(g.Target)
+		st.Tool = p.ident(g.Target)
 	default:
 		p.errorf("malformed-op-grammar", r, "\"$\" must be followed by a connector and tool (\"$ conn.tool k=v\") or a typed-contract op (\"$ llm prompt=...\")")
 	}
@@ -88,7 +88,7 @@ func (p *parser) convDispatch(g *gDispatch) ast.Stmt {
 
 func (p *parser) convCall(g *gCall) ast.Stmt {
 	r := tokensRange(g.Tokens)
-	st := &ast.CallStmt{Range: r, Name: ident(g.Name), Rparen: ast.PosOf(g.Rparen.Pos.Offset)}
+	st := &ast.CallStmt{Range: r, Name: p.ident(g.Name), Rparen: ast.PosOf(g.Rparen.Pos.Offset)}
 	st.Lparen = ast.PosOf(g.Name.Pos.Offset + len(g.Name.Value))
 	for _, t := range g.Tokens {
 		if t.Value == "(" {
@@ -119,7 +119,7 @@ func (p *parser) convArg(g *gArg) *ast.Arg {
 	a := &ast.Arg{Range: r}
 	switch {
 	case g.Key.Value != "":
-		a.Key = ident(g.Key)
+		a.Key = p.ident(g.Key)
 		a.Eq = tokRange(g.Eq)
 		if g.Value != nil {
 			a.Value = p.convValue(g.Value)
@@ -153,7 +153,7 @@ func (p *parser) convTrailers(ts []*gTrailer) (*ast.Binding, *ast.Fallback) {
 	for _, t := range ts {
 		switch {
 		case t.Bind != nil:
-			nb := &ast.Binding{Range: tokensRange(t.Bind.Tokens), Arrow: tokRange(t.Bind.Arrow), Name: ident(t.Bind.Name)}
+			nb := &ast.Binding{Range: tokensRange(t.Bind.Tokens), Arrow: tokRange(t.Bind.Arrow), Name: p.ident(t.Bind.Name)}
 			if nb.Name == nil {
 				p.errorf("malformed-op-grammar", nb.Range, "\"->\" must be followed by a variable name")
 			}
@@ -203,7 +203,7 @@ func (p *parser) convFallback(g *gFallback) *ast.Fallback {
 // ("fallback:5"), exactly as it would be converted with a space after the
 // colon: a single scalar token becomes its literal, anything else a bare word.
 func (p *parser) scalarAt(from, to int) ast.Expr {
-	toks, comments := lexStmt(p.src, from, to)
+	toks, comments := p.lex(from, to)
 	if len(comments) == 0 && len(toks) == 2 && toks[1].Type == lexer.EOF && isScalarTok(toks[0].Type) {
 		return p.convScalar(toks[0])
 	}
@@ -219,7 +219,7 @@ func isScalarTok(t lexer.TokenType) bool {
 }
 
 func (p *parser) bareWord(from, to int) *ast.BareWord {
-	return &ast.BareWord{Range: ast.RangeOf(from, to), Raw: string(p.src[from:to]), Value: textParser{p: p}.parse(from, to)}
+	return &ast.BareWord{Range: ast.RangeOf(from, to), Raw: p.text[from:to], Value: textParser{p: p}.parse(from, to)}
 }
 
 func (p *parser) convValue(g *gValue) ast.Expr {
@@ -287,12 +287,12 @@ func (p *parser) convScalar(t lexer.Token) ast.Expr {
 
 func (p *parser) badString(from, to int) ast.Expr {
 	what := "string"
-	if strings.HasPrefix(string(p.src[from:to]), `"""`) {
+	if strings.HasPrefix(p.text[from:to], `"""`) {
 		what = "triple-quoted string"
 	}
 	p.errorf("parse-error", ast.RangeOf(from, from+1), "unterminated %s: close it with its quote on the same line (use \"\"\"...\"\"\" for text spanning lines)", what)
 	inner := min(from+1, to)
-	return &ast.StringLit{Range: ast.RangeOf(from, to), Raw: string(p.src[from:to]), Value: textParser{p: p, escapes: true}.parse(inner, to)}
+	return &ast.StringLit{Range: ast.RangeOf(from, to), Raw: p.text[from:to], Value: textParser{p: p, escapes: true}.parse(inner, to)}
 }
 
 // Conditions.

@@ -18,7 +18,7 @@ func (p *parser) badDollarWord(t lexer.Token, from, to int) ast.Stmt {
 	word := t.Value[1:]
 	d := p.errorf("malformed-op-grammar", r, "%q is not an op: the dispatch form is \"$ %s\" with a space after \"$\" (only $set and $append are written without one)", t.Value, word)
 	d.WithFix("insert a space after $", ast.RangeOf(r.From.Offset()+1, r.From.Offset()+1), " ")
-	return &ast.BadStmt{Range: ast.RangeOf(from, to), Text: string(p.src[from:to])}
+	return &ast.BadStmt{Range: ast.RangeOf(from, to), Text: p.text[from:to]}
 }
 
 // badStmt turns a participle error into one diagnostic and a BadStmt.
@@ -34,7 +34,7 @@ func (p *parser) badStmt(from, to int, err error, rule string) *ast.BadStmt {
 	}
 	at = min(max(at, from), to)
 	endAt := tokenEndAt(p.src, at, to)
-	text := string(p.src[from:to])
+	text := p.text[from:to]
 	p.errorf(rule, ast.RangeOf(at, endAt), "cannot parse %q: %s", abbreviate(text), explainParseError(text, friendly(msg), rule))
 	return &ast.BadStmt{Range: ast.RangeOf(from, to), Text: text}
 }

@@ -18,17 +18,17 @@ func checkFast(t *testing.T, what string, toks []lexer.Token) int {
 	n := 0
 	if g, ok := fastLine(toks); ok {
 		n++
-		want, err := lineParser.ParseFromLexer(mustUpgrade(toks))
+		want, err := lineParser().ParseFromLexer(mustUpgrade(toks))
 		compareFast(t, what, "line", want, g, err)
 	}
 	if g, ok := fastCond(toks); ok {
 		n++
-		want, err := condParser.ParseFromLexer(mustUpgrade(toks))
+		want, err := condParser().ParseFromLexer(mustUpgrade(toks))
 		compareFast(t, what, "condition", want, g, err)
 	}
 	if g, ok := fastValue(toks); ok {
 		n++
-		want, err := valueParser.ParseFromLexer(mustUpgrade(toks))
+		want, err := valueParser().ParseFromLexer(mustUpgrade(toks))
 		compareFast(t, what, "value", want, g, err)
 	}
 	return n
@@ -139,6 +139,9 @@ const (
 	needsPattern    = `^needs[ \t]*:`
 )
 
+// reIdent is the expression isIdent implements.
+var reIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
 // checkClassifiers compares the classifiers with the regexps on s.
 func checkClassifiers(t *testing.T, s string) {
 	t.Helper()
@@ -157,6 +160,12 @@ func checkClassifiers(t *testing.T, s string) {
 	}
 	if got := classifyRun(s, 0, true); got != want {
 		t.Errorf("classifyRun(%q) = %d, the regexps say %d", s, got, want)
+	}
+	if m := regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(.*)$`).FindStringSubmatch(s); true {
+		rest, ok := targetHeaderRest(s)
+		if ok != (m != nil) || (ok && rest != m[2]) {
+			t.Errorf("targetHeaderRest(%q) = %q, %v; the regexp says %q", s, rest, ok, m)
+		}
 	}
 	if got, want := isIdent(s), reIdent.MatchString(s); got != want {
 		t.Errorf("isIdent(%q) = %v, want %v", s, got, want)

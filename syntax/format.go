@@ -63,7 +63,7 @@ type formatter struct {
 }
 
 func newFormatter(f *ast.File) *formatter {
-	p := &parser{src: f.Src, lines: f.Lines, file: f}
+	p := &parser{src: f.Src, text: string(f.Src), lines: f.Lines, file: f}
 	p.first, p.last = 1, f.Lines.LineCount()
 	if p.last > 1 && len(p.lineTextTrim(p.last)) == 0 && p.lineStart(p.last) == len(p.src) {
 		p.last--

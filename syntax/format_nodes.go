@@ -75,8 +75,28 @@ func (fm *formatter) normalValue(h *ast.Header) string {
 		return fm.triggers(h)
 	case ast.HeaderOutput:
 		return join(h.Outputs, fm.output)
+	case ast.HeaderClassification:
+		return classificationValue(h)
 	}
 	return h.Value
+}
+
+// classificationValue prints the pairs in source order, one blank apart,
+// items joined by commas without blanks. Pairs are not reordered or
+// re-cased: formatting never changes the tree.
+func classificationValue(h *ast.Header) string {
+	if len(h.Pairs) == 0 {
+		return h.Value
+	}
+	parts := make([]string, len(h.Pairs))
+	for i, kv := range h.Pairs {
+		items := make([]string, len(kv.Items))
+		for j, it := range kv.Items {
+			items[j] = it.Name
+		}
+		parts[i] = kv.Key.Name + "=" + strings.Join(items, ",")
+	}
+	return strings.Join(parts, " ")
 }
 
 func join[T any](xs []T, f func(T) string) string {

@@ -81,6 +81,8 @@ func TestFormatRules(t *testing.T) {
 			"# Skill: hello\n# Vars: A=1, B, C=[a, b]\n\nHi ${A}\n"},
 		{"status and output", "# Status: approved   v3:sig\n# Output: agent:ops ,  text\nx\n",
 			"# Status: Approved v3:sig\n# Output: agent: ops, text\nx\n"},
+		{"classification spacing", "# classification:  role=sidecar   invocation=attach\teffect_mode=read_only  attach_targets=run,output\nx\n",
+			"# Classification: role=sidecar invocation=attach effect_mode=read_only attach_targets=run,output\nx\n"},
 		{"requires", "# Requires: user-var:loc->LOC(fallback:here) ,secret.K\nx\n",
 			"# Requires: user-var:loc -> LOC (fallback: here), secret.K\nx\n"},
 		{"set spacing", "t:\n  $set A=\"x\"\ndefault: t\n",

@@ -1,6 +1,8 @@
 package syntax
 
 import (
+	"sync"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -159,17 +161,17 @@ type gOperand struct {
 	Tok    lexer.Token `parser:"@(Subst | Legacy | String | SString | Number | BadString | Ident | Word | Dotted | ColonWord)"`
 }
 
+// The participle parsers are built on first use, not at start-up: a skill
+// the fast matcher handles entirely (most of them) never needs them, and
+// building them costs about a millisecond and 800 KB at init.
 var (
-	lineParser = participle.MustBuild[gLine](
-		participle.Lexer(stmtLexerDef{}),
-		participle.UseLookahead(4),
-	)
-	condParser = participle.MustBuild[gCond](
-		participle.Lexer(stmtLexerDef{}),
-		participle.UseLookahead(4),
-	)
-	valueParser = participle.MustBuild[gValue](
-		participle.Lexer(stmtLexerDef{}),
-		participle.UseLookahead(4),
-	)
+	lineParser = sync.OnceValue(func() *participle.Parser[gLine] {
+		return participle.MustBuild[gLine](participle.Lexer(stmtLexerDef{}), participle.UseLookahead(4))
+	})
+	condParser = sync.OnceValue(func() *participle.Parser[gCond] {
+		return participle.MustBuild[gCond](participle.Lexer(stmtLexerDef{}), participle.UseLookahead(4))
+	})
+	valueParser = sync.OnceValue(func() *participle.Parser[gValue] {
+		return participle.MustBuild[gValue](participle.Lexer(stmtLexerDef{}), participle.UseLookahead(4))
+	})
 )

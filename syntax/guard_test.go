@@ -15,9 +15,9 @@ import (
 // must be reviewed against fast.go; run with -update after doing so.
 func TestGrammarGolden(t *testing.T) {
 	golden(t, "grammar.txtar", []txtar.File{
-		{Name: "line", Data: []byte(lineParser.String() + "\n")},
-		{Name: "cond", Data: []byte(condParser.String() + "\n")},
-		{Name: "value", Data: []byte(valueParser.String() + "\n")},
+		{Name: "line", Data: []byte(lineParser().String() + "\n")},
+		{Name: "cond", Data: []byte(condParser().String() + "\n")},
+		{Name: "value", Data: []byte(valueParser().String() + "\n")},
 	})
 }
 

@@ -47,7 +47,7 @@ func (p *parser) hashLine(i int) int {
 		ve--
 	}
 	h.ValueRng = ast.RangeOf(vs, ve)
-	h.Value = string(p.src[vs:ve])
+	h.Value = p.text[vs:ve]
 	p.file.Headers = append(p.file.Headers, h)
 	if kind == ast.HeaderTests {
 		return p.testsBlock(h, i)
@@ -92,6 +92,8 @@ func (p *parser) headerValue(h *ast.Header, vs, ve int) {
 		p.autonomous(h, vs, ve)
 	case ast.HeaderTimeout, ast.HeaderDeadline:
 		p.duration(h, vs, ve)
+	case ast.HeaderClassification:
+		p.classification(h, vs, ve)
 	case ast.HeaderOnError:
 		p.errorf("parse-error", h.Range, "# OnError: was removed: handle failures with a target-level \"else:\" block or an op-level (fallback: value)")
 	}
@@ -108,7 +110,7 @@ func (p *parser) singleName(h *ast.Header, vs, ve int) {
 		}
 		return
 	}
-	name := string(p.src[vs:ve])
+	name := p.text[vs:ve]
 	h.Names = []*ast.Ident{{Range: ast.RangeOf(vs, ve), Name: name}}
 	switch h.Kind {
 	case ast.HeaderSkill:
@@ -125,8 +127,8 @@ func (p *parser) singleName(h *ast.Header, vs, ve int) {
 }
 
 func (p *parser) status(h *ast.Header, vs, ve int) {
-	f := strings.Fields(string(p.src[vs:ve]))
-	sv := &ast.StatusValue{Range: ast.RangeOf(vs, ve), Raw: string(p.src[vs:ve])}
+	f := strings.Fields(p.text[vs:ve])
+	sv := &ast.StatusValue{Range: ast.RangeOf(vs, ve), Raw: p.text[vs:ve]}
 	h.Status = sv
 	if len(f) == 0 {
 		p.errorf("parse-error", h.Range, "# Status: needs Draft, Approved or Disabled")
@@ -144,7 +146,7 @@ func (p *parser) status(h *ast.Header, vs, ve int) {
 	}
 	if len(f) > 1 {
 		ts := skipBlanks(p.src, wordEnd, ve)
-		sv.Token = string(p.src[ts:ve])
+		sv.Token = p.text[ts:ve]
 		sv.TokenRng = ast.RangeOf(ts, ve)
 		if sv.State != "Approved" {
 			p.errorf("parse-error", sv.TokenRng, "only Approved takes an approval token")
@@ -205,14 +207,14 @@ func (p *parser) vars(h *ast.Header, vs, ve int) {
 }
 
 func (p *parser) varDecl(h *ast.Header, a, b int) {
-	text := string(p.src[a:b])
+	text := p.text[a:b]
 	eq := strings.IndexByte(text, '=')
 	nameText := text
 	if eq >= 0 {
 		nameText = text[:eq]
 	}
 	nameEnd := a + len(strings.TrimRight(nameText, " \t"))
-	d := &ast.VarDecl{Range: ast.RangeOf(a, b), Name: &ast.Ident{Range: ast.RangeOf(a, nameEnd), Name: string(p.src[a:nameEnd])}}
+	d := &ast.VarDecl{Range: ast.RangeOf(a, b), Name: p.newIdent(ast.RangeOf(a, nameEnd), p.text[a:nameEnd])}
 	h.Vars = append(h.Vars, d)
 	if strings.ContainsAny(d.Name.Name, " \t") && !allIdents(strings.Fields(d.Name.Name)) {
 		p.errorf("parse-error", d.Name.Range, "%q is not a valid variable name", d.Name.Name)
@@ -227,7 +229,7 @@ func (p *parser) varDecl(h *ast.Header, a, b int) {
 		}
 		return
 	}
-	if !reIdent.MatchString(d.Name.Name) {
+	if !isIdent(d.Name.Name) {
 		p.errorf("parse-error", d.Name.Range, "%q is not a valid variable name", d.Name.Name)
 		return
 	}
@@ -236,7 +238,7 @@ func (p *parser) varDecl(h *ast.Header, a, b int) {
 	}
 	d.Eq = ast.PosOf(a + eq)
 	ds := skipBlanks(p.src, a+eq+1, b)
-	if rest := string(p.src[ds:b]); strings.Contains(rest, "=") && !strings.ContainsAny(rest[:1], "\"'[{") {
+	if rest := p.text[ds:b]; strings.Contains(rest, "=") && !strings.ContainsAny(rest[:1], "\"'[{") {
 		if f := strings.Fields(rest); len(f) > 1 {
 			p.warnf("vars-space-separated", ast.RangeOf(ds, b), "declarations in # Vars: are separated by commas: %q looks like several", rest)
 		}
@@ -250,7 +252,7 @@ func (p *parser) defaultValue(from, to int) ast.Expr {
 	if from == to {
 		return &ast.StringLit{Range: ast.RangeOf(from, to), Kind: ast.DoubleQuoted, Value: &ast.Text{Range: ast.RangeOf(from, to)}}
 	}
-	toks, _ := lexStmt(p.src, from, to)
+	toks, _ := p.lex(from, to)
 	v, err := p.parseValue(toks)
 	if err != nil {
 		if toks[0].Type == tBadString || toks[0].Type == tString && len(toks) > 2 {
@@ -270,12 +272,62 @@ func (p *parser) nameList(h *ast.Header, vs, ve int) {
 		if a == b {
 			continue
 		}
-		name := string(p.src[a:b])
+		name := p.text[a:b]
 		h.Names = append(h.Names, &ast.Ident{Range: ast.RangeOf(a, b), Name: name})
-		if h.Kind == ast.HeaderReturns && !reIdent.MatchString(name) {
+		if h.Kind == ast.HeaderReturns && !isIdent(name) {
 			p.errorf("parse-error", ast.RangeOf(a, b), "%q is not a valid variable name", name)
 		}
 	}
+}
+
+// classification reads "key=value" pairs separated by blanks; a value may
+// list comma-separated items (attach_targets=run,output). Keys and values
+// are checked by the classification-* lint rules; only the shape is
+// checked here.
+func (p *parser) classification(h *ast.Header, vs, ve int) {
+	if vs == ve {
+		p.errorf("parse-error", h.Range, "# Classification: needs key=value pairs: role=..., invocation=..., effect_mode=... and, for attach|both, attach_targets=...")
+		return
+	}
+	for i := vs; i < ve; {
+		for i < ve && (p.src[i] == ' ' || p.src[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < ve && p.src[j] != ' ' && p.src[j] != '\t' {
+			j++
+		}
+		if i == j {
+			break
+		}
+		p.keyValue(h, i, j)
+		i = j
+	}
+}
+
+// keyValue reads one key=value token of src[a:b].
+func (p *parser) keyValue(h *ast.Header, a, b int) {
+	tok := string(p.src[a:b])
+	eq := strings.IndexByte(tok, '=')
+	if eq <= 0 {
+		p.errorf("parse-error", ast.RangeOf(a, b), "%q is not key=value (# Classification: role=procedure invocation=direct effect_mode=read_only)", tok)
+		return
+	}
+	kv := &ast.KeyValue{Range: ast.RangeOf(a, b), Key: &ast.Ident{Range: ast.RangeOf(a, a+eq), Name: tok[:eq]}}
+	vs := a + eq + 1
+	kv.Value, kv.ValueRng = tok[eq+1:], ast.RangeOf(vs, b)
+	if vs == b {
+		p.errorf("parse-error", ast.RangeOf(a, b), "%s= has no value", tok[:eq])
+		return
+	}
+	for _, seg := range splitTop(p.src, vs, b, ',') {
+		if seg[0] == seg[1] {
+			p.errorf("parse-error", ast.RangeOf(vs, b), "empty item in %q", tok)
+			continue
+		}
+		kv.Items = append(kv.Items, &ast.Ident{Range: ast.RangeOf(seg[0], seg[1]), Name: string(p.src[seg[0]:seg[1]])})
+	}
+	h.Pairs = append(h.Pairs, kv)
 }
 
 func (p *parser) requires(h *ast.Header, vs, ve int) {
@@ -297,7 +349,7 @@ func (p *parser) requires(h *ast.Header, vs, ve int) {
 // "()", which real skills write for an empty # Vars:, # Returns: or
 // # Requires: list.
 func (p *parser) noEntries(vs, ve int) bool {
-	v := strings.TrimSpace(string(p.src[vs:ve]))
+	v := strings.TrimSpace(p.text[vs:ve])
 	return v == "()" || strings.EqualFold(v, "(none)")
 }
 
@@ -318,7 +370,7 @@ func (p *parser) requirementTokens(a, b int) [][2]int {
 		if j == i {
 			break
 		}
-		if w := string(p.src[i:j]); strings.HasPrefix(w, "user-var:") || strings.HasPrefix(w, "system-var:") {
+		if w := p.text[i:j]; strings.HasPrefix(w, "user-var:") || strings.HasPrefix(w, "system-var:") {
 			return append(out, [2]int{i, b})
 		}
 		out = append(out, [2]int{i, j})
@@ -328,7 +380,7 @@ func (p *parser) requirementTokens(a, b int) [][2]int {
 }
 
 func (p *parser) requirement(h *ast.Header, a, b int) {
-	text := string(p.src[a:b])
+	text := p.text[a:b]
 	r := &ast.Requirement{Range: ast.RangeOf(a, b)}
 	h.Reqs = append(h.Reqs, r)
 	switch {
@@ -342,7 +394,7 @@ func (p *parser) requirement(h *ast.Header, a, b int) {
 		r.Kind = ast.ReqSecret
 		name := text[len("secret."):]
 		r.Key = &ast.Ident{Range: ast.RangeOf(a+len("secret."), b), Name: name}
-		if !reIdent.MatchString(name) || strings.Contains(name, "-") {
+		if !isIdent(name) || strings.Contains(name, "-") {
 			p.errorf("parse-error", r.Key.Range, "secret name %q must be a plain identifier (letters, digits, _)", name)
 		}
 	case reDotted.MatchString(text):
@@ -361,11 +413,11 @@ func (p *parser) reqVar(r *ast.Requirement, a, b int) {
 	for ke < b && !isSpace(p.src[ke]) && !hasAt(p.src, ke, b, "->") && !hasAt(p.src, ke, b, "→") {
 		ke++
 	}
-	r.Key = &ast.Ident{Range: ast.RangeOf(ks, ke), Name: string(p.src[ks:ke])}
+	r.Key = p.newIdent(ast.RangeOf(ks, ke), p.text[ks:ke])
 	if ke == ks {
-		p.errorf("parse-error", ast.RangeOf(a, b), "missing key after %q", string(p.src[a:ks]))
+		p.errorf("parse-error", ast.RangeOf(a, b), "missing key after %q", p.text[a:ks])
 	}
-	toks, _ := lexStmt(p.src, ke, b)
+	toks, _ := p.lex(ke, b)
 	dollar := lexer.Token{Type: tDollar, Value: "$", Pos: lexer.Position{Offset: ke}}
 	line, err := p.parseLine(append([]lexer.Token{dollar}, toks...))
 	if err != nil || len(line.Stmts) != 1 || line.Stmts[0].Dispatch == nil || len(line.Stmts[0].Dispatch.Items) > 0 {
@@ -374,7 +426,7 @@ func (p *parser) reqVar(r *ast.Requirement, a, b int) {
 	}
 	r.Bind, r.Fallback = p.convTrailers(line.Stmts[0].Dispatch.Trailer)
 	if r.Bind == nil {
-		p.errorf("parse-error", ast.RangeOf(a, b), "%s requirement needs \"-> NAME\" to name the variable it provides", strings.TrimSuffix(string(p.src[a:colon+1]), ":"))
+		p.errorf("parse-error", ast.RangeOf(a, b), "%s requirement needs \"-> NAME\" to name the variable it provides", strings.TrimSuffix(p.text[a:colon+1], ":"))
 	}
 }
 
@@ -383,7 +435,7 @@ func (p *parser) triggers(h *ast.Header, vs, ve int) {
 		p.errorf("invalid-trigger", h.Range, "# Triggers: needs cron: <expression> or event: <name>")
 		return
 	}
-	text := string(p.src[vs:ve])
+	text := p.text[vs:ve]
 	starts := triggerStarts(text)
 	if len(starts) == 0 || starts[0] != 0 {
 		p.errorf("invalid-trigger", h.ValueRng, "unknown trigger %q: the sources are cron: <5-field expression> and event: <name>", text)
@@ -425,12 +477,12 @@ func (p *parser) trigger(h *ast.Header, a, b int) {
 	for b > a && strings.ContainsRune(" \t,;", rune(p.src[b-1])) {
 		b--
 	}
-	text := string(p.src[a:b])
+	text := p.text[a:b]
 	colon := strings.IndexByte(text, ':')
 	srcName := strings.ToLower(strings.TrimSpace(text[:colon]))
 	t := &ast.Trigger{Range: ast.RangeOf(a, b), Source: &ast.Ident{Range: ast.RangeOf(a, a+len(strings.TrimSpace(text[:colon]))), Name: srcName}}
 	ss := skipBlanks(p.src, a+colon+1, b)
-	spec := string(p.src[ss:b])
+	spec := p.text[ss:b]
 	if len(spec) >= 2 && (spec[0] == '"' || spec[0] == '\'') && spec[len(spec)-1] == spec[0] {
 		spec = spec[1 : len(spec)-1]
 	}
@@ -461,7 +513,7 @@ func (p *parser) outputs(h *ast.Header, vs, ve int) {
 		p.errorf("parse-error", h.Range, "# Output: needs a kind: text, none, agent: NAME, template: NAME or file: PATH")
 		return
 	}
-	text := string(p.src[vs:ve])
+	text := p.text[vs:ve]
 	starts := outputStarts(text)
 	if len(starts) == 0 || starts[0] != 0 {
 		p.errorf("parse-error", h.ValueRng, "unknown output kind %q: use text, none, agent: NAME, template: NAME or file: PATH", text)
@@ -505,12 +557,12 @@ func (p *parser) output(h *ast.Header, a, b int) {
 	for b > a && strings.ContainsRune(" \t,", rune(p.src[b-1])) {
 		b--
 	}
-	text := string(p.src[a:b])
+	text := p.text[a:b]
 	kindEnd := a
 	for kindEnd < b && isWordByte(p.src[kindEnd]) {
 		kindEnd++
 	}
-	kind := strings.ToLower(string(p.src[a:kindEnd]))
+	kind := strings.ToLower(p.text[a:kindEnd])
 	o := &ast.OutputSpec{Range: ast.RangeOf(a, b), Kind: &ast.Ident{Range: ast.RangeOf(a, kindEnd), Name: kind}}
 	h.Outputs = append(h.Outputs, o)
 	rest := skipBlanks(p.src, kindEnd, b)
@@ -536,19 +588,29 @@ func (p *parser) output(h *ast.Header, a, b int) {
 }
 
 func (p *parser) autonomous(h *ast.Header, vs, ve int) {
-	v := strings.ToLower(string(p.src[vs:ve]))
-	switch v {
-	case "true", "yes":
+	// Only the literal words grant or deny mutation authority: "yes", "1",
+	// "on" or "True" are errors, so a header nobody meant as a grant never
+	// becomes one (issue 13 item 12).
+	text := p.text[vs:ve]
+	switch text {
+	case "true":
 		h.Bool = &ast.BoolLit{Range: ast.RangeOf(vs, ve), Value: true}
-	case "false", "no":
+		return
+	case "false":
 		h.Bool = &ast.BoolLit{Range: ast.RangeOf(vs, ve), Value: false}
-	default:
-		p.errorf("parse-error", h.ValueRng, "# Autonomous: is true or false, not %q", string(p.src[vs:ve]))
+		return
+	}
+	d := p.errorf("parse-error", h.ValueRng, "# Autonomous: takes true or false, not %q", text)
+	switch strings.ToLower(text) {
+	case "true", "yes", "y", "1", "on":
+		d.WithFix("write true", ast.RangeOf(vs, ve), "true")
+	case "false", "no", "n", "0", "off":
+		d.WithFix("write false", ast.RangeOf(vs, ve), "false")
 	}
 }
 
 func (p *parser) duration(h *ast.Header, vs, ve int) {
-	text := string(p.src[vs:ve])
+	text := p.text[vs:ve]
 	if n, err := strconv.Atoi(text); err == nil && n > 0 {
 		h.Duration = &ast.NumberLit{Range: ast.RangeOf(vs, ve), Raw: text, Value: float64(n)}
 		return
@@ -563,7 +625,7 @@ func (p *parser) duration(h *ast.Header, vs, ve int) {
 // allIdents reports whether every word is a plain identifier.
 func allIdents(words []string) bool {
 	for _, w := range words {
-		if !reIdent.MatchString(w) {
+		if !isIdent(w) {
 			return false
 		}
 	}

@@ -217,5 +217,6 @@ func skipField(typ, field string) bool {
 // content returns the non-whitespace characters of b, case-folded:
 // formatting may change only whitespace and letter case.
 func content(b []byte) string {
-	return squeeze(string(b))
+	// the formatter drops a leading byte order mark (issue 13 item 11)
+	return squeeze(strings.TrimPrefix(string(b), "\ufeff"))
 }

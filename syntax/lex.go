@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"io"
 	"regexp"
 	"strings"
@@ -97,10 +98,7 @@ func (l *sliceLexer) Next() (lexer.Token, error) {
 	return t, nil
 }
 
-var (
-	reIdent  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
-	reDotted = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$`)
-)
+var reDotted = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$`)
 
 // maxNesting bounds bracket nesting inside one statement.
 const maxNesting = 200
@@ -111,8 +109,40 @@ type lexComment struct{ from, to int }
 // lexStmt tokenizes src[from:to]. Token offsets are absolute offsets into
 // src. Comments (" # ..." outside strings) are skipped and returned.
 func lexStmt(src []byte, from, to int) ([]lexer.Token, []lexComment) {
-	l := &stmtLexer{src: src, p: from, end: to, text: string(src[from:to]), base: from}
-	l.toks = make([]lexer.Token, 0, (to-from)/4+2)
+	return lexStmtIn(src, string(src[from:to]), from, make([]lexer.Token, 0, tokenEstimate(from, to)))
+}
+
+// maxScratchTokens bounds the statements parser.lex lexes into its reused
+// scratch slice.
+const maxScratchTokens = 4096
+
+// tokenEstimate is the token capacity reserved for src[from:to].
+func tokenEstimate(from, to int) int { return (to-from)/4 + 2 }
+
+// lex is lexStmt for the parser's own source: token values are slices of
+// the source string and the token slice is carved from the parse's token
+// chunks.
+func (p *parser) lex(from, to int) ([]lexer.Token, []lexComment) {
+	est := tokenEstimate(from, to)
+	if est > maxScratchTokens {
+		// a very long statement (a # Vars: list of a million numbers) gets
+		// its own slice: growing the scratch and copying out would cost
+		// twice its memory
+		return lexStmtIn(p.src, p.text[from:to], from, make([]lexer.Token, 0, est))
+	}
+	if cap(p.lexBuf) < est {
+		p.lexBuf = make([]lexer.Token, 0, max(est, 16))
+	}
+	scratch, comments := lexStmtIn(p.src, p.text[from:to], from, p.lexBuf[:0])
+	p.lexBuf = scratch[:0] // reused by the next statement
+	toks := p.toks.Make(len(scratch), len(scratch))
+	copy(toks, scratch)
+	return toks, comments
+}
+
+// lexStmtIn tokenizes src[from:to], whose text is text, appending to toks.
+func lexStmtIn(src []byte, text string, from int, toks []lexer.Token) ([]lexer.Token, []lexComment) {
+	l := &stmtLexer{src: src, p: from, end: from + len(text), text: text, base: from, toks: toks}
 	l.run()
 	return l.toks, l.comments
 }
@@ -319,6 +349,12 @@ const maxSubstLen = 1024
 func substEnd(src []byte, p, end int, closer byte) (int, bool) {
 	end = min(end, p+maxSubstLen)
 	i := p + 2
+	if i >= end || bytes.IndexByte(src[i:end], closer) < 0 {
+		// nothing can close it within reach: answer without the byte loop,
+		// so that a line full of unclosed openers costs one fast scan per
+		// opener instead of a byte-by-byte walk
+		return 0, false
+	}
 	inQuote := false
 	depth := 0
 	for ; i < end; i++ {
@@ -402,16 +438,18 @@ func (l *stmtLexer) unitLen() int {
 }
 
 // indexFrom returns the offset of s in src[from:end] on the same line and
-// within maxSubstLen bytes, or -1.
+// within maxSubstLen bytes, or -1. s must not contain a newline.
 func indexFrom(src []byte, from, end int, s string) int {
 	end = min(end, from+maxSubstLen)
-	for i := from; i+len(s) <= end; i++ {
-		if src[i] == '\n' {
-			return -1
-		}
-		if string(src[i:i+len(s)]) == s {
-			return i
-		}
+	if from >= end {
+		return -1
+	}
+	w := src[from:end]
+	if nl := bytes.IndexByte(w, '\n'); nl >= 0 {
+		w = w[:nl]
+	}
+	if i := bytes.Index(w, []byte(s)); i >= 0 {
+		return from + i
 	}
 	return -1
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/slab"
 )
 
 // Parse parses a skillscript source file. It always returns a File (possibly
@@ -19,22 +21,41 @@ func Parse(name string, src []byte) (*ast.File, ast.Diagnostics) {
 
 type parser struct {
 	src   []byte
+	text  string // src as a string, made once: names and literals are slices of it
 	lines *ast.LineTable
 	file  *ast.File
 	diags ast.Diagnostics
 
 	first, last int // 1-based inclusive line range of the skill region
+	bom         int // length of the byte order mark at the start of src (0 or 3)
 
 	tmpl         *ast.Template // open template region
 	pendingBlank []*ast.TemplateLine
 	lastTarget   *ast.Target // target that a column-0 else: may attach to
 
 	stats parseStats // fast path versus participle, for tests
+
+	// node slabs: the most frequent nodes are carved from chunks
+	idents  slab.Slab[ast.Ident]
+	lits    slab.Slab[ast.Lit]
+	texts   slab.Slab[ast.Text]
+	substs  slab.Slab[ast.Subst]
+	strLits slab.Slab[ast.StringLit]
+	toks    slab.Slices[lexer.Token]
+	lexBuf  []lexer.Token // scratch of lex, copied out exactly
+	parts   slab.Slices[ast.TextPart]
+}
+
+// newIdent returns an identifier node from the parser's slab.
+func (p *parser) newIdent(r ast.Range, name string) *ast.Ident {
+	id := p.idents.New()
+	id.Range, id.Name = r, name
+	return id
 }
 
 func newParser(name string, src []byte) *parser {
 	lt := ast.NewLineTable(src)
-	p := &parser{src: src, lines: lt}
+	p := &parser{src: src, text: string(src), lines: lt}
 	p.file = &ast.File{Name: name, Src: src, Lines: lt, Range: ast.RangeOf(0, len(src))}
 	return p
 }
@@ -60,6 +81,7 @@ func (p *parser) parseFile() {
 	if !p.checkEncoding() {
 		return
 	}
+	p.skipBOM()
 	p.findFence()
 	for i := p.first; i <= p.last; {
 		i = p.topLine(i)
@@ -90,15 +112,15 @@ func (p *parser) topLine(i int) int {
 	switch {
 	case strings.HasPrefix(text, "#"):
 		return p.hashLine(i)
-	case reDefault.MatchString(text):
+	case strings.HasPrefix(text, "default") && reDefault.MatchString(text):
 		p.closeTemplate()
 		p.defaultDecl(i)
 		p.lastTarget = nil
 		return i + 1
-	case reElse.MatchString(text):
+	case strings.HasPrefix(text, "else") && reElse.MatchString(text):
 		return p.targetElse(i)
 	}
-	if m := reTargetHdr.FindStringSubmatch(text); m != nil && reDepList.MatchString(m[2]) && p.nextIsIndented(i) {
+	if rest, ok := targetHeaderRest(text); ok && reDepList.MatchString(rest) && p.nextIsIndented(i) {
 		p.closeTemplate()
 		return p.target(i)
 	}
@@ -119,12 +141,12 @@ func (p *parser) indentedTop(i int, text string) int {
 	}
 	r := ast.RangeOf(p.lineStart(i)+p.leadLen(i), p.lineEnd(i))
 	p.errorf("indentation", r, "indented line outside any target: a target is a column-0 \"name:\" line followed by its indented body")
-	p.file.Bad = append(p.file.Bad, &ast.BadStmt{Range: r, Text: string(p.src[r.From.Offset():r.To.Offset()])})
+	p.file.Bad = append(p.file.Bad, &ast.BadStmt{Range: r, Text: p.text[r.From.Offset():r.To.Offset()]})
 	return i + 1
 }
 
 func (p *parser) comment(from, to int, trailing bool) {
-	p.file.Comments = append(p.file.Comments, &ast.Comment{Range: ast.RangeOf(from, to), Text: string(p.src[from:to]), Trailing: trailing})
+	p.file.Comments = append(p.file.Comments, &ast.Comment{Range: ast.RangeOf(from, to), Text: p.text[from:to], Trailing: trailing})
 }
 
 func (p *parser) defaultDecl(i int) {
@@ -140,10 +162,10 @@ func (p *parser) defaultDecl(i int) {
 	case e == s:
 		p.errorf("missing-default-target", ast.RangeOf(ls, end), "\"default:\" needs the name of the goal target")
 	case skipBlanks(p.src, e, end) != end:
-		p.errorf("parse-error", ast.RangeOf(s, end), "\"default:\" takes one target name, got %q", string(p.src[s:end]))
-		d.Goal = &ast.Ident{Range: ast.RangeOf(s, e), Name: string(p.src[s:e])}
+		p.errorf("parse-error", ast.RangeOf(s, end), "\"default:\" takes one target name, got %q", p.text[s:end])
+		d.Goal = p.newIdent(ast.RangeOf(s, e), p.text[s:e])
 	default:
-		d.Goal = &ast.Ident{Range: ast.RangeOf(s, e), Name: string(p.src[s:e])}
+		d.Goal = p.newIdent(ast.RangeOf(s, e), p.text[s:e])
 	}
 	p.trailingComment(end, le)
 	p.file.Defaults = append(p.file.Defaults, d)
@@ -160,7 +182,7 @@ func (p *parser) trailingComment(end, le int) {
 func (p *parser) target(i int) int {
 	ls, le := p.lineStart(i), p.lineEnd(i)
 	nameEnd := scanIdent(p.src, ls, le)
-	t := &ast.Target{Name: &ast.Ident{Range: ast.RangeOf(ls, nameEnd), Name: string(p.src[ls:nameEnd])}}
+	t := &ast.Target{Name: p.newIdent(ast.RangeOf(ls, nameEnd), p.text[ls:nameEnd])}
 	colon := ls + bytes.IndexByte(p.src[ls:le], ':')
 	t.Colon = ast.PosOf(colon)
 	end := stripTrailingComment(p.src, colon+1, le)
@@ -183,7 +205,7 @@ func (p *parser) target(i int) int {
 // depList parses "a b", "a, b" or "needs: a, b" in src[from:to].
 func (p *parser) depList(from, to int) []*ast.Ident {
 	i := skipBlanks(p.src, from, to)
-	if e := scanIdent(p.src, i, to); e > i && string(p.src[i:e]) == "needs" {
+	if e := scanIdent(p.src, i, to); e > i && p.text[i:e] == "needs" {
 		if k := skipBlanks(p.src, e, to); k < to && p.src[k] == ':' {
 			i = k + 1
 		}
@@ -199,7 +221,7 @@ func (p *parser) depList(from, to int) []*ast.Ident {
 		if e == i {
 			break
 		}
-		out = append(out, &ast.Ident{Range: ast.RangeOf(i, e), Name: string(p.src[i:e])})
+		out = append(out, p.newIdent(ast.RangeOf(i, e), p.text[i:e]))
 		i = e
 	}
 	return out

@@ -14,9 +14,36 @@ import (
 
 // line helpers (1-based line numbers)
 
-func (p *parser) lineStart(i int) int { return p.lines.LineStart(i) }
-func (p *parser) lineEnd(i int) int   { return p.lines.LineEnd(i) }
-func (p *parser) line(i int) []byte   { return p.lines.Line(i) }
+// lineStart, lineEnd and line give the byte range and text of line i; a
+// UTF-8 byte order mark at the start of the file is not part of line 1.
+func (p *parser) lineStart(i int) int {
+	if i == 1 {
+		return p.lines.LineStart(i) + p.bom
+	}
+	return p.lines.LineStart(i)
+}
+func (p *parser) lineEnd(i int) int { return p.lines.LineEnd(i) }
+func (p *parser) line(i int) []byte {
+	if i == 1 {
+		return p.lines.Line(i)[p.bom:]
+	}
+	return p.lines.Line(i)
+}
+
+// utf8BOM is the byte order mark some editors write at the start of a file.
+const utf8BOM = "\xef\xbb\xbf"
+
+// skipBOM steps over a byte order mark at the start of the source, with an
+// info diagnostic: otherwise the mark glues itself to the first line and a
+// "# Skill:" header there would read as body text.
+func (p *parser) skipBOM() {
+	if !bytes.HasPrefix(p.src, []byte(utf8BOM)) {
+		return
+	}
+	p.bom = len(utf8BOM)
+	p.report(ast.Infof("byte-order-mark", ast.RangeOf(0, p.bom), "the file starts with a UTF-8 byte order mark; it is ignored (save the file as UTF-8 without BOM)")).
+		WithFix("remove the byte order mark", ast.RangeOf(0, p.bom), "")
+}
 
 func isBlankLine(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
 
@@ -110,11 +137,10 @@ func (p *parser) findFence() {
 }
 
 var (
-	reHeader    = regexp.MustCompile(`^#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*:`)
-	reTargetHdr = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(.*)$`)
-	reDefault   = regexp.MustCompile(`^default[ \t]*:(.*)$`)
-	reElse      = regexp.MustCompile(`^else[ \t]*:[ \t]*(#.*)?$`)
-	reDepList   = regexp.MustCompile(`^[ \t]*(needs[ \t]*:)?[ \t]*([A-Za-z_][A-Za-z0-9_-]*([ \t]*,?[ \t]*[A-Za-z_][A-Za-z0-9_-]*)*)?[ \t]*,?[ \t]*(#.*)?$`)
+	reHeader  = regexp.MustCompile(`^#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*:`)
+	reDefault = regexp.MustCompile(`^default[ \t]*:(.*)$`)
+	reElse    = regexp.MustCompile(`^else[ \t]*:[ \t]*(#.*)?$`)
+	reDepList = regexp.MustCompile(`^[ \t]*(needs[ \t]*:)?[ \t]*([A-Za-z_][A-Za-z0-9_-]*([ \t]*,?[ \t]*[A-Za-z_][A-Za-z0-9_-]*)*)?[ \t]*,?[ \t]*(#.*)?$`)
 )
 
 // nextIsIndented reports whether the next line that is neither blank nor a
@@ -296,4 +322,27 @@ func isLegacyOp(text string) bool {
 		return !strings.HasPrefix(text, "!=")
 	}
 	return false
+}
+
+// targetHeaderRest matches a target header line "name:" (a name, blanks,
+// a colon) without a regular expression and returns the text after the
+// colon; ok is false when text is not shaped so or the rest holds a
+// newline. TestClassifiers and FuzzClassifiers compare it with the
+// expression ^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(.*)$.
+func targetHeaderRest(text string) (rest string, ok bool) {
+	n := identLen(text)
+	if n == 0 {
+		return "", false
+	}
+	for n < len(text) && (text[n] == ' ' || text[n] == '\t') {
+		n++
+	}
+	if n == len(text) || text[n] != ':' {
+		return "", false
+	}
+	rest = text[n+1:]
+	if strings.IndexByte(rest, '\n') >= 0 {
+		return "", false
+	}
+	return rest, true
 }

@@ -17,7 +17,7 @@ import (
 func (p *parser) statement(i, lead, width int, blk *ast.Block) int {
 	end, last := p.logical(i, lead, width)
 	p.trailingComment(end, p.lineEnd(last))
-	text := string(p.src[lead:end])
+	text := p.text[lead:end]
 	next := last + 1
 	switch {
 	case isIfKw(text) && strings.HasSuffix(text, ":"):
@@ -46,7 +46,7 @@ func (p *parser) statement(i, lead, width int, blk *ast.Block) int {
 		body, n := p.block(next, width)
 		if len(body.Stmts) > 0 {
 			p.errorf("indentation", body.Range, "unexpected indented block: only if, elif, else: and foreach open a block inside a target")
-			blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: body.Range, Text: string(p.src[body.From.Offset():body.To.Offset()])})
+			blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: body.Range, Text: p.text[body.From.Offset():body.To.Offset()]})
 		}
 		return n
 	}
@@ -57,7 +57,7 @@ var reLegacyBind = regexp.MustCompile(`(->|→)[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \
 
 // legacyOp records a retired op line; the linter diagnoses it.
 func (p *parser) legacyOp(from, to int) *ast.LegacyOpStmt {
-	text := string(p.src[from:to])
+	text := p.text[from:to]
 	op := text[:1]
 	if strings.HasPrefix(text, "??") {
 		op = "??"
@@ -75,7 +75,7 @@ func (p *parser) legacyOp(from, to int) *ast.LegacyOpStmt {
 
 // simpleStmts parses one logical line of simple statements.
 func (p *parser) simpleStmts(from, to int) []ast.Stmt {
-	toks, comments := lexStmt(p.src, from, to)
+	toks, comments := p.lex(from, to)
 	for _, c := range comments {
 		p.comment(c.from, c.to, true)
 	}
@@ -85,7 +85,7 @@ func (p *parser) simpleStmts(from, to int) []ast.Stmt {
 	for _, t := range toks {
 		if t.Type == tBadString {
 			p.badString(t.Pos.Offset, t.Pos.Offset+len(t.Value))
-			return []ast.Stmt{&ast.BadStmt{Range: ast.RangeOf(from, to), Text: string(p.src[from:to])}}
+			return []ast.Stmt{&ast.BadStmt{Range: ast.RangeOf(from, to), Text: p.text[from:to]}}
 		}
 	}
 	pl, err := p.parseLine(toks)
@@ -107,7 +107,7 @@ func (p *parser) parseLine(toks []lexer.Token) (*gLine, error) {
 	if ok {
 		return g, nil
 	}
-	return lineParser.ParseFromLexer(mustUpgrade(toks))
+	return lineParser().ParseFromLexer(mustUpgrade(toks))
 }
 
 // parseValue parses tokens holding one value, like [parser.parseLine].
@@ -117,7 +117,7 @@ func (p *parser) parseValue(toks []lexer.Token) (*gValue, error) {
 	if ok {
 		return g, nil
 	}
-	return valueParser.ParseFromLexer(mustUpgrade(toks))
+	return valueParser().ParseFromLexer(mustUpgrade(toks))
 }
 
 // parseCondToks parses the tokens of a condition, like [parser.parseLine].
@@ -127,7 +127,7 @@ func (p *parser) parseCondToks(toks []lexer.Token) (*gCond, error) {
 	if ok {
 		return g, nil
 	}
-	return condParser.ParseFromLexer(mustUpgrade(toks))
+	return condParser().ParseFromLexer(mustUpgrade(toks))
 }
 
 // parseStats counts, per grammar, the inputs the fast matcher took and
@@ -170,11 +170,11 @@ func tokensRange(toks []lexer.Token) ast.Range {
 
 // parseValueRange parses src[from:to] as one value.
 func (p *parser) parseValueRange(from, to int, rule string) ast.Expr {
-	toks, _ := lexStmt(p.src, from, to)
+	toks, _ := p.lex(from, to)
 	v, err := p.parseValue(toks)
 	if err != nil {
 		p.badStmt(from, to, err, rule)
-		return &ast.BareWord{Range: ast.RangeOf(from, to), Raw: string(p.src[from:to]), Value: textParser{p: p}.parse(from, to)}
+		return &ast.BareWord{Range: ast.RangeOf(from, to), Raw: p.text[from:to], Value: textParser{p: p}.parse(from, to)}
 	}
 	return p.convValue(v)
 }
@@ -188,7 +188,7 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition is %d bytes long, over the limit of %d: compute parts of it with $set first", to-from, MaxCondLen)
 		return nil
 	}
-	toks, _ := lexStmt(p.src, from, to)
+	toks, _ := p.lex(from, to)
 	if nestingOf(toks) > MaxCondNesting {
 		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition nests \"not\" and parentheses more than %d deep: split it into several if blocks or $set steps", MaxCondNesting)
 		return nil
@@ -213,7 +213,7 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 	before := len(p.diags)
 	cond := p.convCond(c)
 	if cond != nil && len(p.diags) == before && !hasSubst(cond) {
-		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition %s references no variable, so it always has the same value: test a ${...} reference", strings.TrimSpace(string(p.src[from:to])))
+		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition %s references no variable, so it always has the same value: test a ${...} reference", strings.TrimSpace(p.text[from:to]))
 	}
 	return cond
 }

@@ -41,7 +41,7 @@ func (p *parser) testsBlock(h *ast.Header, i int) int {
 		}
 		from, to = h.ValueRng.From.Offset(), h.ValueRng.To.Offset()
 	}
-	tb := &ast.TestsBlock{Range: ast.RangeOf(from, to), YAML: dedentBlock(string(p.src[from:to]))}
+	tb := &ast.TestsBlock{Range: ast.RangeOf(from, to), YAML: dedentBlock(p.text[from:to])}
 	h.Tests = tb
 	h.Range.To = ast.PosOf(max(to, h.Range.To.Offset()))
 	lineBase := p.lines.Position(ast.PosOf(from)).Line

@@ -14,25 +14,56 @@ type textParser struct {
 	escapes bool // decode backslash escapes (quoted strings)
 }
 
+// litRun accumulates one literal run of a text. The run is a slice of the
+// source text until an escape decodes to something else; only then is it
+// copied into buf.
+type litRun struct {
+	p          *parser
+	text       string // the whole source
+	start, end int    // the run so far is text[start:end] while !decoded; start < 0 when empty
+	decoded    bool
+	buf        strings.Builder
+}
+
+func (r *litRun) add(at int, s string) {
+	if r.start < 0 {
+		r.start, r.end = at, at
+	}
+	if !r.decoded && at == r.end && at+len(s) <= len(r.text) && r.text[at:at+len(s)] == s {
+		r.end += len(s)
+		return
+	}
+	if !r.decoded {
+		r.buf.WriteString(r.text[r.start:r.end])
+		r.decoded = true
+	}
+	r.buf.WriteString(s)
+}
+
+// flush appends the run, if any, to parts as a literal ending at end.
+func (r *litRun) flush(parts *[]ast.TextPart, end int) {
+	if r.start < 0 {
+		return
+	}
+	v := r.text[r.start:r.end]
+	if r.decoded {
+		v = r.buf.String()
+		r.buf.Reset()
+	}
+	l := r.p.lits.New()
+	l.Range, l.Value = ast.RangeOf(r.start, end), v
+	*parts = append(*parts, l)
+	r.start, r.decoded = -1, false
+}
+
 // parse parses src[from:to].
 func (tp textParser) parse(from, to int) *ast.Text {
-	t := &ast.Text{Range: ast.RangeOf(from, to)}
+	t := tp.p.texts.New()
+	t.Range = ast.RangeOf(from, to)
 	src := tp.p.src
-	var lit strings.Builder
-	litStart := -1
-	flush := func(end int) {
-		if litStart >= 0 {
-			t.Parts = append(t.Parts, &ast.Lit{Range: ast.RangeOf(litStart, end), Value: lit.String()})
-			lit.Reset()
-			litStart = -1
-		}
-	}
-	addLit := func(at int, s string) {
-		if litStart < 0 {
-			litStart = at
-		}
-		lit.WriteString(s)
-	}
+	lit := litRun{p: tp.p, text: tp.p.text, start: -1}
+	var buf [8]ast.TextPart // parts are gathered here, then copied to a carved slice
+	parts := buf[:0]
 	reported := false // one unterminated-substitution error per text
 	i := from
 	for i < to {
@@ -40,15 +71,15 @@ func (tp textParser) parse(from, to int) *ast.Text {
 		switch {
 		case c == '$' && (hasAt(src, i+1, to, "${") || hasAt(src, i+1, to, "$(")):
 			// "$${" / "$$(" escape a literal "${" / "$("
-			addLit(i, "$")
-			addLit(i, string(src[i+2]))
+			lit.add(i, "$")
+			lit.add(i, string(src[i+2]))
 			i += 3
 			continue
 		case hasAt(src, i, to, "${") || hasAt(src, i, to, "$("):
 			closer := substCloser(src[i+1])
 			if end, ok := substEnd(src, i, to, closer); ok {
-				flush(i)
-				t.Parts = append(t.Parts, tp.p.parseSubst(i, end, tp.escapes))
+				lit.flush(&parts, i)
+				parts = append(parts, tp.p.parseSubst(i, end, tp.escapes))
 				i = end
 				continue
 			}
@@ -58,20 +89,24 @@ func (tp textParser) parse(from, to int) *ast.Text {
 			}
 		case hasAt(src, i, to, "{{"):
 			if e := indexFrom(src, i+2, to, "}}"); e >= 0 && isSecretMarker(src[i+2:e]) {
-				flush(i)
-				t.Parts = append(t.Parts, tp.p.parseSecret(i, e+2))
+				lit.flush(&parts, i)
+				parts = append(parts, tp.p.parseSecret(i, e+2))
 				i = e + 2
 				continue
 			}
 		case c == '\\' && tp.escapes && i+1 < to:
-			addLit(i, decodeEscape(src[i+1]))
+			lit.add(i, decodeEscape(src[i+1]))
 			i += 2
 			continue
 		}
-		addLit(i, string(src[i:i+1]))
+		lit.add(i, string(src[i:i+1]))
 		i++
 	}
-	flush(to)
+	lit.flush(&parts, to)
+	if len(parts) > 0 {
+		t.Parts = tp.p.parts.Make(len(parts), len(parts))
+		copy(t.Parts, parts)
+	}
 	return t
 }
 
@@ -105,10 +140,10 @@ func decodeEscape(c byte) string {
 
 // parseSecret parses "{{secret.NAME}}" at src[from:to].
 func (p *parser) parseSecret(from, to int) *ast.SecretRef {
-	inner := strings.TrimSpace(string(p.src[from+2 : to-2]))
+	inner := strings.TrimSpace(p.text[from+2 : to-2])
 	name := strings.TrimPrefix(inner, "secret.")
 	s := &ast.SecretRef{Range: ast.RangeOf(from, to)}
-	if reIdent.MatchString(name) && !strings.Contains(name, "-") {
+	if isIdent(name) && !strings.Contains(name, "-") {
 		s.Name = name
 	} else {
 		s.Bad = inner
@@ -119,16 +154,18 @@ func (p *parser) parseSecret(from, to int) *ast.SecretRef {
 // parseSubst parses "${...}" or "$(...)" at src[from:to]. inString says the
 // substitution sits inside a quoted string, where \" may quote filter args.
 func (p *parser) parseSubst(from, to int, inString bool) *ast.Subst {
-	s := &ast.Subst{Range: ast.RangeOf(from, to), Legacy: p.src[from+1] == '('}
+	s := p.substs.New()
+	s.Range, s.Legacy = ast.RangeOf(from, to), p.src[from+1] == '('
+
 	i, end := from+2, to-1
 	src := p.src
 	i = skipBlanks(src, i, end)
 	j := scanIdent(src, i, end)
 	if j == i {
-		s.Bad = string(src[from+2 : end])
+		s.Bad = p.text[from+2 : end]
 		return s
 	}
-	s.Root = &ast.Ident{Range: ast.RangeOf(i, j), Name: string(src[i:j])}
+	s.Root = p.newIdent(ast.RangeOf(i, j), p.text[i:j])
 	i = j
 	for i < end && src[i] == '.' {
 		k := i + 1
@@ -136,10 +173,10 @@ func (p *parser) parseSubst(from, to int, inString bool) *ast.Subst {
 			k++
 		}
 		if k == i+1 {
-			s.Bad = string(src[from+2 : end])
+			s.Bad = p.text[from+2 : end]
 			return s
 		}
-		seg := string(src[i+1 : k])
+		seg := p.text[i+1 : k]
 		s.Path = append(s.Path, &ast.PathSeg{Range: ast.RangeOf(i, k), Name: seg, Index: allDigits(seg)})
 		i = k
 	}
@@ -150,14 +187,14 @@ func (p *parser) parseSubst(from, to int, inString bool) *ast.Subst {
 		}
 		f, next, ok := p.parseFilter(i, end)
 		if !ok {
-			s.Bad = string(src[from+2 : end])
+			s.Bad = p.text[from+2 : end]
 			return s
 		}
 		s.Filters = append(s.Filters, f)
 		i = next
 	}
 	if skipBlanks(src, i, end) < end {
-		s.Bad = string(src[from+2 : end])
+		s.Bad = p.text[from+2 : end]
 	}
 	return s
 }
@@ -171,7 +208,7 @@ func (p *parser) parseFilter(i, end int) (*ast.Filter, int, bool) {
 	if j == i {
 		return nil, 0, false
 	}
-	f := &ast.Filter{Name: &ast.Ident{Range: ast.RangeOf(i, j), Name: string(src[i:j])}}
+	f := &ast.Filter{Name: p.newIdent(ast.RangeOf(i, j), p.text[i:j])}
 	i = j
 	if i < end && src[i] == ':' {
 		argStart := i + 1
@@ -269,8 +306,9 @@ func allDigits(s string) bool {
 // stringLit builds a StringLit from a String, SString or Triple token at
 // src[from:to].
 func (p *parser) stringLit(from, to int) *ast.StringLit {
-	raw := string(p.src[from:to])
-	lit := &ast.StringLit{Range: ast.RangeOf(from, to), Raw: raw}
+	raw := p.text[from:to]
+	lit := p.strLits.New()
+	lit.Range, lit.Raw = ast.RangeOf(from, to), raw
 	tp := textParser{p: p, escapes: true}
 	switch {
 	case strings.HasPrefix(raw, `"""`):

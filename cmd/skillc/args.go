@@ -15,11 +15,22 @@ func interspersed(app *cli.App, args []string) []string {
 		return args
 	}
 	cmd := app.Command(args[1])
-	if cmd == nil || len(cmd.Subcommands) > 0 {
+	if cmd == nil {
 		return args
 	}
+	head := 2
+	if len(cmd.Subcommands) > 0 {
+		// one level of subcommands: "skillc skills attach ID --target-type run"
+		if len(args) < 4 {
+			return args
+		}
+		if cmd = cmd.Command(args[2]); cmd == nil || len(cmd.Subcommands) > 0 {
+			return args
+		}
+		head = 3
+	}
 	var flags, pos []string
-	rest := args[2:]
+	rest := args[head:]
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		switch {
@@ -36,7 +47,7 @@ func interspersed(app *cli.App, args []string) []string {
 			}
 		}
 	}
-	out := append([]string{args[0], args[1]}, flags...)
+	out := append(append([]string(nil), args[:head]...), flags...)
 	return append(out, pos...)
 }
 

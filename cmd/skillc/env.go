@@ -17,8 +17,8 @@ import (
 // configFlags are the configuration flags shared by check, fmt and run.
 func configFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "path of skillscript.config.json (default: nearest upward, then $SKILLSCRIPT_HOME)"},
-		&cli.StringFlag{Name: "connectors", Usage: "path of connectors.json (default: nearest upward, then $SKILLSCRIPT_HOME)"},
+		&cli.StringFlag{Name: "config", Usage: "path of skillscript.config.json, trusted for policy (default: nearest upward, lint options only, then $SKILLSCRIPT_HOME)"},
+		&cli.StringFlag{Name: "connectors", Usage: "path of connectors.json, trusted to start servers (default: nearest upward, lint only, then $SKILLSCRIPT_HOME)"},
 		&cli.StringFlag{Name: "skills", Usage: "directory of *.skill.md files used as the skill store"},
 	}
 }

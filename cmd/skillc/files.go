@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	gitignore "github.com/sabhiram/go-gitignore"
 )
 
 // source is one input file (or stdin, named "-" / "<stdin>").
@@ -17,46 +20,113 @@ type source struct {
 	Err  error
 }
 
+// inputs is the expansion of a command line's path arguments.
+type inputs struct {
+	paths []string
+	// explicit holds the paths named as files on the command line (not
+	// found by a directory walk or a glob): they are checked even when
+	// the lint ignore globs or a .gitignore would skip them.
+	explicit map[string]bool
+	// unmatched lists the arguments (directories or glob patterns) that
+	// contributed no skill.
+	unmatched []string
+}
+
 // collectPaths expands the arguments into files: a directory contributes
-// every *.skill.md below it (skipping hidden directories and node_modules),
-// a file is taken as given, "-" means standard input.
-func collectPaths(args []string) ([]string, error) { return collectInputs(args, false) }
+// every *.skill.md below it (skipping hidden directories, node_modules and
+// what .gitignore files exclude), a glob pattern (with "**" for any number
+// of directories) contributes the skills it matches, a file is taken as
+// given, "-" means standard input.
+func collectPaths(args []string) (inputs, error) { return collectInputs(args, false) }
 
 // collectInputs is collectPaths; with packages, a directory holding a
 // SKILL.md (an Agent Skills package) contributes that file instead, and
 // its own files (including *.skill.md resources) are not searched.
-func collectInputs(args []string, packages bool) ([]string, error) {
-	var out []string
+func collectInputs(args []string, packages bool) (inputs, error) {
+	in := inputs{explicit: map[string]bool{}}
+	ig := newIgnorer()
 	for _, a := range args {
 		if a == "-" {
-			out = append(out, "-")
+			in.paths = append(in.paths, "-")
 			continue
 		}
 		st, err := os.Stat(a)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", a, errNoFile(err))
-		}
-		if !st.IsDir() {
-			out = append(out, a)
+		var found []string
+		switch {
+		case err != nil && isGlob(a):
+			found, err = globInputs(a, packages, ig)
+			if err != nil {
+				return in, err
+			}
+		case err != nil:
+			return in, fmt.Errorf("%s: %w", a, errNoFile(err))
+		case !st.IsDir():
+			in.paths = append(in.paths, a)
+			in.explicit[a] = true
 			continue
+		default:
+			found, err = walkInputs(a, packages, ig)
+			if err != nil {
+				return in, err
+			}
 		}
-		found, err := walkInputs(a, packages)
-		if err != nil {
-			return nil, err
+		if len(found) == 0 {
+			in.unmatched = append(in.unmatched, a)
 		}
-		out = append(out, found...)
+		in.paths = append(in.paths, found...)
 	}
+	return in, nil
+}
+
+// isGlob reports whether a holds glob syntax skillc expands itself (for
+// patterns quoted from the shell, and shells without "**").
+func isGlob(a string) bool { return strings.ContainsAny(a, "*?[{") }
+
+// isSkillInput reports whether a file found by a walk or glob is an input.
+func isSkillInput(name string, packages bool) bool {
+	return strings.HasSuffix(name, ".skill.md") || (packages && name == "SKILL.md")
+}
+
+// globInputs lists the skills pattern matches, sorted; ignored files
+// (.gitignore, hidden and node_modules directories) are left out.
+func globInputs(pattern string, packages bool, ig *ignorer) ([]string, error) {
+	if !doublestar.ValidatePattern(filepath.ToSlash(pattern)) {
+		return nil, fmt.Errorf("%s: malformed glob pattern", pattern)
+	}
+	matches, err := doublestar.FilepathGlob(pattern, doublestar.WithFilesOnly())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", pattern, err)
+	}
+	var out []string
+	for _, m := range matches {
+		if isSkillInput(filepath.Base(m), packages) && !hiddenPath(m) && !ig.ignored(m, false) {
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
 	return out, nil
 }
 
+// hiddenPath reports whether a directory of p (not p itself) is hidden or
+// node_modules, which walks and globs skip.
+func hiddenPath(p string) bool {
+	dir := filepath.ToSlash(filepath.Dir(p))
+	for _, seg := range strings.Split(dir, "/") {
+		if seg == "node_modules" || (strings.HasPrefix(seg, ".") && seg != "." && seg != "..") {
+			return true
+		}
+	}
+	return false
+}
+
 // walkInputs lists the inputs below directory a, sorted.
-func walkInputs(a string, packages bool) ([]string, error) {
+func walkInputs(a string, packages bool, ig *ignorer) ([]string, error) {
 	var found []string
 	err := filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && p != a && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+		if d.IsDir() && p != a && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || ig.ignored(p, true)) {
 			return filepath.SkipDir
 		}
 		if d.IsDir() && packages {
@@ -65,13 +135,85 @@ func walkInputs(a string, packages bool) ([]string, error) {
 				return filepath.SkipDir
 			}
 		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".skill.md") {
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".skill.md") && !ig.ignored(p, false) {
 			found = append(found, p)
 		}
 		return nil
 	})
 	sort.Strings(found)
 	return found, err
+}
+
+// ignorer answers whether a path is excluded by a .gitignore file: those
+// of its directory and every parent up to the repository root (the
+// nearest directory holding .git), or up to the file system root when
+// there is no repository. Compiled files are cached by directory.
+type ignorer struct {
+	files map[string]*gitignore.GitIgnore // nil: no .gitignore there
+	roots map[string]string               // directory → its repository root ("" for none)
+}
+
+func newIgnorer() *ignorer {
+	return &ignorer{files: map[string]*gitignore.GitIgnore{}, roots: map[string]string{}}
+}
+
+// ignored reports whether path (a directory when dir is set) is excluded.
+func (ig *ignorer) ignored(path string, dir bool) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	root := ig.repoRoot(filepath.Dir(abs))
+	if root == "" {
+		return false
+	}
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		if gi := ig.file(d); gi != nil {
+			rel, err := filepath.Rel(d, abs)
+			if err == nil {
+				rel = filepath.ToSlash(rel)
+				if dir {
+					rel += "/"
+				}
+				if gi.MatchesPath(rel) {
+					return true
+				}
+			}
+		}
+		if d == root || filepath.Dir(d) == d {
+			return false
+		}
+	}
+}
+
+// repoRoot returns the nearest directory at or above dir holding .git,
+// or "" when dir is not inside a repository: .gitignore files are only
+// honoured inside one, as git does.
+func (ig *ignorer) repoRoot(dir string) string {
+	if r, ok := ig.roots[dir]; ok {
+		return r
+	}
+	var r string
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		r = dir
+	} else if parent := filepath.Dir(dir); parent != dir {
+		r = ig.repoRoot(parent)
+	}
+	ig.roots[dir] = r
+	return r
+}
+
+// file returns the compiled .gitignore of dir, or nil.
+func (ig *ignorer) file(dir string) *gitignore.GitIgnore {
+	if gi, ok := ig.files[dir]; ok {
+		return gi
+	}
+	gi, err := gitignore.CompileIgnoreFile(filepath.Join(dir, ".gitignore"))
+	if err != nil {
+		gi = nil
+	}
+	ig.files[dir] = gi
+	return gi
 }
 
 func errNoFile(err error) error {
@@ -84,6 +226,9 @@ func errNoFile(err error) error {
 // maxSourceSize bounds what skillc reads from one file.
 const maxSourceSize = 64 << 20
 
+// stdinName is how diagnostics name standard input without --stdin-filename.
+const stdinName = "<stdin>"
+
 // readSource reads path (or stdin for "-").
 func readSource(path string, stdin io.Reader) source {
 	if path == "-" {
@@ -91,7 +236,7 @@ func readSource(path string, stdin io.Reader) source {
 		if err == nil && len(b) > maxSourceSize {
 			err = fmt.Errorf("input larger than %d MB", maxSourceSize>>20)
 		}
-		return source{Path: "<stdin>", Src: b, Err: err}
+		return source{Path: stdinName, Src: b, Err: err}
 	}
 	st, err := os.Stat(path)
 	if err == nil && st.Size() > maxSourceSize {
@@ -99,4 +244,13 @@ func readSource(path string, stdin io.Reader) source {
 	}
 	b, err := os.ReadFile(path)
 	return source{Path: path, Src: b, Err: err}
+}
+
+// warnUnmatched prints a warning for each argument that matched no skill
+// and returns whether there was any (the command then exits 2).
+func warnUnmatched(s *streams, in inputs) bool {
+	for _, a := range in.unmatched {
+		fmt.Fprintf(s.err, "skillc: warning: %s matches no skill\n", a)
+	}
+	return len(in.unmatched) > 0
 }

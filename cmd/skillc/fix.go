@@ -28,7 +28,8 @@ const maxFixPasses = 10
 // unified diff of them when showDiff is set. Fixes are applied in passes,
 // re-checking in between, until no fix is left. Standard input is never
 // rewritten: its fixed text goes to stdout.
-func applyFixes(results []ast.FileDiagnostics, showDiff bool, s *streams, recheck func(name string, src []byte) ast.Diagnostics) error {
+func applyFixes(results []ast.FileDiagnostics, opts checkOptions, s *streams, recheck func(name string, src []byte) ast.Diagnostics) error {
+	showDiff := opts.diff
 	for i, r := range results {
 		fixed, diags, applied := fixLoop(r.File, r.Src, r.Diags, recheck)
 		if applied == 0 {
@@ -37,13 +38,15 @@ func applyFixes(results []ast.FileDiagnostics, showDiff bool, s *streams, rechec
 		switch {
 		case showDiff:
 			s.out.Write(diff.Diff(r.File, r.Src, r.File+" (fixed)", fixed))
-		case r.File == "<stdin>":
+		case r.File == opts.stdinName:
 			s.out.Write(fixed)
 		default:
 			if err := writeFileKeepMode(r.File, fixed); err != nil {
 				return cli.Exit(fmt.Sprintf("%s: %v", r.File, err), exitUsage)
 			}
-			fmt.Fprintf(s.err, "%s: applied %d fix(es)\n", r.File, applied)
+			if !opts.quiet {
+				fmt.Fprintf(s.err, "%s: applied %d fix(es)\n", r.File, applied)
+			}
 			results[i].Src, results[i].Diags = fixed, diags
 		}
 	}

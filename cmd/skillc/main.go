@@ -11,8 +11,8 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
+// version is the module version of this build (see buildVersion).
+var version = buildVersion()
 
 // Exit statuses.
 const (
@@ -29,6 +29,10 @@ func main() {
 // the process exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
+	if msg := unknownCommand(app, args); msg != "" {
+		fmt.Fprintln(stderr, "skillc:", msg)
+		return exitUsage
+	}
 	err := app.Run(interspersed(app, args))
 	if err == nil {
 		return exitOK
@@ -63,12 +67,13 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Writer:                    stdout,
 		ErrWriter:                 stderr,
 		HideVersion:               false,
+		Suggest:                   true,
 		Commands:                  commands(s),
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return cli.Exit(fmt.Sprintf("%v (see --help)", err), exitUsage)
-		},
-		ExitErrHandler: func(*cli.Context, error) {}, // run() reports errors
+		OnUsageError:              usageError,
+		ExitErrHandler:            func(*cli.Context, error) {}, // run() reports errors
 	}
+	setUsageErrors(app.Commands)
+	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintf(c.App.Writer, "skillc %s\n", versionLine()) }
 	return app
 }
 
@@ -96,7 +101,7 @@ func versionCommand(s *streams) *cli.Command {
 		Name:  "version",
 		Usage: "print the skillc version",
 		Action: func(c *cli.Context) error {
-			fmt.Fprintf(s.out, "skillc %s\n", version)
+			fmt.Fprintf(s.out, "skillc %s\n", versionLine())
 			return nil
 		},
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/skillscript/skillc/internal/render"
@@ -46,14 +45,12 @@ func explainCommand(s *streams) *cli.Command {
 
 // ruleSuggestion returns "; did you mean X?" for the rule ids closest to id.
 func ruleSuggestion(id string) string {
-	var close []string
+	var ids []string
 	for _, r := range lint.Rules() {
-		if strings.Contains(r.ID, id) || strings.Contains(id, r.ID) {
-			close = append(close, r.ID)
-		}
+		ids = append(ids, r.ID)
 	}
-	sort.Strings(close)
-	if len(close) == 0 || len(close) > 3 {
+	close := suggest(id, ids)
+	if len(close) == 0 {
 		return " (see skillc rules)"
 	}
 	return "; did you mean " + strings.Join(close, " or ") + "?"

@@ -6,15 +6,19 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/mattn/go-isatty"
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/render"
 	"github.com/skillscript/skillc/internal/workspace"
+	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )
 
@@ -56,8 +60,13 @@ func runRun(c *cli.Context, s *streams) error {
 	envs := newEnvCache(c).withSkillDirStore()
 	if !c.Bool("no-check") && c.String("mock") == "" {
 		envs.withToolWarmup(c) // the pre-check sees the servers' tool schemas
+		// ... of the servers this skill calls, and no others
+		envs.warm.Connectors = usedConnectors(src.Path, src.Src)
 	}
 	env := withRunFlags(c, envs.forFile(path))
+	for _, w := range envs.problems() {
+		fmt.Fprintln(s.err, "skillc: warning:", w) // ignored project-local policy among them
+	}
 	printToolsUnverified(s, env)
 	if !c.Bool("no-check") && refuseOnErrors(c, s, src.Path, src.Src, env) {
 		return cli.Exit("", exitFindings)
@@ -106,14 +115,17 @@ func refuseOnErrors(c *cli.Context, s *streams, name string, src []byte, env *wo
 		// keep stdout a JSON object: the diagnostics, in skillc check's format
 		_ = render.JSON(s.out, []ast.FileDiagnostics{{File: name, Src: src, Diags: errs}})
 	}
-	_ = render.Human(s.err, name, src, errs, render.HumanOptions{Color: useColor(c, s)})
+	_ = render.Human(s.err, name, src, errs, render.HumanOptions{Color: colorAuto.enabled(s.err)})
 	fmt.Fprintf(s.err, "skillc: not running %s: fix the errors above or pass --no-check\n", name)
 	return true
 }
 
 // evaluate wires a runner from the configuration and flags and runs.
 func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+	// SIGINT, SIGTERM and SIGHUP end the run the same way: the context
+	// ends, the running shell op's process group is killed, and the MCP
+	// servers are aborted below.
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	opts := hostOptions(c, s, env)
 	opts.Approval = runPolicy(s, env)
@@ -124,8 +136,15 @@ func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src [
 	if err != nil {
 		return nil, err
 	}
-	defer closeReg()
-	return runTraced(ctx, c, env.Config, *r, name, src, inputs)
+	res, err := runTraced(ctx, c, env.Config, *r, name, src, inputs)
+	if ctx.Err() != nil || (res != nil && res.DeadlineExceeded) {
+		// Cut off: kill the servers' process groups now rather than give
+		// each its grace period, so shutdown stays within the deadline.
+		_ = r.Registry.Abort()
+	} else {
+		_ = closeReg()
+	}
+	return res, err
 }
 
 // hostOptions are the runner options of the configuration plus the
@@ -136,6 +155,8 @@ func hostOptions(c *cli.Context, s *streams, env *workspace.Env) host.Options {
 		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: runSkillsDir(c, env),
 		Mechanical: c.Bool("mechanical"), Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
 		Direct: true, // a person runs the skill (DECISIONS 26)
+		// servers start when the skill first calls them, never unasked
+		LazyConnectors: true,
 	}
 }
 
@@ -225,4 +246,18 @@ func progressPrinter(w io.Writer) func(eval.Event) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// usedConnectors lists the connectors the skill's own "$ conn.tool" ops
+// name (never nil: an empty list warms no server). Connectors of child
+// skills start when a child first calls them.
+func usedConnectors(path string, src []byte) []string {
+	f, _ := syntax.Parse(path, src)
+	out := []string{}
+	for _, op := range check.Check(f).Ops {
+		if d, ok := op.Stmt.(*ast.DispatchStmt); ok && d.Connector != nil && !slices.Contains(out, d.Connector.Name) {
+			out = append(out, d.Connector.Name)
+		}
+	}
+	return out
 }

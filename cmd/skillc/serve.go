@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/gateway"
 	"github.com/skillscript/skillc/internal/registry"
 	"github.com/skillscript/skillc/internal/serve"
 	"github.com/skillscript/skillc/internal/skillrt"
@@ -43,6 +44,8 @@ func serveCommand(s *streams) *cli.Command {
 			&cli.DurationFlag{Name: "grace", Usage: "how long in-flight runs may finish after SIGTERM", Value: serve.DefaultGrace},
 			&cli.StringFlag{Name: "trace", Usage: "record runs in $SKILLSCRIPT_HOME/traces (on|off)", Value: "on"},
 			&cli.StringFlag{Name: "log-level", Usage: "debug, info, warn or error", Value: "info"},
+			&cli.StringFlag{Name: "artifacts", Usage: "directory the skill gateway resolves artifact targets in (env " + serve.EnvArtifactRoot + ")"},
+			&cli.StringFlag{Name: "gateway-config", Usage: "JSON file of skill gateway ranking weights and limits (env " + serve.EnvGatewayConfig + ")"},
 		}, configFlags()...),
 		Action: func(c *cli.Context) error { return runServe(c, s) },
 	}
@@ -153,6 +156,12 @@ func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
 		set.DatabaseURL = c.String("database")
 	}
 	set.Grace = c.Duration("grace")
+	if c.IsSet("artifacts") {
+		set.ArtifactRoot = c.String("artifacts")
+	}
+	if c.IsSet("gateway-config") {
+		set.GatewayConfig = c.String("gateway-config")
+	}
 	switch c.String("trace") {
 	case "on":
 		set.Trace = true
@@ -192,6 +201,13 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	if err != nil {
 		return nil, nil, err
 	}
+	gwc, err := gateway.LoadConfig(set.GatewayConfig)
+	if err != nil {
+		closeReg()
+		return nil, nil, err
+	}
+	// new and edited skills reach skills_load and the gateway without a restart
+	skills := agentSkills(ctx, cfg.SkillsDir, log)
 	var traces *trace.Store
 	if set.Trace {
 		if traces, err = openTraces(ctx, cfg, set.DatabaseURL, log); err != nil {
@@ -200,7 +216,8 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		}
 	}
 	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version,
-		Routes: dashboardRoute(r, policy, ws, set.AuthToken, s), Skills: agentSkills(ctx, cfg.SkillsDir, log)})
+		Routes: dashboardRoute(r, policy, ws, set.AuthToken, s), Skills: skills,
+		Gateway: &gwc, ArtifactRoot: set.ArtifactRoot})
 	if err != nil {
 		closeReg()
 		return nil, nil, err

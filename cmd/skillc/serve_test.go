@@ -176,8 +176,8 @@ const helloSkill = "# Skill: hello\n# Status: Approved\n# Vars: WHO=\"world\"\n\
 var wantTools = []string{
 	"blocked_shell_attempts", "compile_skill", "data_read", "execute_skill", "fires", "health_metrics", "help",
 	"lint_skill", "list_triggers", "register_trigger", "runtime_capabilities", "set_trigger_enabled",
-	"skill_list", "skill_preflight", "skill_read", "skill_status", "skill_write", "skills_load", "skills_read",
-	"skills_unload", "unregister_trigger",
+	"skill_list", "skill_preflight", "skill_read", "skill_status", "skill_write", "skills_attach", "skills_discover",
+	"skills_list", "skills_load", "skills_read", "skills_run", "skills_unload", "unregister_trigger",
 }
 
 func TestServeHTTP(t *testing.T) {

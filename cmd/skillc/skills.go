@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/agentskills"
+	"github.com/skillscript/skillc/internal/gateway"
 	"github.com/skillscript/skillc/internal/registry"
 	"github.com/skillscript/skillc/internal/skillrt"
 	"github.com/skillscript/skillc/internal/workspace"
@@ -28,12 +30,20 @@ func skillsCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:  "skills",
 		Usage: "list, show, preview and validate Agent Skills packages and skillscripts from the skill roots",
-		Subcommands: []*cli.Command{
-			{Name: "list", Usage: "list the visible skills (shadowed ones on stderr)", Flags: flags, Action: func(c *cli.Context) error { return skillsList(c, s) }},
+		Subcommands: append([]*cli.Command{
+			{Name: "list", Usage: "list the visible skills with their classification (shadowed ones on stderr); filter and page like the gateway's skills_list",
+				Flags: slices.Concat(flags, gatewayFlags(), []cli.Flag{
+					&cli.StringFlag{Name: "domain", Usage: "keep skills of this domain (metadata domain or tag)"},
+					&cli.StringFlag{Name: "role", Usage: "procedure, utility or sidecar"},
+					&cli.StringFlag{Name: "status", Usage: "keep skills with this status (Draft, Approved, stable, ...)"},
+					&cli.StringFlag{Name: "kind", Usage: "agentskill or skillscript"},
+					&cli.IntFlag{Name: "offset", Usage: "skip this many skills"},
+					&cli.IntFlag{Name: "limit", Usage: "skills per page (default: all)"}}),
+				Action: func(c *cli.Context) error { return skillsList(c, s) }},
 			{Name: "show", Usage: "print one skill's record", ArgsUsage: "NAME|ORIGIN/NAME", Flags: flags, Action: func(c *cli.Context) error { return skillsShow(c, s) }},
 			{Name: "load-preview", Usage: "print the instructions a session would get after skills_load NAME...", ArgsUsage: "NAME...", Flags: flags, Action: func(c *cli.Context) error { return skillsPreview(c, s) }},
 			{Name: "validate", Usage: "validate every skill in the roots; exit 1 on errors", Flags: append(flags, &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "human", Usage: "human, json, sarif or github"}), Action: func(c *cli.Context) error { return skillsValidate(c, s) }},
-		},
+		}, gatewaySubcommands(s, flags)...),
 	}
 }
 
@@ -42,6 +52,7 @@ func skillsCommand(s *streams) *cli.Command {
 type skillsEnv struct {
 	reg  *registry.Registry
 	opts lint.Options
+	ws   *workspace.Env
 }
 
 // openRegistry indexes the roots: the project's and the user's
@@ -65,7 +76,7 @@ func openRegistry(c *cli.Context) (*skillsEnv, error) {
 	}
 	reg := registry.New(registry.Options{Roots: roots, Validation: vopts})
 	reg.Refresh()
-	return &skillsEnv{reg: reg, opts: ws.LintOptions}, nil
+	return &skillsEnv{reg: reg, opts: ws.LintOptions, ws: ws}, nil
 }
 
 func skillsList(c *cli.Context, s *streams) error {
@@ -74,12 +85,30 @@ func skillsList(c *cli.Context, s *streams) error {
 		return err
 	}
 	reg := env.reg
-	recs := reg.List()
-	if c.Bool("json") {
-		return writeJSON(s, recs)
+	cfg, err := gateway.LoadConfig(c.String("gateway-config"))
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
 	}
-	for _, r := range recs {
-		fmt.Fprintf(s.out, "%-32s %-11s %-9s %s\n", r.Name, r.Kind, r.Origin, oneLine(r.Description, 80))
+	g := gateway.New(gateway.Options{Registry: reg, Config: cfg})
+	defer g.Close()
+	page, err := listAll(c.Context, g, gateway.ListRequest{Domain: c.String("domain"), Role: c.String("role"), Status: c.String("status"),
+		Kind: c.String("kind"), Offset: c.Int("offset"), Limit: c.Int("limit")}, c.IsSet("limit") || c.IsSet("offset"))
+	if err != nil {
+		return gatewayErr(c, s, err)
+	}
+	if c.Bool("json") {
+		return writeJSON(s, page)
+	}
+	for _, r := range page.Skills {
+		rec, _ := reg.Lookup(r.SkillID)
+		class := "-"
+		if r.Role != "" {
+			class = r.Role + "/" + r.Invocation + "/" + r.EffectMode
+		}
+		fmt.Fprintf(s.out, "%-32s %-11s %-9s %-34s %-12s %s\n", r.Name, r.Kind, rec.Origin, class, dash(r.Status), oneLine(r.Description, 80))
+	}
+	if page.NextOffset > 0 {
+		fmt.Fprintf(s.err, "skillc: %d of %d shown; next page: --offset %d\n", len(page.Skills), page.Total, page.NextOffset)
 	}
 	for _, p := range reg.Problems() {
 		fmt.Fprintf(s.err, "%s: %s[%s]: %s\n", p.Path, p.Diag.Severity, p.Diag.Rule, p.Diag.Message)
@@ -168,7 +197,7 @@ func skillsValidate(c *cli.Context, s *streams) error {
 	for _, p := range paths {
 		results = append(results, ast.FileDiagnostics{File: p, Diags: byPath[p]})
 	}
-	if err := writeReport(s, results, c.String("format"), false); err != nil {
+	if err := writeReport(s, s.out, results, checkOptions{format: c.String("format")}, false); err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	if failing(results, ast.Error) {

@@ -45,6 +45,7 @@ func testCommand(s *streams) *cli.Command {
 type fileReport struct {
 	File     string                 `json:"file"`
 	Mock     string                 `json:"mock,omitempty"`
+	Policy   string                 `json:"test_policy,omitempty"`
 	Problems []skilltest.Failure    `json:"problems"`
 	Cases    []skilltest.CaseResult `json:"cases"`
 	Error    string                 `json:"error,omitempty"`
@@ -68,13 +69,18 @@ func runTests(c *cli.Context, s *streams) error {
 	}
 	defer os.RemoveAll(ts.scratch)
 	args := c.Args().Slice()
-	if len(args) == 0 {
+	implicit := len(args) == 0
+	if implicit {
 		args = []string{"."}
 	}
-	paths, err := collectPaths(args)
+	in, err := collectPaths(args)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
+	if !implicit && warnUnmatched(s, in) {
+		ts.ioErr = true
+	}
+	paths := in.paths
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()
 	var reports []fileReport
@@ -122,13 +128,23 @@ func (ts *testSession) file(ctx context.Context, path string) (fileReport, bool)
 	}
 	rep.File = src.Path
 	f, _ := syntax.Parse(src.Path, src.Src)
+	var err error
 	if !skilltest.HasTests(f) {
 		if ts.c.Bool("verbose") && !ts.c.Bool("json") {
 			fmt.Fprintf(ts.s.out, "skip  %s: no # Tests: block\n", src.Path)
 		}
 		return rep, false
 	}
-	env := withRunFlags(ts.c, ts.envs.forFile(path))
+	var pol *skilltest.TestPolicy
+	if path != "-" {
+		if pp := skilltest.SidecarTestPolicy(path); pp != "" {
+			if pol, err = skilltest.LoadTestPolicy(pp); err != nil {
+				return ts.fileError(rep, err), true
+			}
+			rep.Policy = pp
+		}
+	}
+	env := ts.envWithPolicy(path, pol)
 	diags := analyze(src.Path, src.Src, env)
 	rep.Problems = append(rep.Problems, skilltest.Problems(f, diags)...)
 	mock, err := ts.mockFor(path)
@@ -138,7 +154,7 @@ func (ts *testSession) file(ctx context.Context, path string) (fileReport, bool)
 	if mock != nil {
 		rep.Mock = mock.Name
 	}
-	base, closeBase, err := ts.baseRunner(ctx, env)
+	base, closeBase, err := ts.baseRunner(ctx, env, pol)
 	if err != nil {
 		return ts.fileError(rep, err), true
 	}
@@ -160,6 +176,17 @@ func (ts *testSession) fileError(rep fileReport, err error) fileReport {
 		fmt.Fprintf(ts.s.err, "skillc: %s: %v\n", rep.File, err)
 	}
 	return rep
+}
+
+// envWithPolicy is the environment of the skill at path with the shell
+// and filesystem grants of the command line and of its test policy file
+// (pol, when not nil), so that check's policy rules agree with the run.
+func (ts *testSession) envWithPolicy(path string, pol *skilltest.TestPolicy) *workspace.Env {
+	shell, fs, unsafe := splitList(ts.c.StringSlice("allow-shell")), splitList(ts.c.StringSlice("allow-fs")), ts.c.Bool("unsafe-shell")
+	if pol != nil {
+		shell, fs, unsafe = append(shell, pol.AllowShell...), append(fs, pol.AllowFS...), unsafe || pol.UnsafeShell
+	}
+	return ts.envs.forFile(path).WithRunFlags(shell, fs, unsafe)
 }
 
 // mockFor picks the mock of a skill: its sidecar file, else --mock.
@@ -189,8 +216,13 @@ func (ts *testSession) skillsDir(path string) string {
 // skillc run does (shell and filesystem allowlists, secrets, limits), but
 // against an empty mock so that no connectors.json, store or agent is
 // opened; skilltest then gives every case its own sandboxed registry.
-func (ts *testSession) baseRunner(ctx context.Context, env *workspace.Env) (*eval.Runner, func() error, error) {
+func (ts *testSession) baseRunner(ctx context.Context, env *workspace.Env, pol *skilltest.TestPolicy) (*eval.Runner, func() error, error) {
 	opts := hostOptions(ts.c, ts.s, env)
+	if pol != nil {
+		opts.AllowShell = append(opts.AllowShell, pol.AllowShell...)
+		opts.AllowFS = append(opts.AllowFS, pol.AllowFS...)
+		opts.UnsafeShell = opts.UnsafeShell || pol.UnsafeShell
+	}
 	cfg := *env.Config
 	cfg.SkillsDir = ""
 	opts.Config, opts.MockFile, opts.SkillsDir, opts.Mechanical = &cfg, ts.emptyMock(), "", false
@@ -203,6 +235,9 @@ func (ts *testSession) print(rep fileReport) {
 		return
 	}
 	out, verbose := ts.s.out, ts.c.Bool("verbose")
+	if verbose && rep.Policy != "" {
+		fmt.Fprintf(out, "policy  %s: %s\n", rep.File, rep.Policy)
+	}
 	for _, p := range rep.Problems {
 		fmt.Fprintf(out, "FAIL  %s: # Tests:\n", rep.File)
 		fmt.Fprintf(out, "%s:%d: # Tests: %s\n", rep.File, p.Line, p.Message)

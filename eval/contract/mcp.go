@@ -16,6 +16,18 @@ type Tool struct {
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
 	// Mutating reports whether the tool was declared as changing state.
 	Mutating bool `json:"mutating,omitempty"`
+	// ReadOnly reports a tool declared "mutating": false in
+	// connectors.json.
+	ReadOnly bool `json:"readOnly,omitempty"`
+	// Annotations are the MCP tool annotations the server reported.
+	Annotations *ToolAnnotations `json:"annotations,omitempty"`
+}
+
+// ToolAnnotations are the MCP tool annotations that bear on the mutation
+// gate (internal/lang.ToolMutation).
+type ToolAnnotations struct {
+	ReadOnlyHint    bool `json:"readOnlyHint,omitempty"`
+	DestructiveHint bool `json:"destructiveHint,omitempty"`
 }
 
 // Connector is the contract behind every `$ connector.tool` op (McpConnector

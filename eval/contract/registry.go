@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/skillscript/skillc/internal/lang"
 )
 
 // PrimaryConnector is the connector name bare `$ tool` ops route to.
@@ -19,6 +21,9 @@ type ConnectorEntry struct {
 	Mutating bool
 	// MutatingTools marks individual tools as mutating.
 	MutatingTools []string
+	// ReadOnly is the connector's "mutating": false: its tools are not
+	// mutating unless a tool says otherwise.
+	ReadOnly bool
 	// Tools are statically declared tools (known without contacting the
 	// backend), used by lint and completion.
 	Tools []Tool
@@ -43,6 +48,45 @@ func (e ConnectorEntry) IsMutating(tool string) bool {
 		}
 	}
 	return false
+}
+
+// Facts gathers what the configuration (the entry) and discovery
+// (discovered, the connector's tool list; nil when unknown) declare about
+// tool, for lang.ToolMutation.
+func (e ConnectorEntry) Facts(tool string, discovered []Tool) lang.ToolFacts {
+	var f lang.ToolFacts
+	switch {
+	case e.Mutating || contains(e.MutatingTools, tool):
+		f.Connector = lang.DeclaredMutating
+	case e.ReadOnly:
+		f.Connector = lang.DeclaredReadOnly
+	}
+	for _, t := range discovered {
+		if t.Name == tool {
+			f = t.addFacts(f)
+		}
+	}
+	for _, t := range e.Tools {
+		if t.Name == tool {
+			f = t.addFacts(f)
+		}
+	}
+	return f
+}
+
+// addFacts adds t's declarations to f.
+func (t Tool) addFacts(f lang.ToolFacts) lang.ToolFacts {
+	switch {
+	case t.Mutating:
+		f.Tool = lang.DeclaredMutating
+	case t.ReadOnly && f.Tool != lang.DeclaredMutating:
+		f.Tool = lang.DeclaredReadOnly
+	}
+	if a := t.Annotations; a != nil {
+		f.ReadOnlyHint = f.ReadOnlyHint || a.ReadOnlyHint
+		f.DestructiveHint = f.DestructiveHint || a.DestructiveHint
+	}
+	return f
 }
 
 // Registry holds the wired substrate instances the evaluator uses. The zero
@@ -128,7 +172,21 @@ func (r *Registry) Model(name string) (LocalModel, error) {
 	return nil, &ModelNotFoundError{Name: name, Known: sortedKeys(r.Models)}
 }
 
-// Close closes every connector, returning the errors joined.
+// Abort ends every connector at once (a connector with a Kill method,
+// such as a stdio MCP server, has its process group killed), then closes
+// the registry. A host shutting down after a deadline or a signal aborts,
+// so a hanging server cannot stretch the shutdown.
+func (r *Registry) Abort() error {
+	for _, name := range r.ConnectorNames() {
+		if k, ok := r.Connectors[name].Connector.(interface{ Kill() error }); ok {
+			_ = k.Kill()
+		}
+	}
+	return r.Close()
+}
+
+// Close closes every connector (gracefully: an MCP server gets its stdin
+// closed and a grace period) and the stores.
 func (r *Registry) Close() error {
 	var errs []error
 	for _, name := range r.ConnectorNames() {

@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
@@ -43,6 +44,10 @@ type Options struct {
 	// Approval is the approval posture root and child skills are gated
 	// with; nil resolves it from Config (see Policy).
 	Approval *approval.Policy
+	// LazyConnectors skips the start-up health check of MCP connectors:
+	// a server starts only when the skill first calls one of its tools
+	// (skillc run and test never spawn servers a skill does not use).
+	LazyConnectors bool
 	// Direct says a person runs the root skill (skillc run, skillc test);
 	// otherwise (triggers, MCP, events) the root is gated like a composed
 	// skill: a Draft that performs effects is refused (DECISIONS 26).
@@ -68,13 +73,19 @@ func NewRunner(ctx context.Context, o Options) (*eval.Runner, func() error, erro
 		reg.Close()
 		return nil, nil, err
 	}
+	shellAllow := append(append([]string(nil), cfg.ShellAllowlist...), o.AllowShell...)
+	if err := checkShellUnderFS(gate, shellAllow, os.Getenv("PATH")); err != nil {
+		reg.Close()
+		return nil, nil, err
+	}
 	policy := o.policy()
 	r := &eval.Runner{
 		Registry: reg, FS: gate, Secrets: cfg.Secret, Mechanical: o.Mechanical,
 		MaxDepth: cfg.MaxRecursionDepth, DefaultTimeout: cfg.AbsoluteTimeout, MaxDeadline: cfg.MaxDeadline,
+		MaxValueBytes: int64(cfg.MaxValueBytes), MaxOps: int64(cfg.MaxOps), MaxMemoryBytes: int64(cfg.MaxMemoryBytes),
 		Progress: o.Progress, Env: eval.Env{User: o.User}, Load: GatedLoad(policy, o.Mechanical), Admit: Admit(policy, o.reach()),
 		Shell: &shellexec.Runner{
-			Allowlist:    append(append([]string(nil), cfg.ShellAllowlist...), o.AllowShell...),
+			Allowlist:    shellAllow,
 			EnableUnsafe: cfg.EnableUnsafeShell || o.UnsafeShell,
 			Env:          cfg.Environ(o.BaseEnv),
 		},
@@ -137,9 +148,16 @@ func wireRegistry(ctx context.Context, o Options) (*contract.Registry, error) {
 	if home == "" {
 		home = wire.DefaultHome(cfg.Getenv)
 	}
-	s := wire.Settings{Home: home, Env: cfg.Getenv, Log: o.Log}
-	if cfg.ConnectorsPath != "" {
+	s := wire.Settings{Home: home, Env: cfg.Getenv, Log: o.Log, LazyConnectors: o.LazyConnectors}
+	switch {
+	case cfg.ConnectorsPath != "" && cfg.ConnectorsTrusted:
 		return wire.Load(ctx, cfg.ConnectorsPath, s)
+	case cfg.ConnectorsPath != "":
+		// A connectors.json found next to the skill is not the operator's:
+		// its commands never run (DECISIONS 25).
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, "warning: %s is not used to run skills: connectors come only from --connectors or $SKILLSCRIPT_HOME/%s\n", cfg.ConnectorsPath, config.ConnectorsFileName)
+		}
 	}
 	return wire.Build(ctx, nil, s)
 }

@@ -165,3 +165,12 @@ func TestEvalLeavesTheHostOut(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundDefaultsAgree keeps the configuration's documented defaults of
+// the run's resource bounds equal to the evaluator's.
+func TestBoundDefaultsAgree(t *testing.T) {
+	if config.DefaultMaxValueBytes != eval.DefaultMaxValueBytes || config.DefaultMaxOps != eval.DefaultMaxOps || config.DefaultMaxMemoryBytes != eval.DefaultMaxMemoryBytes {
+		t.Errorf("config defaults %d/%d/%d, eval defaults %d/%d/%d", config.DefaultMaxValueBytes, config.DefaultMaxOps, config.DefaultMaxMemoryBytes,
+			eval.DefaultMaxValueBytes, eval.DefaultMaxOps, eval.DefaultMaxMemoryBytes)
+	}
+}

@@ -29,13 +29,30 @@ func (e *NotProvisionedError) Error() string {
 	return fmt.Sprintf("secret %q is not provisioned (set SKILLSCRIPT_SECRET_%s)", e.Name, e.Name)
 }
 
+// MinBytes is the shortest secret value a run accepts. A shorter value
+// cannot be told apart from ordinary text (redacting a 1-character secret
+// would rewrite every occurrence of that character) and is cheap to guess
+// through any side channel.
+const MinBytes = 8
+
+// TooShortError reports a provisioned secret shorter than MinBytes.
+type TooShortError struct {
+	Name string
+	Len  int
+}
+
+// Error implements error.
+func (e *TooShortError) Error() string {
+	return fmt.Sprintf("secret %q is %d bytes long: secrets shorter than %d bytes are refused (a short value cannot be redacted reliably and is easy to guess); provision a longer SKILLSCRIPT_SECRET_%s", e.Name, e.Len, MinBytes, e.Name)
+}
+
 // Box places, resolves and redacts the secrets of one run. It is used by
 // the goroutine running the skill; its Redactor is safe for concurrent use.
 type Box struct {
 	prefix   string // "\x00" + nonce + ":"
 	declared map[string]bool
 	lookup   func(string) (string, bool)
-	red      Redactor // knows every value looked up, for redaction
+	red      *Redactor // knows every value looked up, for redaction
 }
 
 // NewBox returns a box for a run that declares the named secrets and
@@ -45,10 +62,10 @@ type Box struct {
 func NewBox(declared []string, lookup func(string) (string, bool)) *Box {
 	var nonce [8]byte
 	_, _ = rand.Read(nonce[:])
-	b := &Box{prefix: "\x00" + hex.EncodeToString(nonce[:]) + ":", declared: map[string]bool{}, lookup: lookup}
+	b := &Box{prefix: "\x00" + hex.EncodeToString(nonce[:]) + ":", declared: map[string]bool{}, lookup: lookup, red: &Redactor{}}
 	for _, name := range declared {
 		b.declared[name] = true
-		if v, ok := b.get(name); ok {
+		if v, ok := b.get(name); ok && len(v) >= MinBytes {
 			b.red.Add(name, v)
 		}
 	}
@@ -61,6 +78,16 @@ func (b *Box) get(name string) (string, bool) {
 	}
 	v, ok := b.lookup(name)
 	return v, ok && v != ""
+}
+
+// ShareRedaction makes b and parent redact with one Redactor: a composed
+// run (a parent and its children) knows every secret any of them
+// declared or resolved, wherever its text ends up.
+func (b *Box) ShareRedaction(parent *Box) {
+	for spelling, marker := range b.red.snapshot() {
+		parent.red.addSpelling(spelling, marker)
+	}
+	b.red = parent.red
 }
 
 // Sentinel returns the text standing for {{secret.name}} in this run.
@@ -112,6 +139,9 @@ func (b *Box) Resolve(s string) (string, error) {
 		v, ok := b.get(n)
 		if !ok {
 			return "", &NotProvisionedError{Name: n}
+		}
+		if len(v) < MinBytes {
+			return "", &TooShortError{Name: n, Len: len(v)}
 		}
 		b.red.Add(n, v)
 		s = strings.ReplaceAll(s, b.Sentinel(n), v)

@@ -35,6 +35,28 @@ func (r *Redactor) Add(name, v string) {
 	r.replacer = nil
 }
 
+// snapshot returns the known spellings and their markers.
+func (r *Redactor) snapshot() map[string]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string]string, len(r.pairs))
+	for k, v := range r.pairs {
+		out[k] = v
+	}
+	return out
+}
+
+// addSpelling registers one spelling of a secret value.
+func (r *Redactor) addSpelling(spelling, marker string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pairs == nil {
+		r.pairs = make(map[string]string)
+	}
+	r.pairs[spelling] = marker
+	r.replacer = nil
+}
+
 // spellings returns v and the encoded forms under which it tends to show
 // up in error text.
 func spellings(v string) []string {

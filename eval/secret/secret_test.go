@@ -181,14 +181,14 @@ func TestRedactorLongestFirst(t *testing.T) {
 }
 
 func TestRedactValue(t *testing.T) {
-	b := NewBox([]string{"K"}, func(string) (string, bool) { return "hunter2", true })
+	b := NewBox([]string{"K"}, func(string) (string, bool) { return "hunter22x", true })
 	o := value.NewObject(1)
-	o.Set("hunter2", []any{"pw=hunter2", 1.0, b.Sentinel("K")})
+	o.Set("hunter22x", []any{"pw=hunter22x", 1.0, b.Sentinel("K")})
 	got := value.ToJSON(b.RedactValue([]any{o}))
-	if strings.Contains(got, "hunter2") || !strings.Contains(got, `"pw={{secret.K}}"`) {
+	if strings.Contains(got, "hunter22x") || !strings.Contains(got, `"pw={{secret.K}}"`) {
 		t.Errorf("RedactValue = %s", got)
 	}
-	if k, _ := o.Get("hunter2"); k == nil {
+	if k, _ := o.Get("hunter22x"); k == nil {
 		t.Error("RedactValue modified its input")
 	}
 }
@@ -219,9 +219,9 @@ func TestShellSinkEndToEnd(t *testing.T) {
 	t.Setenv("SKILLSCRIPT_SECRET_API_TOKEN", "tok_live_9f8e7d")
 	lookup := func(n string) (string, bool) { return os.LookupEnv("SKILLSCRIPT_SECRET_" + n) }
 	b := NewBox([]string{"API_TOKEN"}, lookup)
-	runner := &shellexec.Runner{Allowlist: []string{"sh"}, Resolve: b.Resolve, Redact: b.Redact}
+	runner := &shellexec.Runner{Allowlist: []string{"bash"}, EnableUnsafe: true, Resolve: b.Resolve, Redact: b.Redact}
 	res, err := runner.Run(context.Background(), shellexec.Request{
-		Argv: []string{"sh", "-c", `echo "auth failed for token $1" >&2; exit 22`, "sh", b.Sentinel("API_TOKEN")},
+		Command: `echo "auth failed for token ` + b.Sentinel("API_TOKEN") + `" >&2; exit 22`, Unsafe: true,
 	})
 	if err == nil {
 		t.Fatal("expected failure")
@@ -241,5 +241,18 @@ func TestShellSinkEndToEnd(t *testing.T) {
 	}}
 	if _, err := refusing.Run(context.Background(), shellexec.Request{Command: "curl -H " + b.Sentinel("API_TOKEN")}); !shellexec.IsRefusal(err) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+func TestShortSecretRefused(t *testing.T) {
+	b := NewBox([]string{"PIN"}, func(string) (string, bool) { return "7", true })
+	_, err := b.Resolve("pin=" + b.Sentinel("PIN"))
+	var short *TooShortError
+	if !errors.As(err, &short) || short.Len != 1 || !strings.Contains(err.Error(), "shorter than 8 bytes") {
+		t.Fatalf("Resolve of a 1-byte secret: %v, want a TooShortError", err)
+	}
+	// A short value is never a redaction pattern: "7" is not rewritten.
+	if got := b.Redact("route 77"); got != "route 77" {
+		t.Errorf("Redact = %q: a short secret rewrote ordinary text", got)
 	}
 }

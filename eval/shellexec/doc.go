@@ -1,7 +1,7 @@
 // Package shellexec runs the three forms of the skillscript shell op under
 // the operator's gates.
 //
-//	shell(command="git status")                  structural: shellwords.Tokenize, then exec argv
+//	shell(command="git status")                  structural: tokenized, then exec argv
 //	shell(argv=["jq", "-c", "${F}", "x.json"])   explicit argv: exec as given
 //	shell(command="a | b", unsafe=true)          bash -c, only when enabled
 //
@@ -25,5 +25,14 @@
 // entry "curl".
 //
 // The structural tokenizer is internal/shellwords (its package doc gives
-// the quoting rules); an unterminated quote fails the op loud.
+// the quoting rules); an unterminated quote fails the op loud. The
+// evaluator tokenizes the command's literal text before substituting
+// (shellwords.TokenizeTemplate) and hands the result over as Argv, so a
+// substituted value is always exactly inside one argv entry.
+//
+// The structural and argv forms are classified through wrapper commands
+// (lang.ClassifyShell): every program of the chain (env rm: env and rm)
+// must be on the allowlist, and a command interpreter given code (bash -c,
+// sh script, python -c) is refused with *FullShellError: that is a full
+// shell, which only the unsafe form may run.
 package shellexec

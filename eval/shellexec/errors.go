@@ -26,13 +26,28 @@ func (e *UnsafeShellDisabledError) Error() string {
 	return "unsafe shell is disabled (runtime.enable_unsafe_shell is false)"
 }
 
-// IsRefusal reports whether err is a policy refusal (allowlist or unsafe
-// switch). Refusals fail loud: an op-level (fallback:) does not contain
-// them.
+// FullShellError is the refusal of a structural or argv shell op that
+// runs a command interpreter on code (bash -c, sh script, python -c, env
+// -S): that is a full shell, which needs shell(command=..., unsafe=true)
+// and the operator's unsafe switch.
+type FullShellError struct {
+	Argv []string
+	Why  string
+}
+
+// Error implements error.
+func (e *FullShellError) Error() string {
+	return fmt.Sprintf("shell: %s %s: a full shell runs only as shell(command=\"...\", unsafe=true), which the operator must enable", e.Argv[0], e.Why)
+}
+
+// IsRefusal reports whether err is a policy refusal (allowlist, unsafe
+// switch, a full shell hidden in the structural form). Refusals fail
+// loud: an op-level (fallback:) does not contain them.
 func IsRefusal(err error) bool {
 	var notAllowed *BinaryNotAllowedError
 	var unsafe *UnsafeShellDisabledError
-	return errors.As(err, &notAllowed) || errors.As(err, &unsafe)
+	var full *FullShellError
+	return errors.As(err, &notAllowed) || errors.As(err, &unsafe) || errors.As(err, &full)
 }
 
 // RequestError reports a malformed request, such as argv together with

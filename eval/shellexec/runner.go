@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillscript/skillc/internal/lang"
 	"github.com/skillscript/skillc/internal/shellwords"
 )
 
@@ -76,8 +77,24 @@ func (r *Runner) Check(req Request) ([]string, error) {
 	if req.Unsafe && !r.EnableUnsafe {
 		return nil, &UnsafeShellDisabledError{}
 	}
-	if !r.Allowed(argv[0]) {
-		return nil, &BinaryNotAllowedError{Binary: argv[0]}
+	if req.Unsafe {
+		if !r.Allowed(argv[0]) {
+			return nil, &BinaryNotAllowedError{Binary: argv[0]}
+		}
+		return argv, nil
+	}
+	// The structural forms are classified through wrappers (env, nice,
+	// timeout, sudo, xargs, ...): every program of the chain must be on
+	// the allowlist, and a command interpreter given code (bash -c,
+	// python -c) is a full shell, which only unsafe=true may run.
+	class := lang.ClassifyShell(argv)
+	for _, bin := range class.Chain {
+		if !r.Allowed(bin) {
+			return nil, &BinaryNotAllowedError{Binary: bin}
+		}
+	}
+	if class.FullShell {
+		return nil, &FullShellError{Argv: argv, Why: class.Mutating}
 	}
 	return argv, nil
 }

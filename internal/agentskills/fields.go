@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/classification"
 	"github.com/skillscript/skillc/internal/textdist"
 )
 
@@ -75,6 +76,7 @@ func (p *parser) fields(root *yaml.Node) {
 	}
 	p.compatibility(got)
 	p.metadata(got)
+	p.classification()
 	p.allowedTools(got)
 }
 
@@ -335,6 +337,10 @@ func (p *parser) metadataEntry(e pair) {
 		p.report(RuleMetadata, p.nodeRange(e.key), "metadata key %q uses the prefix %s reserved by the MCP skills extension", k, reservedMetaPrefix)
 	}
 	v := resolve(e.val)
+	if k == "classification" && v.Kind == yaml.MappingNode {
+		p.nestedClassification(e.key, v)
+		return
+	}
 	if v.Kind != yaml.ScalarNode {
 		p.report(RuleMetadata, p.nodeRange(e.val), "metadata value of %q is a %s; values must be strings (flatten nested keys: %s.child)", k, kindName(v), k)
 		return
@@ -347,6 +353,64 @@ func (p *parser) metadataEntry(e pair) {
 		}
 	}
 	p.s.Metadata[k] = v.Value
+	p.metaKeys[k], p.metaVals[k] = p.nodeRange(e.key), p.nodeRange(e.val)
+}
+
+// nestedClassification reads metadata.classification written as a map:
+// a warning in compat mode (its children are read as the flattened
+// classification.<key> entries), an error in strict mode.
+func (p *parser) nestedClassification(key, m *yaml.Node) {
+	d := p.report(RuleClassNested, p.nodeRange(key), "metadata.classification is a nested map; metadata values must be strings: write classification.role, classification.invocation, classification.effect_mode and classification.attach_targets")
+	if d.Severity == ast.Error {
+		return
+	}
+	for _, c := range pairs(m) {
+		v := resolve(c.val)
+		full := "classification." + c.key.Value
+		switch v.Kind {
+		case yaml.ScalarNode:
+			p.s.Metadata[full] = v.Value
+		case yaml.SequenceNode: // attach_targets: [run, output]
+			var items []string
+			for _, it := range v.Content {
+				items = append(items, resolve(it).Value)
+			}
+			p.s.Metadata[full] = strings.Join(items, " ")
+		default:
+			p.report(RuleClassValue, p.nodeRange(c.val), "classification %s must be a string", c.key.Value)
+			continue
+		}
+		p.metaKeys[full], p.metaVals[full] = p.nodeRange(c.key), p.nodeRange(c.val)
+	}
+}
+
+// classification validates the classification.* metadata keys with the
+// shared validator and keeps the result in Skill.Class.
+func (p *parser) classification() {
+	src, ok := classification.FromMetadata(p.s.Metadata, p.metaKeys, p.metaVals, p.s.Keys[keyMetadata])
+	if !ok {
+		return
+	}
+	c, probs := classification.Build(src)
+	p.s.Class = c
+	for _, pr := range probs {
+		d := p.report(classRule(pr.Code), pr.Range, "%s", pr.Message)
+		if pr.Suggest != "" {
+			d.WithFix("use "+pr.Suggest, pr.Range, pr.Suggest)
+		}
+	}
+}
+
+func classRule(code string) string {
+	switch code {
+	case classification.CodeSidecarDirect:
+		return RuleClassSidecarDirect
+	case classification.CodeAttachTargets:
+		return RuleClassAttachTargets
+	case classification.CodeDirectTargets:
+		return RuleClassDirectTargets
+	}
+	return RuleClassValue
 }
 
 // allowedTools reads allowed-tools as a space-separated string or a list.

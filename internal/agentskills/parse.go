@@ -28,6 +28,9 @@ type parser struct {
 	// unreadable is set when the frontmatter was read only by the compat
 	// retry, which strict mode does not accept.
 	unreadable bool
+	// metaKeys and metaVals are the ranges of each metadata key and value
+	// (nested classification children under their flattened names).
+	metaKeys, metaVals map[string]ast.Range
 }
 
 // Parse parses and validates a SKILL.md. It never panics; every problem
@@ -35,7 +38,7 @@ type parser struct {
 // the whole file). The diagnostics are sorted by position.
 func Parse(in Input, opts Options) (*Skill, ast.Diagnostics) {
 	s := &Skill{Path: in.Path, DirName: in.DirName, Src: in.Src, Lines: ast.NewLineTable(in.Src), Keys: map[string]ast.Range{}}
-	p := &parser{s: s, opts: opts, sev: ruleSeverities(opts.Mode, opts.Claude), input: in}
+	p := &parser{s: s, opts: opts, sev: ruleSeverities(opts.Mode, opts.Claude), input: in, metaKeys: map[string]ast.Range{}, metaVals: map[string]ast.Range{}}
 	p.parse()
 	p.ds.Sort()
 	return s, p.ds

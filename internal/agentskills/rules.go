@@ -38,6 +38,12 @@ const (
 	RuleShadowed          = "skillmd-shadowed"
 	RuleScanLimit         = "skillmd-scan-limit"
 	RuleUnsupportedTagged = "skillmd-yaml-tag"
+
+	RuleClassNested        = "skillmd-classification-nested"
+	RuleClassValue         = "skillmd-classification-value"
+	RuleClassSidecarDirect = "skillmd-classification-sidecar-direct"
+	RuleClassAttachTargets = "skillmd-classification-attach-targets"
+	RuleClassDirectTargets = "skillmd-classification-direct-targets"
 )
 
 // RuleDoc documents one SKILL.md rule. Compat and Strict are the
@@ -67,7 +73,46 @@ func (r RuleDoc) Severity(m Mode) ast.Severity {
 // Rules returns the documentation of every SKILL.md rule, in a stable
 // order. Each call builds a fresh slice.
 func Rules() []RuleDoc {
-	return append(fileRules(), append(fieldRules(), append(bodyRules(), registryRules()...)...)...)
+	return append(fileRules(), append(fieldRules(), append(classRules(), append(bodyRules(), registryRules()...)...)...)...)
+}
+
+// classRules are the gateway classification rules of a package: the same
+// checks as the classification-* rules of skillscripts
+// (internal/classification), read from the flattened metadata keys.
+func classRules() []RuleDoc {
+	const head = "---\nname: audit-run\ndescription: Audits a finished run for policy violations.\nmetadata:\n"
+	return []RuleDoc{
+		{ID: RuleClassNested, Compat: ast.Warning, Strict: ast.Error,
+			Summary: "The gateway classification written as a nested `classification:` map inside `metadata`.",
+			Why:     "The specification makes metadata a map of strings to strings, so other runtimes reject the nested form. Compat mode reads it with this warning; write flattened keys (`classification.role: sidecar`).",
+			Bad:     head + "  classification:\n    role: sidecar\n    invocation: attach\n    effect_mode: read_only\n    attach_targets: run\n---\n",
+			Good:    head + "  classification.role: sidecar\n  classification.invocation: attach\n  classification.effect_mode: read_only\n  classification.attach_targets: run\n---\n",
+		},
+		{ID: RuleClassValue, Compat: ast.Error, Strict: ast.Error,
+			Summary: "A `classification.*` metadata key or value outside the gateway's vocabulary (with the closest valid one), or a classification without role, invocation or effect_mode.",
+			Why:     "The gateway decides from these values whether a skill is recommended, may be called directly or attached; a misspelt value silently changes that.",
+			Bad:     head + "  classification.role: sidecr\n  classification.invocation: attach\n  classification.effect_mode: read_only\n  classification.attach_targets: run\n---\n",
+			Good:    head + "  classification.role: sidecar\n  classification.invocation: attach\n  classification.effect_mode: read_only\n  classification.attach_targets: run\n---\n",
+		},
+		{ID: RuleClassSidecarDirect, Compat: ast.Error, Strict: ast.Error,
+			Summary: "`classification.role: sidecar` with `classification.invocation: direct`.",
+			Why:     "A sidecar needs a live target to observe or control; the gateway never offers it for direct calls. Use attach or both.",
+			Bad:     head + "  classification.role: sidecar\n  classification.invocation: direct\n  classification.effect_mode: read_only\n---\n",
+			Good:    head + "  classification.role: sidecar\n  classification.invocation: attach\n  classification.effect_mode: read_only\n  classification.attach_targets: run\n---\n",
+		},
+		{ID: RuleClassAttachTargets, Compat: ast.Error, Strict: ast.Error,
+			Summary: "`classification.invocation` attach or both without `classification.attach_targets`, or with a target repeated or outside task, run, output, transcript, artifact.",
+			Why:     "skills_attach checks the requested target type against this space-separated list before anything runs.",
+			Bad:     head + "  classification.role: sidecar\n  classification.invocation: attach\n  classification.effect_mode: read_only\n---\n",
+			Good:    head + "  classification.role: sidecar\n  classification.invocation: attach\n  classification.effect_mode: read_only\n  classification.attach_targets: run output\n---\n",
+		},
+		{ID: RuleClassDirectTargets, Compat: ast.Error, Strict: ast.Error,
+			Summary: "`classification.invocation: direct` with `classification.attach_targets`.",
+			Why:     "A direct-only skill cannot be attached; remove the targets or use invocation both.",
+			Bad:     head + "  classification.role: procedure\n  classification.invocation: direct\n  classification.effect_mode: read_only\n  classification.attach_targets: run\n---\n",
+			Good:    head + "  classification.role: procedure\n  classification.invocation: both\n  classification.effect_mode: read_only\n  classification.attach_targets: run\n---\n",
+		},
+	}
 }
 
 func fileRules() []RuleDoc {

@@ -1,6 +1,9 @@
 package agentskills
 
-import "github.com/skillscript/skillc/ast"
+import (
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/classification"
+)
 
 // FileName is the name of the file that makes a directory a package.
 const FileName = "SKILL.md"
@@ -19,6 +22,9 @@ type Skill struct {
 	Compatibility string
 	Metadata      map[string]string
 	AllowedTools  []string
+	// Class is the gateway classification read from the
+	// classification.* metadata keys; nil when there are none.
+	Class *classification.Classification
 	// Frontmatter is every frontmatter key with its value as YAML decodes
 	// it (nested maps and lists kept), for JSON output and SEP-2640.
 	Frontmatter map[string]any

@@ -147,8 +147,12 @@ func shellEffect(f *ast.File, c *ast.CallStmt) *Effect {
 	switch {
 	case check.IsUnsafeShell(c):
 		e.Mutating, e.Why = true, "unsafe shell can change anything"
-	case ok && lang.IsDestructiveBinary(bin):
-		e.Mutating, e.Why = true, "shell binary "+bin+" changes files"
+	default:
+		if argv, known := check.ShellArgv(c); known {
+			if why := lang.ClassifyShell(argv).Mutating; why != "" {
+				e.Mutating, e.Why = true, why
+			}
+		}
 	}
 	return e
 }

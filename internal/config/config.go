@@ -46,6 +46,15 @@ type Config struct {
 	Home string
 	// ConfigPath is the skillscript.config.json in use.
 	ConfigPath string
+	// ConfigTrusted reports that ConfigPath is operator-controlled (named
+	// by --config, or in SKILLSCRIPT_HOME). A project-local one (found
+	// upward from the skill) sets lint options only (DECISIONS 25).
+	ConfigTrusted bool
+	// ConnectorsTrusted reports that ConnectorsPath is operator-controlled
+	// (named by --connectors, or in SKILLSCRIPT_HOME). A project-local
+	// connectors.json informs the linter from cached tool lists but is
+	// never started or wired by a run.
+	ConnectorsTrusted bool
 	// ConnectorsPath and Connectors are the connectors.json in use and its
 	// raw contents, for connectors.Parse(Connectors, Getenv).
 	ConnectorsPath string
@@ -73,6 +82,9 @@ type Config struct {
 	MaxDeadline time.Duration
 	// MaxRecursionDepth bounds execute_skill chains.
 	MaxRecursionDepth int
+	// MaxValueBytes caps one value of a run, MaxOps the statements and
+	// MaxMemoryBytes the estimated bytes a composed run holds.
+	MaxValueBytes, MaxOps, MaxMemoryBytes int
 	// AbsoluteTimeout is the fallback timeout of an operation.
 	AbsoluteTimeout time.Duration
 	// Host and Port are where the dashboard / serve HTTP server binds.
@@ -180,7 +192,9 @@ func Load(opts LoadOptions) (*Config, []ast.FileDiagnostics) {
 	l.loadDotenv()
 	l.readConnectors()
 	l.applyDefaults()
-	l.resolveSettings(l.readConfig())
+	cf := l.readConfig()
+	l.dropProjectPolicy(cf)
+	l.resolveSettings(cf)
 	return l.cfg, l.problems.list()
 }
 
@@ -228,6 +242,7 @@ func (l *loader) applyDefaults() {
 		c.TriggersPath = filepath.Join(c.Home, "triggers.json")
 	}
 	c.MaxRecursionDepth = DefaultMaxRecursionDepth
+	c.MaxValueBytes, c.MaxOps, c.MaxMemoryBytes = DefaultMaxValueBytes, DefaultMaxOps, DefaultMaxMemoryBytes
 	c.AbsoluteTimeout = DefaultAbsoluteTimeout
 	c.Host, c.Port = DefaultHost, DefaultPort
 	for _, s := range settingsTable() {
@@ -250,6 +265,29 @@ func (l *loader) resolveSettings(cf *configFile) {
 	if cf.hasLint {
 		l.cfg.Lint = cf.lint
 	}
+}
+
+// dropProjectPolicy empties a project-local configuration file of
+// everything but its lint options, with one warning naming what was
+// ignored: security policy and runtime settings come only from the
+// operator (flags, environment, SKILLSCRIPT_HOME, --config), never from a
+// file next to the skill, which the skill itself may be able to write.
+func (l *loader) dropProjectPolicy(cf *configFile) {
+	if l.cfg.ConfigPath == "" || l.cfg.ConfigTrusted || len(cf.values) == 0 {
+		return
+	}
+	var keys []string
+	for _, s := range settingsTable() {
+		if fv, ok := cf.values[s.name]; ok {
+			keys = append(keys, fv.src.Key)
+		}
+	}
+	sort.Strings(keys)
+	path := l.cfg.ConfigPath
+	l.problems.add(path, diagAt(ast.Warning, l.problems.srcs[path], 0,
+		"%s ignored: a project-local %s sets lint options only; security policy and runtime settings come from flags, the environment, $SKILLSCRIPT_HOME or --config",
+		strings.Join(keys, ", "), ConfigFileName))
+	cf.values = map[string]fileValue{}
 }
 
 // fromEnv returns the environment value of s, if one is set and valid.

@@ -95,14 +95,16 @@ func TestLintSettings(t *testing.T) {
 	ignored := map[string]bool{
 		"/repo/generated/a.skill.md":      true,
 		"/repo/generated/deep/a.skill.md": true,
-		"generated":                       true,
+		"/repo/generated":                 true,
 		"/repo/skills/a.draft.skill.md":   true,
 		"/repo/x/q/y.skill.md":            true,
 		"/repo/x/q/r/y.skill.md":          false,
 		"/repo/a/tmp/b/c.skill.md":        true,
 		"/repo/skills/a.skill.md":         false,
 		"/other/generated2/a.skill.md":    false,
-		"./generated/z.skill.md":          true,
+		// relative paths are resolved against the current directory (this
+		// package's), which is not below /repo
+		"./generated/z.skill.md": false,
 	}
 	for file, want := range ignored {
 		if got := l.Ignored(file); got != want {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/skillscript/skillc/ast"
 )
@@ -18,6 +19,17 @@ const MaxFileSize = 4 << 20
 func (l *loader) discover() {
 	l.cfg.ConfigPath = l.find(l.opts.ConfigPath, ConfigFileName)
 	l.cfg.ConnectorsPath = l.find(l.opts.ConnectorsPath, ConnectorsFileName)
+	l.cfg.ConfigTrusted = l.cfg.ConfigPath != "" && (l.opts.ConfigPath != "" || within(l.cfg.ConfigPath, l.cfg.Home))
+	l.cfg.ConnectorsTrusted = l.cfg.ConnectorsPath != "" && (l.opts.ConnectorsPath != "" || within(l.cfg.ConnectorsPath, l.cfg.Home))
+}
+
+// within reports whether path lies in dir (both cleaned; dir non-empty).
+func within(path, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // find returns the explicit path, else the nearest file called name in
@@ -54,12 +66,31 @@ func isFile(path string) bool {
 }
 
 // loadDotenv loads the .env files beside the configuration file, beside the
-// connectors file and in SKILLSCRIPT_HOME, in that order of precedence.
+// connectors file and in SKILLSCRIPT_HOME, in that order of precedence. A
+// .env beside a project-local file is not read, with a warning: it could
+// set the shell allowlist or feed ${VAR} in the operator's connectors.json
+// (DECISIONS 25).
 func (l *loader) loadDotenv() {
-	var dirs []string
-	for _, d := range []string{dirOf(l.cfg.ConfigPath), dirOf(l.cfg.ConnectorsPath), l.cfg.Home} {
-		if d != "" && !contains(dirs, filepath.Clean(d)) {
-			dirs = append(dirs, filepath.Clean(d))
+	var dirs, skipped []string
+	add := func(list *[]string, d string) {
+		if d != "" && !contains(*list, filepath.Clean(d)) {
+			*list = append(*list, filepath.Clean(d))
+		}
+	}
+	for _, f := range []struct {
+		path    string
+		trusted bool
+	}{{l.cfg.ConfigPath, l.cfg.ConfigTrusted}, {l.cfg.ConnectorsPath, l.cfg.ConnectorsTrusted}} {
+		if f.trusted {
+			add(&dirs, dirOf(f.path))
+		} else {
+			add(&skipped, dirOf(f.path))
+		}
+	}
+	add(&dirs, l.cfg.Home)
+	for _, d := range skipped {
+		if p := filepath.Join(d, DotenvFileName); !contains(dirs, d) && isFile(p) {
+			l.problems.add(p, diagAt(ast.Warning, nil, -1, "not read: a .env beside a project-local configuration could set security policy; put the variables in the environment or in $SKILLSCRIPT_HOME/.env"))
 		}
 	}
 	for _, d := range dirs {

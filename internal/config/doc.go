@@ -19,14 +19,28 @@
 //     the directory of the connectors file and SKILLSCRIPT_HOME (each
 //     directory once). They never change the real environment.
 //
+// # Operator-controlled and project-local files (DECISIONS 25)
+//
+// A file named by a flag or lying in SKILLSCRIPT_HOME is the operator's
+// ([Config.ConfigTrusted], [Config.ConnectorsTrusted]). A file found upward
+// from the skill is project-local: a skill allowed to write its own
+// directory, or a cloned repository, could have put it there. A
+// project-local skillscript.config.json contributes its lint options only;
+// every other member (allowlists, unsafe shell, secured mode, paths,
+// limits) is ignored with one warning naming them. A .env beside a
+// project-local file is not read (warning). A project-local
+// connectors.json is parsed for the linter but never started or wired by a
+// run (eval/host).
+//
 // # Precedence
 //
 // For every setting the first source that provides a valid value wins:
 //
 //  1. the real environment (SKILLSCRIPT_SHELL_ALLOWLIST=curl,git, ...);
-//  2. .env beside skillscript.config.json, then .env beside
-//     connectors.json, then .env in SKILLSCRIPT_HOME;
-//  3. skillscript.config.json;
+//  2. .env beside an operator-controlled skillscript.config.json, then
+//     .env beside an operator-controlled connectors.json, then .env in
+//     SKILLSCRIPT_HOME;
+//  3. an operator-controlled skillscript.config.json;
 //  4. the built-in default (allowlists empty: default-deny; switches off;
 //     paths under SKILLSCRIPT_HOME).
 //
@@ -66,6 +80,8 @@
 // SKILLSCRIPT_FS_ALLOWLIST, SKILLSCRIPT_SECURED_MODE,
 // SKILLSCRIPT_FORCE_ALWAYS_DRAFT, SKILLSCRIPT_MAX_DEADLINE_SECONDS,
 // SKILLSCRIPT_MAX_RECURSION_DEPTH, SKILLSCRIPT_ABSOLUTE_TIMEOUT_MS,
+// SKILLSCRIPT_MAX_VALUE_BYTES, SKILLSCRIPT_MAX_OPS,
+// SKILLSCRIPT_MAX_MEMORY_BYTES,
 // SKILLSCRIPT_HOST, SKILLSCRIPT_PORT, SKILLSCRIPT_SKILLS_DIR,
 // SKILLSCRIPT_SKILLS_DB, SKILLSCRIPT_TRACE_DIR and DATA_DB override the
 // corresponding settings. SKILLSCRIPT_SECRET_<NAME> provisions the secret

@@ -151,7 +151,7 @@ func dump(c *Config, problems []ast.FileDiagnostics, secrets []string) string {
 		"triggers_file": c.TriggersPath, "shell_allowlist": fmt.Sprintf("%q", c.ShellAllowlist),
 		"enable_unsafe_shell": c.EnableUnsafeShell, "fs_allowlist": fmt.Sprintf("%q", c.FSAllowlist),
 		"secured_mode": c.SecuredMode, "force_always_draft": c.ForceAlwaysDraft, "max_deadline": c.MaxDeadline,
-		"max_recursion_depth": c.MaxRecursionDepth, "absolute_timeout": c.AbsoluteTimeout, "host": c.Host, "port": c.Port,
+		"max_recursion_depth": c.MaxRecursionDepth, "max_value_bytes": c.MaxValueBytes, "max_ops": c.MaxOps, "max_memory_bytes": c.MaxMemoryBytes, "absolute_timeout": c.AbsoluteTimeout, "host": c.Host, "port": c.Port,
 		"identity_header": c.IdentityHeader, "poll_interval": c.PollInterval,
 	}
 	for _, s := range settingsTable() {

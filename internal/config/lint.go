@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/skillscript/skillc/ast"
 )
 
@@ -44,13 +46,20 @@ func (l *LintSettings) RuleSeverity(rule string, def ast.Severity) (ast.Severity
 	return def, true
 }
 
-// Ignored reports whether file matches an ignore pattern. A file path is
-// made relative to BaseDir first when both are absolute.
+// Ignored reports whether file matches an ignore pattern. The patterns
+// are relative to BaseDir (the configuration file's directory), whatever
+// the current directory: a relative file path is made absolute first
+// when BaseDir is.
 func (l *LintSettings) Ignored(file string) bool {
 	if len(l.Ignore) == 0 {
 		return false
 	}
 	rel := file
+	if l.BaseDir != "" && filepath.IsAbs(l.BaseDir) && !filepath.IsAbs(file) {
+		if abs, err := filepath.Abs(file); err == nil {
+			file = abs
+		}
+	}
 	if l.BaseDir != "" && filepath.IsAbs(file) == filepath.IsAbs(l.BaseDir) {
 		if r, err := filepath.Rel(l.BaseDir, file); err == nil {
 			rel = r
@@ -65,46 +74,21 @@ func (l *LintSettings) Ignored(file string) bool {
 	return false
 }
 
-// matchGlob matches a slash-separated path against pattern, where a "**"
-// segment matches zero or more segments and other segments use path.Match.
-// A pattern without a slash is matched against the last segment.
+// matchGlob matches a slash-separated path against pattern with
+// doublestar: a "**" segment matches zero or more segments, "{a,b}"
+// alternatives. A pattern without a slash is matched against the last
+// segment.
 func matchGlob(pattern, name string) bool {
 	pattern = strings.TrimPrefix(pattern, "./")
 	if !strings.Contains(pattern, "/") {
-		ok, _ := path.Match(pattern, path.Base(name))
+		ok, _ := doublestar.Match(pattern, path.Base(name))
 		return ok
 	}
-	return matchSegments(strings.Split(pattern, "/"), strings.Split(name, "/"))
+	ok, _ := doublestar.Match(pattern, name)
+	return ok
 }
 
-// matchSegments matches path segments against pattern segments.
-func matchSegments(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(name); i++ {
-				if matchSegments(pat[1:], name[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
-	}
-	return len(name) == 0
-}
-
-// validGlob reports whether every segment of pattern is a valid path.Match pattern.
+// validGlob reports whether pattern is a valid glob.
 func validGlob(pattern string) bool {
-	for _, seg := range strings.Split(pattern, "/") {
-		if _, err := path.Match(seg, ""); err != nil {
-			return false
-		}
-	}
-	return pattern != ""
+	return pattern != "" && doublestar.ValidatePattern(pattern)
 }

@@ -45,6 +45,9 @@ func settingsTable() []setting {
 		{"force_always_draft", []string{"SKILLSCRIPT_FORCE_ALWAYS_DRAFT"}, []string{"/runtime/force_always_draft", "/forceAlwaysDraft"}, kindBool, func(c *Config, v any) { c.ForceAlwaysDraft = v.(bool) }},
 		{"max_deadline", []string{"SKILLSCRIPT_MAX_DEADLINE_SECONDS"}, []string{"/runtime/max_deadline_seconds", "/maxDeadlineSeconds"}, kindInt, func(c *Config, v any) { c.MaxDeadline = time.Duration(v.(int)) * time.Second }},
 		{"max_recursion_depth", []string{"SKILLSCRIPT_MAX_RECURSION_DEPTH"}, []string{"/runtime/max_recursion_depth", "/maxRecursionDepth"}, kindInt, func(c *Config, v any) { c.MaxRecursionDepth = v.(int) }},
+		{"max_value_bytes", []string{"SKILLSCRIPT_MAX_VALUE_BYTES"}, []string{"/runtime/max_value_bytes", "/maxValueBytes"}, kindInt, func(c *Config, v any) { c.MaxValueBytes = v.(int) }},
+		{"max_ops", []string{"SKILLSCRIPT_MAX_OPS"}, []string{"/runtime/max_ops", "/maxOps"}, kindInt, func(c *Config, v any) { c.MaxOps = v.(int) }},
+		{"max_memory_bytes", []string{"SKILLSCRIPT_MAX_MEMORY_BYTES"}, []string{"/runtime/max_memory_bytes", "/maxMemoryBytes"}, kindInt, func(c *Config, v any) { c.MaxMemoryBytes = v.(int) }},
 		{"absolute_timeout", []string{"SKILLSCRIPT_ABSOLUTE_TIMEOUT_MS"}, []string{"/runtime/absolute_timeout_ms", "/absoluteTimeoutMs"}, kindInt, func(c *Config, v any) { c.AbsoluteTimeout = time.Duration(v.(int)) * time.Millisecond }},
 		{"host", []string{"SKILLSCRIPT_HOST"}, []string{"/dashboard/host"}, kindString, func(c *Config, v any) { c.Host = v.(string) }},
 		{"port", []string{"SKILLSCRIPT_PORT"}, []string{"/dashboard/port"}, kindInt, func(c *Config, v any) { c.Port = v.(int) }},
@@ -56,9 +59,13 @@ func settingsTable() []setting {
 // Defaults of the settings that do not derive from SKILLSCRIPT_HOME.
 const (
 	DefaultMaxRecursionDepth = 10
-	DefaultAbsoluteTimeout   = 300 * time.Second
-	DefaultHost              = "127.0.0.1"
-	DefaultPort              = 7878
+	// The run's resource bounds (the evaluator's defaults; issue 13).
+	DefaultMaxValueBytes   = 32 << 20
+	DefaultMaxOps          = 1_000_000
+	DefaultMaxMemoryBytes  = 512 << 20
+	DefaultAbsoluteTimeout = 300 * time.Second
+	DefaultHost            = "127.0.0.1"
+	DefaultPort            = 7878
 )
 
 // maxInt bounds integer settings so that durations cannot overflow.

@@ -100,7 +100,11 @@ func (p *parser) mutating(c *Connector, f field, path string) {
 		return
 	}
 	c.Mutating = p.boolean(f, path)
+	c.ReadOnly = isFalse(f.Raw)
 }
+
+// isFalse reports a JSON false.
+func isFalse(raw []byte) bool { return strings.TrimSpace(string(raw)) == "false" }
 
 // entryConfig parses the class-specific config block. The env block is
 // resolved first and then joins the substitution scope.
@@ -267,6 +271,7 @@ func (p *parser) toolDeclField(t *ToolDecl, f field, path string) {
 		t.InputSchema = p.schema(f, path)
 	case "mutating":
 		t.Mutating = p.boolean(f, path)
+		t.ReadOnly = isFalse(f.Raw)
 	default:
 		if !strings.HasPrefix(f.Key, "_") {
 			p.warnf(kindUnknownField, f.KeyOff, path, "unknown tool declaration field %q", f.Key)

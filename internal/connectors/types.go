@@ -61,6 +61,9 @@ type Connector struct {
 	Mutating bool
 	// MutatingTools lists individually mutating tools ("mutating": [...]).
 	MutatingTools []string
+	// ReadOnly is "mutating": false: no tool is mutating unless it says so,
+	// whatever its name.
+	ReadOnly bool
 	// Tools are statically declared tools (a skillc extension so that lint
 	// works offline).
 	Tools []ToolDecl
@@ -76,7 +79,9 @@ type ToolDecl struct {
 	Description string
 	InputSchema json.RawMessage
 	Mutating    bool
-	Offset      int
+	// ReadOnly is the tool's "mutating": false.
+	ReadOnly bool
+	Offset   int
 }
 
 // StdioConfig configures a spawned MCP server.

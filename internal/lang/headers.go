@@ -33,6 +33,7 @@ func Headers() []HeaderDoc {
 		{Kind: ast.HeaderEventType, Summary: "Routing label delivered with augmenting output (`agent:`/`template:`).", Example: "# Event-type: ticket-911"},
 		{Kind: ast.HeaderTemplates, Summary: "Template-kind skills the receiving agent may fetch as follow-ups.", Example: "# Templates: triage-playbook"},
 		{Kind: ast.HeaderTags, Summary: "Free-form classification labels; approval-neutral.", Example: "# Tags: email, deterministic"},
+		{Kind: ast.HeaderClassification, Summary: "Gateway classification, `key=value` pairs: `role` (procedure, utility, sidecar), `invocation` (direct, attach, both), `effect_mode` (read_only, enrich, control_signal) and, for attach|both, `attach_targets` (task, run, output, transcript, artifact; comma-separated). Part of the approval signature.", Values: []string{"role=", "invocation=", "effect_mode=", "attach_targets="}, Example: "# Classification: role=sidecar invocation=attach effect_mode=read_only attach_targets=run,output"},
 		{Kind: ast.HeaderAutonomous, Summary: "`true` authorises every mutation op of the skill without `approved=`.", Values: []string{"true", "false"}, Example: "# Autonomous: true"},
 		{Kind: ast.HeaderTimeout, Summary: "Default per-op timeout in seconds.", Example: "# Timeout: 30"},
 		{Kind: ast.HeaderDeadline, Summary: "Hard wall-clock bound of the whole run in seconds (uncatchable).", Example: "# Deadline: 300"},

@@ -21,6 +21,9 @@ var mutatingVerbs = map[string]bool{
 	"charge": true, "pay": true, "submit": true, "assign": true, "invite": true,
 	"set": true, "add": true, "reply": true, "comment": true, "purge": true,
 	"truncate": true, "replace": true, "approve": true, "reject": true,
+	"prune": true, "expire": true, "consolidate": true, "reset": true,
+	"rotate": true, "overwrite": true, "clear": true, "wipe": true,
+	"finalize": true,
 }
 
 // destructiveBinaries are shell binaries whose use mutates state.
@@ -44,6 +47,56 @@ func IsMutatingTool(tool string) bool {
 		}
 	}
 	return false
+}
+
+// Declared is what configuration or tool discovery states about whether a
+// tool mutates state.
+type Declared int8
+
+// The declarations a tool can carry.
+const (
+	Unstated         Declared = iota // nothing said: the name heuristic decides
+	DeclaredReadOnly                 // "mutating": false
+	DeclaredMutating                 // "mutating": true (or listed in "mutating": [...])
+)
+
+// ToolFacts are the declarations that override the verb heuristic of
+// IsMutatingTool for one "$ conn.tool".
+type ToolFacts struct {
+	// Tool is the tool's own "mutating" in connectors.json.
+	Tool Declared
+	// Connector is the connector's "mutating": true, false, or a list
+	// naming the tool (DeclaredMutating).
+	Connector Declared
+	// ReadOnlyHint and DestructiveHint are the MCP tool annotations the
+	// server reported in tools/list.
+	ReadOnlyHint, DestructiveHint bool
+}
+
+// ToolMutation classifies "$ conn.tool" for the linter, the approval
+// footprint and the run-time gate alike: it returns why the tool mutates
+// state, or "" when it does not. The operator's word wins over the
+// server's, the specific over the general, and any declaration over the
+// name heuristic: the tool's own "mutating" in connectors.json, then the
+// connector's "mutating": true (or a list naming the tool), then the
+// annotation destructiveHint: true, then the connector's "mutating": false,
+// then readOnlyHint: true, and last the mutating verbs of IsMutatingTool.
+func ToolMutation(tool string, f ToolFacts) string {
+	switch {
+	case f.Tool == DeclaredMutating:
+		return "connectors.json declares " + tool + " mutating"
+	case f.Tool == DeclaredReadOnly:
+		return ""
+	case f.Connector == DeclaredMutating:
+		return "connectors.json declares " + tool + " mutating"
+	case f.DestructiveHint:
+		return "tool " + tool + " is annotated destructiveHint: true"
+	case f.Connector == DeclaredReadOnly, f.ReadOnlyHint:
+		return ""
+	case IsMutatingTool(tool):
+		return "tool " + tool + " has a mutating verb"
+	}
+	return ""
 }
 
 // IsDestructiveBinary reports whether a shell binary (a name or a path) is

@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/agentskills"
+	"github.com/skillscript/skillc/internal/classification"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -183,6 +184,14 @@ func parsePackage(abs string, opts Options) *Record {
 	rec.Loadable = s.Loadable
 	rec.Status = s.Metadata["status"]
 	rec.Tags, _ = agentskills.SplitTools(s.Metadata["tags"])
+	rec.Class, rec.Domain, rec.Headings = s.Class, s.Metadata["domain"], markdownHeadings(s.Body)
+	rec.Requires = strings.Fields(s.Metadata["requires"])
+	for _, d := range ds {
+		if d.Severity == ast.Error && strings.HasPrefix(d.Rule, "skillmd-classification") {
+			p := s.Lines.Position(d.Range.From)
+			rec.ClassProblems = append(rec.ClassProblems, fmt.Sprintf("%d:%d: %s", p.Line, p.Column, d.Message))
+		}
+	}
 	if rec.Name == "" {
 		rec.Name = filepath.Base(abs)
 	}
@@ -254,6 +263,48 @@ func fillScript(rec *Record, f *ast.File) {
 		}
 	}
 	rec.Contract = con
+	c, probs := classification.Of(f)
+	rec.Class = c
+	for _, pr := range probs {
+		p := f.Lines.Position(pr.Range.From)
+		rec.ClassProblems = append(rec.ClassProblems, fmt.Sprintf("%d:%d: %s", p.Line, p.Column, pr.Message))
+	}
+	seen := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if d, ok := n.(*ast.DispatchStmt); ok && d.Connector != nil && !seen[d.Connector.Name] {
+			seen[d.Connector.Name] = true
+			rec.Requires = append(rec.Requires, d.Connector.Name)
+		}
+		return true
+	})
+	sort.Strings(rec.Requires)
+	for _, t := range f.Targets {
+		if t.Name != nil {
+			rec.Headings = append(rec.Headings, t.Name.Name)
+		}
+	}
+}
+
+// markdownHeadings returns the ATX headings of a Markdown body, outside
+// fenced code blocks.
+func markdownHeadings(body string) []string {
+	var out []string
+	fence := false
+	for _, line := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+			continue
+		}
+		if fence || !strings.HasPrefix(t, "#") {
+			continue
+		}
+		h := strings.TrimSpace(strings.TrimLeft(t, "#"))
+		if h != "" && len(t)-len(strings.TrimLeft(t, "#")) <= 6 {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 func headerNames(f *ast.File, k ast.HeaderKind) []string {

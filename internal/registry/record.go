@@ -13,6 +13,7 @@ package registry
 
 import (
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/classification"
 )
 
 // Kind is the kind of a skill.
@@ -62,6 +63,20 @@ type Record struct {
 	Resources   []Resource     `json:"resources"`
 	Digest      string         `json:"digest"` // "sha256:<hex>"
 	Contract    *Contract      `json:"contract,omitempty"`
+	// Class is the gateway classification (# Classification:, or the
+	// classification.* metadata keys); nil when the skill declares none.
+	Class *classification.Classification `json:"classification,omitempty"`
+	// ClassProblems are the classification errors ("line:col: message");
+	// the gateway refuses to run or attach a skill that has any.
+	ClassProblems []string `json:"classification_problems,omitempty"`
+	// Domain is the package's metadata domain ("" for skillscripts).
+	Domain string `json:"domain,omitempty"`
+	// Headings are the package body's Markdown headings, or the
+	// skillscript's target names (the gateway's lexical index reads them).
+	Headings []string `json:"headings,omitempty"`
+	// Requires are the connectors the skill dispatches to ($ conn.tool)
+	// or, for a package, its metadata requires (space-separated).
+	Requires []string `json:"requires,omitempty"`
 	// Body is the package's Markdown body (packages only).
 	Body string `json:"-"`
 	// Loadable is false when the skill cannot be used (see

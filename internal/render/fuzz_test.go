@@ -45,6 +45,7 @@ func FuzzRender(f *testing.F) {
 		for _, render := range []func(io.Writer) error{
 			func(w io.Writer) error { return JSON(w, rs) },
 			func(w io.Writer) error { return SARIF(w, rs, testTool) },
+			func(w io.Writer) error { return GitLab(w, rs) },
 		} {
 			var b bytes.Buffer
 			if err := render(&b); err != nil {
@@ -79,8 +80,9 @@ func BenchmarkRender(b *testing.B) {
 		"json":   func(w io.Writer) error { return JSON(w, rs) },
 		"sarif":  func(w io.Writer) error { return SARIF(w, rs, testTool) },
 		"github": func(w io.Writer) error { return GitHub(w, rs) },
+		"gitlab": func(w io.Writer) error { return GitLab(w, rs) },
 	}
-	for _, name := range []string{"human", "json", "sarif", "github"} {
+	for _, name := range []string{"human", "json", "sarif", "github", "gitlab"} {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				if err := benches[name](io.Discard); err != nil {

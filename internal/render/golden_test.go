@@ -34,6 +34,7 @@ var outputs = []struct {
 	{"want/json", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return JSON(b, rs) }},
 	{"want/sarif", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return SARIF(b, rs, testTool) }},
 	{"want/github", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return GitHub(b, rs) }},
+	{"want/gitlab", func(b *bytes.Buffer, rs []ast.FileDiagnostics) error { return GitLab(b, rs) }},
 }
 
 // testTool is the tool description of the SARIF goldens.

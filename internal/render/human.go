@@ -21,6 +21,10 @@ type HumanOptions struct {
 	// Context prints the source line under each diagnostic with a caret
 	// underline beneath the range.
 	Context bool
+	// RuleDoc, when set, returns where the documentation of a rule is
+	// ("" for none); it is printed under each diagnostic of that rule as
+	// "  = help: ...".
+	RuleDoc func(rule string) string
 }
 
 // Human writes ds for one file in the form
@@ -138,6 +142,11 @@ func (p *humanPrinter) diagnostic(d *ast.Diagnostic) {
 	}
 	for _, f := range d.Fixes {
 		p.printf("  %s %s\n", p.st.fix.Sprint("fix:"), indentMessage(f.Title))
+	}
+	if p.opts.RuleDoc != nil && d.Rule != "" {
+		if doc := p.opts.RuleDoc(d.Rule); doc != "" {
+			p.printf("  %s %s\n", p.st.note.Sprint("= help:"), doc)
+		}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/gateway"
 	"github.com/skillscript/skillc/internal/skillrt"
 	"github.com/skillscript/skillc/internal/trace"
 	"github.com/skillscript/skillc/internal/workspace"
@@ -43,8 +44,14 @@ type Options struct {
 	// dashboard at /dashboard/).
 	Routes map[string]http.Handler
 	// Skills, when set, serves Agent Skills (SKILL.md packages) through
-	// the skills_* tools.
+	// the skills_* tools, and the skill gateway (skills_discover, ...,
+	// HTTP under /gateway/) over the same registry.
 	Skills *skillrt.Runtime
+	// Gateway is the gateway configuration (nil: the defaults).
+	Gateway *gateway.Config
+	// ArtifactRoot is where the gateway resolves artifact targets; empty
+	// leaves them unavailable.
+	ArtifactRoot string
 }
 
 // Host runs skills for the MCP tools, the trigger scheduler and /event.
@@ -64,6 +71,7 @@ type Host struct {
 	secrets []string
 	policy  approval.Policy
 	skills  *skillrt.Runtime
+	gw      *gateway.Gateway
 	routes  map[string]http.Handler
 
 	triggers Triggers // set by SetTriggers; nil when triggers are off
@@ -93,6 +101,7 @@ func New(o Options) (*Host, error) {
 	}
 	h.started = h.now()
 	h.metrics = newMetrics(h)
+	h.newGateway(o)
 	return h, nil
 }
 
@@ -135,8 +144,11 @@ func (h *Host) Traces() *trace.Store { return h.traces }
 // Logger returns the host's logger.
 func (h *Host) Logger() *slog.Logger { return h.log }
 
-// Close releases the runner's registry.
+// Close releases the runner's registry and the gateway's index.
 func (h *Host) Close() error {
+	if h.gw != nil {
+		_ = h.gw.Close()
+	}
 	if h.closeR != nil {
 		return h.closeR()
 	}

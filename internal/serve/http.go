@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillscript/skillc/internal/gateway"
 )
 
 // Handler returns the host's HTTP routes: /mcp (and /rpc, the same MCP
@@ -29,6 +31,9 @@ func (h *Host) Handler(srv *mcp.Server) http.Handler {
 	})
 	mux.HandleFunc("/readyz", h.serveReady)
 	mux.Handle("/metrics", h.metrics.handler())
+	if h.gw != nil {
+		mux.Handle("/gateway/", h.limit(h.bearer(h.set.AuthToken, gateway.Handler(h.gw, h.version))))
+	}
 	for pattern, route := range h.routes {
 		mux.Handle(pattern, h.limit(route))
 	}

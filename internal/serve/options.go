@@ -19,6 +19,8 @@ const (
 	EnvEventToken     = "SKILLSCRIPT_EVENT_INGRESS_AUTH_TOKEN"
 	EnvAuthToken      = "SKILLSCRIPT_DASHBOARD_AUTH_TOKEN"
 	EnvDatabaseURL    = "SKILLSCRIPT_DATABASE_URL"
+	EnvArtifactRoot   = "SKILLSCRIPT_ARTIFACT_ROOT"
+	EnvGatewayConfig  = "SKILLSCRIPT_GATEWAY_CONFIG"
 )
 
 // Defaults of the host settings.
@@ -57,6 +59,11 @@ type Settings struct {
 	// ${SUPERVISOR_AGENT}.
 	SupervisorSkill string
 	SupervisorAgent string
+	// ArtifactRoot is the directory the skill gateway resolves artifact
+	// targets in; GatewayConfig a JSON file of ranking weights and limits
+	// over the defaults.
+	ArtifactRoot  string
+	GatewayConfig string
 }
 
 // SettingsFrom resolves the host settings from cfg (its environment and
@@ -74,6 +81,7 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 	}
 	s.EventToken, s.AuthToken, s.DatabaseURL = get(EnvEventToken), get(EnvAuthToken), get(EnvDatabaseURL)
 	s.SupervisorSkill, s.SupervisorAgent = get(EnvSupervisorSkill), get(EnvSupervisorAgent)
+	s.ArtifactRoot, s.GatewayConfig = get(EnvArtifactRoot), get(EnvGatewayConfig)
 	if v := get(EnvEventIngress); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {

@@ -21,4 +21,5 @@ func (ts *toolSet) register() {
 	addTool(ts, "blocked_shell_attempts", "Shell ops refused by the binary allowlist or the unsafe-shell switch, from the trace store.", ts.blockedShellAttempts)
 	addTool(ts, "help", "An overview of the tools and topics (tools, triggers, errors, identity).", ts.help)
 	ts.registerAgentSkills()
+	ts.registerGateway()
 }

@@ -12,10 +12,7 @@
 // like are ordinary characters.
 package shellwords
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // SyntaxError reports a command string the structural tokenizer rejects.
 type SyntaxError struct {
@@ -30,65 +27,16 @@ func (e *SyntaxError) Error() string {
 
 // Tokenize splits a structural shell command into argv, honouring quotes
 // (see the package doc). It fails on an unterminated quote and on a
-// command with no tokens.
+// command with no tokens. It is TokenizeTemplate of a template without
+// holes.
 func Tokenize(command string) ([]string, error) {
-	var (
-		argv    []string
-		cur     strings.Builder
-		inToken bool
-	)
-	for i := 0; i < len(command); i++ {
-		c := command[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			if inToken {
-				argv = append(argv, cur.String())
-				cur.Reset()
-				inToken = false
-			}
-		case c == '\'':
-			end := strings.IndexByte(command[i+1:], '\'')
-			if end < 0 {
-				return nil, &SyntaxError{Offset: i, Msg: "unterminated ' quote"}
-			}
-			cur.WriteString(command[i+1 : i+1+end])
-			i += end + 1
-			inToken = true
-		case c == '"':
-			next, err := doubleQuoted(command, i, &cur)
-			if err != nil {
-				return nil, err
-			}
-			i = next
-			inToken = true
-		default:
-			cur.WriteByte(c)
-			inToken = true
-		}
+	words, err := TokenizeTemplate([]Piece{{Text: command}})
+	if err != nil {
+		return nil, err
 	}
-	if inToken {
-		argv = append(argv, cur.String())
-	}
-	if len(argv) == 0 {
-		return nil, &SyntaxError{Offset: 0, Msg: "empty command"}
+	argv := make([]string, len(words))
+	for i, w := range words {
+		argv[i] = w.String()
 	}
 	return argv, nil
-}
-
-// doubleQuoted copies the double-quoted piece starting at command[open]
-// into cur and returns the index of its closing quote.
-func doubleQuoted(command string, open int, cur *strings.Builder) (int, error) {
-	for i := open + 1; i < len(command); i++ {
-		c := command[i]
-		switch {
-		case c == '"':
-			return i, nil
-		case c == '\\' && i+1 < len(command) && strings.IndexByte("\"\\$`", command[i+1]) >= 0:
-			cur.WriteByte(command[i+1])
-			i++
-		default:
-			cur.WriteByte(c)
-		}
-	}
-	return 0, &SyntaxError{Offset: open, Msg: `unterminated " quote`}
 }

@@ -46,3 +46,69 @@ func TestTokenizeErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateValueIsOneArgument is the argument-injection attack of issue
+// 13 item 2: a substituted value with white space, quotes and flags stays
+// inside the one argv entry its hole sits in.
+func TestTemplateValueIsOneArgument(t *testing.T) {
+	hostile := []string{"*.tmp -delete", `a' b "c`, "-exec rm {} ;", "", "x\ny", `\`, `"`, "'"}
+	for _, v := range hostile {
+		for _, tc := range []struct {
+			pieces []Piece
+			want   []string
+			whole  []bool
+		}{
+			{[]Piece{{Text: "find work -name "}, {Text: v, Hole: true}}, []string{"find", "work", "-name", v}, []bool{false, false, false, true}},
+			{[]Piece{{Text: "find work -name '"}, {Text: v, Hole: true}, {Text: "'"}}, []string{"find", "work", "-name", v}, []bool{false, false, false, true}},
+			{[]Piece{{Text: `echo "pre `}, {Text: v, Hole: true}, {Text: ` post" --x=`}, {Text: v, Hole: true}}, []string{"echo", "pre " + v + " post", "--x=" + v}, []bool{false, false, false}},
+			{[]Piece{{Text: v, Hole: true}, {Text: " arg"}}, []string{v, "arg"}, []bool{true, false}},
+		} {
+			words, err := TokenizeTemplate(tc.pieces)
+			if err != nil {
+				t.Fatalf("TokenizeTemplate(%+v): %v", tc.pieces, err)
+			}
+			var got []string
+			var whole []bool
+			for _, w := range words {
+				got = append(got, w.String())
+				whole = append(whole, w.Whole())
+			}
+			if !slices.Equal(got, tc.want) || !slices.Equal(whole, tc.whole) {
+				t.Errorf("TokenizeTemplate(%+v) = %q %v, want %q %v", tc.pieces, got, whole, tc.want, tc.whole)
+			}
+		}
+	}
+}
+
+func TestTemplateLiteralQuotesOnly(t *testing.T) {
+	// A quote opened in literal text and never closed is an error even when
+	// a hole's value contains the closing quote.
+	_, err := TokenizeTemplate([]Piece{{Text: "echo '"}, {Text: "x'", Hole: true}})
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Offset != 5 {
+		t.Errorf("err = %v, want an unterminated quote at offset 5", err)
+	}
+	words, err := TokenizeTemplate([]Piece{{Text: "a\\"}, {Text: "v", Hole: true}})
+	if err != nil || len(words) != 1 || words[0].String() != `a\v` {
+		t.Errorf("backslash before a hole = %v, %v", words, err)
+	}
+}
+
+func BenchmarkTokenize(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Tokenize(`curl -s -H 'Accept: application/json' "https://example.com/x?y=1" -o out.json`); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTokenizeTemplate(b *testing.B) {
+	pieces := []Piece{{Text: "find work -name "}, {Text: "*.tmp -delete", Hole: true}, {Text: " -maxdepth 2 --label='x "}, {Text: "v a l", Hole: true}, {Text: "'"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := TokenizeTemplate(pieces); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -186,3 +186,7 @@ func (rt *Runtime) Unload(sessionID string, in UnloadInput) (UnloadOutput, error
 	}
 	return UnloadOutput{ActiveSkills: rt.receipts(s.Active)}, nil
 }
+
+// ReceiptOf describes a package skill like skills_load does, without
+// activating it in a session (the gateway's run of a package).
+func ReceiptOf(rec *registry.Record) Receipt { return receipt(rec) }

@@ -3,10 +3,10 @@ package workspace
 import (
 	"crypto/ed25519"
 	"os"
-	"slices"
 
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/lang"
 	"github.com/skillscript/skillc/lint"
 )
 
@@ -47,14 +47,13 @@ func (e *Env) Mutating() approval.Mutating {
 		conns = e.Lint.Connectors
 	}
 	return func(conn, tool string) (string, bool) {
+		if conn == "" {
+			conn = "primary" // a bare "$ tool" routes to the primary connector
+		}
 		c := conns[conn]
 		if c == nil {
 			return "", false
 		}
-		t := c.Tools[tool]
-		if c.Mutating || slices.Contains(c.MutatingTools, tool) || (t != nil && t.Mutating) {
-			return "connector " + conn + " declares " + tool + " mutating", true
-		}
-		return "", false
+		return lang.ToolMutation(tool, c.ToolFacts(tool)), true
 	}
 }

@@ -10,6 +10,8 @@ func TestEnvMutating(t *testing.T) {
 	e := &Env{Lint: &lint.Context{Connectors: map[string]*lint.Connector{
 		"tracker": {Name: "tracker", MutatingTools: []string{"touch_ticket"}, Tools: map[string]*lint.Tool{"ping": {Name: "ping", Mutating: true}}},
 		"vault":   {Name: "vault", Mutating: true},
+		"calc":    {Name: "calc", ReadOnly: true},
+		"mcp":     {Name: "mcp", Tools: map[string]*lint.Tool{"add_note": {Name: "add_note", ReadOnlyHint: true}, "lookup": {Name: "lookup", DestructiveHint: true}}},
 	}}}
 	mut := e.Mutating()
 	cases := []struct {
@@ -19,7 +21,11 @@ func TestEnvMutating(t *testing.T) {
 	}{
 		{"tracker", "touch_ticket", true, true},
 		{"tracker", "ping", true, true},
-		{"tracker", "list", false, false},
+		{"tracker", "list", false, true},
+		{"tracker", "wipe_cache", true, true},
+		{"calc", "add", false, true},     // connector "mutating": false beats the verb
+		{"mcp", "add_note", false, true}, // readOnlyHint beats the verb
+		{"mcp", "lookup", true, true},    // destructiveHint makes it mutating
 		{"vault", "read_secret", true, true},
 		{"unwired", "delete", false, false},
 	}

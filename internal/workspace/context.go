@@ -111,11 +111,11 @@ func appendUnique(list []string, s string) []string {
 func connectorOf(c *connectors.Connector) *lint.Connector {
 	out := &lint.Connector{
 		Name: c.Name, Class: c.Class, AllowedTools: c.AllowedTools,
-		Mutating: c.Mutating, MutatingTools: c.MutatingTools,
+		Mutating: c.Mutating, MutatingTools: c.MutatingTools, ReadOnly: c.ReadOnly,
 		ToolsKnown: len(c.Tools) > 0, Tools: map[string]*lint.Tool{},
 	}
 	for _, t := range c.Tools {
-		out.Tools[t.Name] = &lint.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, Mutating: t.Mutating}
+		out.Tools[t.Name] = &lint.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, Mutating: t.Mutating, ReadOnly: t.ReadOnly}
 	}
 	return out
 }

@@ -276,7 +276,11 @@ func (e *Env) WithTools(results []WarmResult) *Env {
 func lintTools(tools []contract.Tool) map[string]*lint.Tool {
 	out := make(map[string]*lint.Tool, len(tools))
 	for _, t := range tools {
-		out[t.Name] = &lint.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, Mutating: t.Mutating}
+		lt := &lint.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, Mutating: t.Mutating, ReadOnly: t.ReadOnly}
+		if a := t.Annotations; a != nil {
+			lt.ReadOnlyHint, lt.DestructiveHint = a.ReadOnlyHint, a.DestructiveHint
+		}
+		out[t.Name] = lt
 	}
 	return out
 }

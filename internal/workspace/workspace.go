@@ -1,9 +1,6 @@
 package workspace
 
 import (
-	"path/filepath"
-	"strings"
-
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
@@ -87,7 +84,7 @@ func Load(dir string, o LoadOptions) *Env {
 		env.ConnectorDiagnostics = CheckConnectors(cfg.ConnectorsPath, cfg.Connectors, problems, env.LintOptions)
 	}
 	defaultStore(cfg, parsed, o)
-	env.ConnectorsTrusted = cfg.ConnectorsPath != "" && (o.ConnectorsPath != "" || within(cfg.ConnectorsPath, cfg.Home))
+	env.ConnectorsTrusted = cfg.ConnectorsTrusted
 	env.ToolCacheDir = o.ToolCacheDir
 	if env.ToolCacheDir == "" {
 		env.ToolCacheDir = toolcache.DefaultDir(cfg.Home)
@@ -95,15 +92,6 @@ func Load(dir string, o LoadOptions) *Env {
 	env.Lint = ContextFrom(cfg, parsed, "")
 	env.addCachedTools()
 	return env
-}
-
-// within reports whether path lies in dir (both cleaned; dir non-empty).
-func within(path, dir string) bool {
-	if dir == "" {
-		return false
-	}
-	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // OriginSkillDir is the origin recorded for skills_dir when the store is
@@ -145,7 +133,7 @@ func (e *Env) Tools(conn string) (tools []contract.Tool, ok bool) {
 	}
 	if len(c.Tools) > 0 {
 		for _, t := range c.Tools {
-			tools = append(tools, contract.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Mutating: t.Mutating})
+			tools = append(tools, contract.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Mutating: t.Mutating, ReadOnly: t.ReadOnly})
 		}
 		return tools, true
 	}

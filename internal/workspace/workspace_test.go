@@ -63,8 +63,21 @@ func TestLoadLintSettings(t *testing.T) {
 	if !o.ReportUnusedSuppressions {
 		t.Error("unused suppressions are not reported")
 	}
-	if !env.Ignored("gen/a/b.skill.md") || env.Ignored("src/b.skill.md") || env.Ignored("-") {
+	if !env.Ignored(filepath.Join(dir, "gen/a/b.skill.md")) || env.Ignored(filepath.Join(dir, "src/b.skill.md")) || env.Ignored("-") {
 		t.Error("Ignored does not follow the ignore globs")
+	}
+	// The globs are relative to the configuration file's directory, not to
+	// the current one: from gen/, "a/b.skill.md" is still gen/a/b.skill.md.
+	if err := os.MkdirAll(filepath.Join(dir, "gen", "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(dir, "gen"))
+	if !env.Ignored("a/b.skill.md") || !env.Ignored("./a/b.skill.md") {
+		t.Error("a relative path from a subdirectory is not matched against the configuration's directory")
+	}
+	t.Chdir(dir)
+	if !env.Ignored("gen/a/b.skill.md") || env.Ignored("src/b.skill.md") {
+		t.Error("Ignored does not follow the ignore globs from the configuration's directory")
 	}
 }
 
@@ -114,7 +127,7 @@ func TestCachedToolsReachTheLinter(t *testing.T) {
 func TestWithRunFlags(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{config.ConfigFileName: `{"shellAllowlist": ["ls"]}`})
-	env := Load(dir, LoadOptions{Home: t.TempDir()})
+	env := Load(dir, LoadOptions{Home: t.TempDir(), ConfigPath: filepath.Join(dir, config.ConfigFileName)})
 	run := env.WithRunFlags([]string{"jq"}, nil, true)
 	if got := strings.Join(run.Lint.ShellAllowlist, ","); got != "ls,jq" || !run.Lint.UnsafeShell {
 		t.Errorf("run context: allowlist %q, unsafe %v", got, run.Lint.UnsafeShell)

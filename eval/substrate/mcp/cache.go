@@ -69,6 +69,7 @@ func (d *discovery) merge(found []contract.Tool) []contract.Tool {
 			out[i].InputSchema = s.InputSchema
 		}
 		out[i].Mutating = out[i].Mutating || s.Mutating
+		out[i].ReadOnly = s.ReadOnly
 	}
 	return out
 }

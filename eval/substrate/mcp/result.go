@@ -97,6 +97,9 @@ func toolsFromSDK(ts []*sdk.Tool) []contract.Tool {
 	out := make([]contract.Tool, 0, len(ts))
 	for _, t := range ts {
 		ct := contract.Tool{Name: t.Name, Description: t.Description}
+		if a := t.Annotations; a != nil && (a.ReadOnlyHint || (a.DestructiveHint != nil && *a.DestructiveHint)) {
+			ct.Annotations = &contract.ToolAnnotations{ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint != nil && *a.DestructiveHint}
+		}
 		if t.InputSchema != nil {
 			if b, err := json.Marshal(t.InputSchema); err == nil {
 				ct.InputSchema = b

@@ -97,11 +97,16 @@ func (s *Stdio) session(ctx context.Context) (*sdk.ClientSession, error) {
 func (s *Stdio) watch(cs *sdk.ClientSession) {
 	cs.Wait()
 	s.mu.Lock()
+	var cmd *exec.Cmd
 	if s.cs == cs {
+		cmd = s.cmd
 		s.cs, s.cmd = nil, nil
 	}
 	s.mu.Unlock()
 	cs.Close()
+	if cmd != nil && cmd.Process != nil {
+		killProcessGroup(cmd.Process.Pid) // what the dead server left behind
+	}
 }
 
 func (s *Stdio) spawn(ctx context.Context) (*sdk.ClientSession, *exec.Cmd, error) {
@@ -114,6 +119,11 @@ func (s *Stdio) spawn(ctx context.Context) (*sdk.ClientSession, *exec.Cmd, error
 	cmd.Env = mergeEnv(os.Environ(), s.opts.Env)
 	s.stderr = &tailBuffer{max: 4096}
 	cmd.Stderr = s.stderr
+	// Its own process group, killed whole when the session ends; and once
+	// the server itself has exited, a grandchild holding stderr open does
+	// not keep Wait (and shutdown) waiting.
+	setProcessGroup(cmd)
+	cmd.WaitDelay = 100 * time.Millisecond
 	t, err := s.transport(cmd)
 	if err != nil {
 		return nil, nil, err
@@ -122,6 +132,9 @@ func (s *Stdio) spawn(ctx context.Context) (*sdk.ClientSession, *exec.Cmd, error
 	defer cancel()
 	cs, err := s.client.Connect(ictx, t, nil)
 	if err != nil {
+		if cmd.Process != nil {
+			killProcessGroup(cmd.Process.Pid)
+		}
 		reap(cmd, s.opts.TerminateGrace)
 		return nil, nil, s.initError(ctx, ictx, err)
 	}
@@ -180,6 +193,19 @@ func (s *Stdio) PID() int {
 	return s.cmd.Process.Pid
 }
 
+// Kill ends the server at once: its whole process group is killed, then
+// the session is closed. A run cut off by its deadline or a signal shuts
+// down through Kill, so shutdown does not wait out a hanging server.
+func (s *Stdio) Kill() error {
+	s.mu.Lock()
+	cmd := s.cmd
+	s.mu.Unlock()
+	if cmd != nil && cmd.Process != nil {
+		killProcessGroup(cmd.Process.Pid)
+	}
+	return s.Close()
+}
+
 // Close ends the session and reaps the child. It is idempotent.
 func (s *Stdio) Close() error {
 	s.mu.Lock()
@@ -192,6 +218,9 @@ func (s *Stdio) Close() error {
 	err := cs.Close()
 	if cmd != nil {
 		reap(cmd, s.opts.TerminateGrace)
+		if cmd.Process != nil {
+			killProcessGroup(cmd.Process.Pid) // a server behind a wrapper (sh -c, npx)
+		}
 	}
 	if err != nil && !errors.Is(err, sdk.ErrConnectionClosed) && !isExitErr(err) {
 		return fmt.Errorf("connector %s: close: %w", s.opts.Name, err)

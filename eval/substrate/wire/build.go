@@ -25,7 +25,7 @@ func buildConnectors(r *contract.Registry, f *connectors.File, s Settings) error
 		}
 		r.Connectors[c.Name] = contract.ConnectorEntry{
 			Connector: conn, AllowedTools: c.AllowedTools, Mutating: c.Mutating,
-			MutatingTools: c.MutatingTools, Tools: mcp.StaticTools(c.Tools),
+			MutatingTools: c.MutatingTools, ReadOnly: c.ReadOnly, Tools: mcp.StaticTools(c.Tools),
 		}
 	}
 	return nil

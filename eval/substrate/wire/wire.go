@@ -32,6 +32,9 @@ type Settings struct {
 	// SkipHealthCheck skips start-up health checks (for lint and the
 	// language server, which only need tool lists).
 	SkipHealthCheck bool
+	// LazyConnectors leaves MCP connectors out of the start-up health
+	// check, so no server is spawned before a tool of it is called.
+	LazyConnectors bool
 	// CheckModels also health-checks configured local models.
 	CheckModels bool
 	Now         func() time.Time
@@ -134,7 +137,13 @@ func Build(ctx context.Context, f *connectors.File, s Settings) (*contract.Regis
 		}
 	}
 	if !s.SkipHealthCheck {
-		if err := HealthCheck(ctx, r, s.CheckModels); err != nil {
+		checked := r
+		if s.LazyConnectors {
+			cp := *r
+			cp.Connectors = nil
+			checked = &cp
+		}
+		if err := HealthCheck(ctx, checked, s.CheckModels); err != nil {
 			r.Close()
 			return nil, err
 		}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// TestReleaseCrossBuild builds skillc for one platform of the release
+// matrix other than the host, as `make release-dry-run` and .goreleaser.yaml
+// do (CGO off, -trimpath), and checks the result is a static executable
+// for that platform. The whole matrix is `make release-dry-run`.
+func TestReleaseCrossBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cross-compiles skillc (a minute or more); run without -short")
+	}
+	goarch := "arm64"
+	if runtime.GOARCH == "arm64" {
+		goarch = "amd64"
+	}
+	out := filepath.Join(t.TempDir(), "skillc")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+goarch)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("GOOS=linux GOARCH=%s go build: %v\n%s", goarch, err, b)
+	}
+	f, err := elf.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want := map[string]elf.Machine{"arm64": elf.EM_AARCH64, "amd64": elf.EM_X86_64}[goarch]
+	if f.Machine != want || f.Type != elf.ET_EXEC {
+		t.Errorf("linux/%s binary: machine %v type %v, want %v ET_EXEC", goarch, f.Machine, f.Type, want)
+	}
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Errorf("linux/%s binary has an interpreter: it is not static", goarch)
+		}
+	}
+}
+
+// TestVersionFromBuildInfo builds skillc with VCS stamping from a fresh
+// clone of this checkout's HEAD (the go command does not stamp builds in
+// a git worktree, whose .git is a file) and checks that --version prints
+// that commit: the revision comes from the build info, not a constant.
+func TestVersionFromBuildInfo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("clones the repository and builds skillc; run without -short")
+	}
+	rev, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout (git rev-parse HEAD: %v)", err)
+	}
+	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clone := filepath.Join(t.TempDir(), "src")
+	if out, err := exec.Command("git", "clone", "-q", "--no-local", "--depth", "1", "file://"+strings.TrimSpace(string(top)), clone).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	out := filepath.Join(t.TempDir(), "skillc")
+	cmd := exec.Command("go", "build", "-buildvcs=true", "-o", out, "./cmd/skillc")
+	cmd.Dir = clone
+	cmd.Env = append(os.Environ(), "GOFLAGS=")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build -buildvcs=true: %v\n%s", err, b)
+	}
+	got, err := exec.Command(out, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("skillc --version: %s", strings.TrimSpace(string(got)))
+	short := strings.TrimSpace(string(rev))[:12]
+	if !strings.HasPrefix(string(got), "skillc ") || !strings.Contains(string(got), "rev "+short+" ") && !strings.Contains(string(got), "rev "+short+",") || !strings.Contains(string(got), runtime.Version()) {
+		t.Errorf("skillc --version = %q, want the revision %s and %s", got, short, runtime.Version())
+	}
+	if strings.Contains(string(got), "dirty") {
+		t.Errorf("skillc --version = %q: a fresh clone is not modified", got)
+	}
+}
+
+// TestDistributionFiles checks that the release, action and pre-commit
+// files parse and agree with each other: the goreleaser matrix is the one
+// `make release-dry-run` builds, the action runs check with SARIF and
+// uploads it, and the pre-commit hooks run skillc check and fmt.
+func TestDistributionFiles(t *testing.T) {
+	read := func(name string, v any) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("../..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := yaml.Unmarshal(b, v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	var gr struct {
+		Version int `yaml:"version"`
+		Builds  []struct {
+			Main   string   `yaml:"main"`
+			Env    []string `yaml:"env"`
+			Goos   []string `yaml:"goos"`
+			Goarch []string `yaml:"goarch"`
+		} `yaml:"builds"`
+		Checksum struct {
+			Algorithm string `yaml:"algorithm"`
+		} `yaml:"checksum"`
+	}
+	read(".goreleaser.yaml", &gr)
+	if gr.Version != 2 || len(gr.Builds) != 1 || gr.Builds[0].Main != "./cmd/skillc" || gr.Checksum.Algorithm != "sha256" {
+		t.Fatalf(".goreleaser.yaml: %+v", gr)
+	}
+	b := gr.Builds[0]
+	if !slices.Contains(b.Env, "CGO_ENABLED=0") {
+		t.Error(".goreleaser.yaml: builds are not static (CGO_ENABLED=0)")
+	}
+	var matrix []string
+	for _, o := range b.Goos {
+		for _, a := range b.Goarch {
+			matrix = append(matrix, o+"/"+a)
+		}
+	}
+	mk, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^RELEASE_PLATFORMS := (.*)$`).FindSubmatch(mk)
+	if m == nil {
+		t.Fatal("Makefile: no RELEASE_PLATFORMS")
+	}
+	mkMatrix := strings.Fields(string(m[1]))
+	slices.Sort(matrix)
+	slices.Sort(mkMatrix)
+	if !slices.Equal(matrix, mkMatrix) || len(matrix) != 6 {
+		t.Errorf("goreleaser matrix %v, Makefile RELEASE_PLATFORMS %v: want the same six targets", matrix, mkMatrix)
+	}
+
+	var action struct {
+		Runs struct {
+			Using string `yaml:"using"`
+			Steps []struct {
+				ID   string            `yaml:"id"`
+				Uses string            `yaml:"uses"`
+				Run  string            `yaml:"run"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	read("action.yml", &action)
+	var install, check, upload bool
+	for _, s := range action.Runs.Steps {
+		install = install || strings.Contains(s.Run, "go install \"github.com/skillscript/skillc/cmd/skillc@")
+		check = check || (s.ID == "check" && strings.Contains(s.Run, "skillc check --format sarif"))
+		upload = upload || strings.HasPrefix(s.Uses, "github/codeql-action/upload-sarif@")
+	}
+	if action.Runs.Using != "composite" || !install || !check || !upload {
+		t.Errorf("action.yml: composite=%v install=%v check=%v upload=%v", action.Runs.Using == "composite", install, check, upload)
+	}
+
+	var hooks []struct {
+		ID    string `yaml:"id"`
+		Entry string `yaml:"entry"`
+		Files string `yaml:"files"`
+	}
+	read(".pre-commit-hooks.yaml", &hooks)
+	entries := map[string]string{}
+	for _, h := range hooks {
+		entries[h.ID] = h.Entry
+		re, err := regexp.Compile(h.Files)
+		if err != nil || !re.MatchString("skills/a.skill.md") || re.MatchString("README.md") {
+			t.Errorf("hook %s: files %q should match skills/a.skill.md and not README.md", h.ID, h.Files)
+		}
+	}
+	if entries["skillc-check"] != "skillc check" || entries["skillc-fmt"] != "skillc fmt -w" {
+		t.Errorf("pre-commit hooks: %v", entries)
+	}
+}

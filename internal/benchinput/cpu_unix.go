@@ -1,0 +1,18 @@
+//go:build unix
+
+package benchinput
+
+import (
+	"syscall"
+	"time"
+)
+
+// cpuTime is the CPU time (user + system, every thread) the process has
+// used so far.
+func cpuTime() (time.Duration, bool) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+}

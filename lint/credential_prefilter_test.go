@@ -1,0 +1,57 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// credentialSamples are texts on both sides of credentialValue, including
+// the non-ASCII letters its case folding matches.
+var credentialSamples = []string{
+	"", "hello", "Bearer abcdef12", "bearer  x.y~z+1/=", "BEARER ab", "sk-abc", "SK-a_b", "xsk-abc",
+	"ghp_abc", "GHO_123", "ghx_abc", "xoxb-123456", "AKIA0123456789AB", "akia0123456789ab",
+	"eyJabcdefgh.abcdefgh.abcd", "api_key=abcdefgh", "API-KEY: 'abcdefgh'", "password=hunter22",
+	"pwd = 12345678", "auth:abcdefgh", "credentials=abcdefgh", "token \"abcdefghij\"",
+	"signing_secret=abcdefgh", "x\u212aey=abcdefghij", "\u017fk-abc", "pa\u017f\u017fword=abcdefgh",
+	"monkey=abcdefgh", "the key is short", "value 1 start",
+}
+
+// TestCredentialPrefilter checks that mayBeCredential never rejects a text
+// credentialValue matches, on the samples and on every literal line of the
+// credential-in-args testdata.
+func TestCredentialPrefilter(t *testing.T) {
+	samples := append([]string(nil), credentialSamples...)
+	files, _ := filepath.Glob("../testdata/lint/credential-in-args/*.skill.md")
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples = append(samples, string(src))
+	}
+	matched := 0
+	for _, s := range samples {
+		if credentialValue.MatchString(s) {
+			matched++
+			if !mayBeCredential(s) {
+				t.Errorf("mayBeCredential(%q) = false, but credentialValue matches it", s)
+			}
+		}
+	}
+	if matched < 10 {
+		t.Fatalf("only %d samples match credentialValue: the test lost its positive cases", matched)
+	}
+}
+
+// FuzzCredentialPrefilter checks the same property on arbitrary text.
+func FuzzCredentialPrefilter(f *testing.F) {
+	for _, s := range credentialSamples {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if credentialValue.MatchString(s) && !mayBeCredential(s) {
+			t.Fatalf("mayBeCredential(%q) = false, but credentialValue matches it", s)
+		}
+	})
+}

@@ -1,0 +1,109 @@
+package lint
+
+import (
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/approval"
+	"github.com/skillscript/skillc/internal/classification"
+	"github.com/skillscript/skillc/internal/lang"
+)
+
+// classificationRule is one of the rules over # Classification:, each
+// owning the problems of one code of the shared validator
+// (internal/classification), which the SKILL.md validator and the gateway
+// use too.
+func classificationRule(id, code string, doc Doc) *Rule {
+	return &Rule{
+		ID: id, Severity: ast.Error, Needs: NeedsSource, Doc: doc,
+		Run: func(p *Pass) {
+			_, probs := classification.Of(p.File)
+			for _, pr := range probs {
+				if pr.Code != code {
+					continue
+				}
+				d := p.Reportf(pr.Range, "%s", pr.Message)
+				if pr.Suggest != "" {
+					d.WithFix("use "+pr.Suggest, pr.Range, pr.Suggest)
+				}
+			}
+		},
+	}
+}
+
+func ruleClassificationValue() *Rule {
+	return classificationRule("classification-value", classification.CodeValue, Doc{
+		Summary: "A `# Classification:` with an unknown key or value (with the closest valid one), a key given twice, or no `role`, `invocation` or `effect_mode`.",
+		Why:     "The skill gateway decides from these values whether a skill is recommended, may be called directly or attached, and whether it fits a read-only request; a misspelt value would silently change that. Use role=procedure|utility|sidecar, invocation=direct|attach|both, effect_mode=read_only|enrich|control_signal.",
+		Bad:     "# Skill: audit-run\n# Classification: role=sidecr invocation=attach effect_mode=read_only attach_targets=run\n",
+		Good:    "# Skill: audit-run\n# Classification: role=sidecar invocation=attach effect_mode=read_only attach_targets=run\n",
+	})
+}
+
+func ruleClassificationSidecarDirect() *Rule {
+	return classificationRule("classification-sidecar-direct", classification.CodeSidecarDirect, Doc{
+		Summary: "`role=sidecar` with `invocation=direct`.",
+		Why:     "A sidecar observes, audits or controls a live execution; called on its own it has nothing to work on. The gateway never recommends sidecars for direct calls. Use invocation=attach (or both) with attach_targets.",
+		Bad:     "# Skill: audit-run\n# Classification: role=sidecar invocation=direct effect_mode=read_only\n",
+		Good:    "# Skill: audit-run\n# Classification: role=sidecar invocation=attach effect_mode=read_only attach_targets=run\n",
+	})
+}
+
+func ruleClassificationAttachTargets() *Rule {
+	return classificationRule("classification-attach-targets", classification.CodeAttachTargets, Doc{
+		Summary: "`invocation=attach` or `both` without `attach_targets`, or with a target listed twice or outside task, run, output, transcript, artifact.",
+		Why:     "skills_attach checks the requested target type against this list before anything runs; an empty or misspelt list makes the skill impossible to attach.",
+		Bad:     "# Skill: audit-run\n# Classification: role=sidecar invocation=attach effect_mode=read_only attach_targets=run,runs\n",
+		Good:    "# Skill: audit-run\n# Classification: role=sidecar invocation=attach effect_mode=read_only attach_targets=run,output\n",
+	})
+}
+
+func ruleClassificationDirectTargets() *Rule {
+	return classificationRule("classification-direct-targets", classification.CodeDirectTargets, Doc{
+		Summary: "`invocation=direct` with `attach_targets`.",
+		Why:     "A direct-only skill cannot be attached, so the targets promise something the gateway refuses. Remove them, or use invocation=both.",
+		Bad:     "# Skill: weekly-report\n# Classification: role=procedure invocation=direct effect_mode=read_only attach_targets=run\n",
+		Good:    "# Skill: weekly-report\n# Classification: role=procedure invocation=both effect_mode=read_only attach_targets=run\n",
+	})
+}
+
+// ruleClassificationFootprint cross-checks effect_mode=read_only against
+// the approval footprint: every mutating op and every op that reaches out
+// (notify) contradicts it.
+func ruleClassificationFootprint() *Rule {
+	return &Rule{
+		ID: "classification-footprint", Severity: ast.Error, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "`effect_mode=read_only` in a skill with a mutating or outward op: a mutating `$` dispatch (`$ data_write`, a tool with a mutating verb or declared mutating), `file_write`, unsafe or destructive `shell`, or `notify`.",
+			Why:     "Agents pick read-only skills for read-only requests and may run them without review; the classification must not hide a write. The footprint is the one the approval gate shows. Change effect_mode (enrich or control_signal), or remove the op.",
+			Bad:     "# Skill: sync\n# Classification: role=procedure invocation=direct effect_mode=read_only\n\nmain:\n    file_write(path=\"out.txt\", content=\"x\")\n\ndefault: main\n",
+			Good:    "# Skill: sync\n# Classification: role=procedure invocation=direct effect_mode=enrich\n\nmain:\n    file_write(path=\"out.txt\", content=\"x\")\n\ndefault: main\n",
+		},
+		Run: func(p *Pass) {
+			c, _ := classification.Of(p.File)
+			if c == nil || c.EffectMode != classification.EffectReadOnly {
+				return
+			}
+			h := p.File.Header(ast.HeaderClassification)
+			mut := func(conn, tool string) (string, bool) {
+				if conn == "" {
+					conn = "primary" // a bare "$ tool" routes to the primary connector
+				}
+				c := p.Ctx.Connectors[conn]
+				if c == nil {
+					return "", false
+				}
+				return lang.ToolMutation(tool, c.ToolFacts(tool)), true
+			}
+			for _, e := range approval.FootprintOf(p.File, p.Info, mut).Effects {
+				why := e.Why
+				if !e.Mutating && e.Kind == approval.EffectNotify {
+					why = "notify sends a message to " + e.Subject
+				}
+				if !e.Mutating && e.Kind != approval.EffectNotify {
+					continue
+				}
+				d := p.Reportf(e.Range, "the skill is classified effect_mode=read_only but %s changes or sends something (%s)", e.Op, why)
+				d.Related = append(d.Related, ast.Related{Range: h.ValueRng, Message: "classified read_only here"})
+			}
+		},
+	}
+}
