@@ -37,6 +37,9 @@ type opEnv struct {
 	keys  approval.KeyPaths
 	store contract.SkillStore
 	lint  *lint.Context // the linter's view of the workspace (the dashboard's skill page)
+	// traceDB is the dashboard's --database: a postgres:// trace store
+	// shared by several hosts (empty: $SKILLSCRIPT_HOME/traces)
+	traceDB string
 }
 
 func newOpEnv(c *cli.Context) (*opEnv, error) {

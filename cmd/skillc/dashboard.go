@@ -35,12 +35,14 @@ func dashboardCommand(s *streams) *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "host", Usage: "bind address (default: SKILLSCRIPT_HOST, else 127.0.0.1)"},
 			&cli.IntFlag{Name: "port", Usage: "port (default: SKILLSCRIPT_PORT, else 7878; 0 picks a free port)", Value: -1},
+			databaseFlag(),
 		}, configFlags()...),
 		Action: func(c *cli.Context) error {
 			e, err := newOpEnv(c)
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
 			}
+			e.traceDB = c.String("database")
 			return e.serveDashboard(c, s)
 		},
 	}
@@ -56,12 +58,12 @@ func (e *opEnv) dashboard(s *streams) *dashboard.Dashboard {
 	}
 	o := dashboardOptions(e.store, policy, e.mut, s)
 	o.Lint = e.lint
-	if e.cfg.TraceDir != "" {
+	if trace.IsPostgres(e.traceDB) || e.cfg.TraceDir != "" {
 		// read what skillc serve and skillc run recorded (never create the
-		// database: with nothing recorded the pages say so); a store that
-		// cannot be opened leaves the trace pages empty, with a line here
-		if _, err := os.Stat(filepath.Join(e.cfg.TraceDir, trace.FileName)); err == nil {
-			if st, err := openTraceStore(e.cfg, true); err == nil {
+		// SQLite database: with nothing recorded the pages say so); a store
+		// that cannot be opened leaves the trace pages empty, with a line here
+		if _, err := os.Stat(filepath.Join(e.cfg.TraceDir, trace.FileName)); err == nil || trace.IsPostgres(e.traceDB) {
+			if st, err := openTraceStore(context.Background(), e.cfg, e.traceDB, true); err == nil {
 				o.Traces = st
 			} else {
 				fmt.Fprintf(s.err, "skillc dashboard: trace pages disabled: %v\n", err)

@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -215,7 +214,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	skills := agentSkills(ctx, cfg.SkillsDir, set.SkillsRunScript, log)
 	var traces *trace.Store
 	if set.Trace {
-		if traces, err = openTraces(ctx, cfg, log); err != nil {
+		if traces, err = openTraces(ctx, cfg, set.DatabaseURL, log); err != nil {
 			closeReg()
 			return nil, nil, err
 		}
@@ -286,13 +285,17 @@ func startTriggers(ctx context.Context, h *serve.Host, cfg *config.Config, set s
 	return nil
 }
 
-// openTraces opens the trace store and closes the rows of runs a killed
-// process left running.
-func openTraces(ctx context.Context, cfg *config.Config, log *slog.Logger) (*trace.Store, error) {
-	st, err := trace.Open(filepath.Join(cfg.TraceDir, trace.FileName))
+// openTraces opens the trace store (the shared Postgres database when
+// databaseURL is a postgres:// URL, else traces.db under the trace
+// directory) and closes the rows of runs this host left running when it
+// was killed.
+func openTraces(ctx context.Context, cfg *config.Config, databaseURL string, log *slog.Logger) (*trace.Store, error) {
+	st, err := trace.OpenDatabase(ctx, databaseURL, cfg.TraceDir)
 	if err != nil {
 		return nil, err
 	}
+	st.SetHost(hostLabel(cfg))
+	log.Info("trace store", "backend", st.Backend(), "at", st.Path())
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if n, err := st.Recover(rctx, "the host stopped before the run finished"); err != nil {
@@ -301,4 +304,16 @@ func openTraces(ctx context.Context, cfg *config.Config, log *slog.Logger) (*tra
 		log.Warn("recorded interrupted runs as aborted", "count", n)
 	}
 	return st, nil
+}
+
+// hostLabel names this host in the trace rows it writes: the machine's
+// name and $SKILLSCRIPT_HOME, which together survive a restart (so a
+// restarted host recovers its own interrupted runs on a shared store) and
+// tell apart two hosts on one machine.
+func hostLabel(cfg *config.Config) string {
+	name, err := os.Hostname()
+	if err != nil || name == "" {
+		name = "localhost"
+	}
+	return name + ":" + cfg.Home
 }
