@@ -55,6 +55,13 @@ type Context struct {
 	// index (nil when the store could not be listed).
 	SkillsKnown bool
 	Skills      SkillIndex
+	// SkillsImplicit reports that the store is the checked skill's own
+	// directory, which skillc run uses when nothing configures a store
+	// (decision C13): references are checked against it, but the rules
+	// about a configured store's contents (duplicate-skill-name,
+	// skill-name-collision) stay silent, and an inline of a data skill it
+	// does not have is missing-skillstore-for-data-ref.
+	SkillsImplicit bool
 
 	// SecuredMode reports that the deployment enforces approval
 	// signatures; ApprovalKey is the operator's public key when known.
@@ -191,6 +198,6 @@ func contains(list []string, s string) bool {
 // WithSkills returns a copy of ctx using idx as the skill store.
 func (c *Context) WithSkills(idx SkillIndex) *Context {
 	cp := *c
-	cp.SkillsKnown, cp.Skills = idx != nil, idx
+	cp.SkillsKnown, cp.Skills, cp.SkillsImplicit = idx != nil, idx, false
 	return &cp
 }

@@ -50,6 +50,9 @@ func ruleUnknownSkillReference() *Rule {
 				if _, ok := p.Ctx.Skills.Lookup(r.name); ok {
 					continue
 				}
+				if p.Ctx.SkillsImplicit && r.verb() == "inline" {
+					continue // missing-skillstore-for-data-ref reports it
+				}
 				s := closest(r.name, p.Ctx.Skills.Names())
 				d := p.Reportf(r.arg.Value, "%s names skill %q, which the skill store does not have%s", r.verb(), r.name, didYouMean(s))
 				if s != "" {
@@ -290,7 +293,7 @@ func ruleSkillNameCollision() *Rule {
 		},
 		Run: func(p *Pass) {
 			id := skillHeaderName(p.File)
-			if !p.Ctx.SkillsKnown || p.Ctx.Skills == nil || id == nil {
+			if !p.Ctx.SkillsKnown || p.Ctx.SkillsImplicit || p.Ctx.Skills == nil || id == nil {
 				return
 			}
 			self, others := storeCopies(p, id.Name)
@@ -313,7 +316,7 @@ func ruleDuplicateSkillName() *Rule {
 		},
 		Run: func(p *Pass) {
 			id := skillHeaderName(p.File)
-			if !p.Ctx.SkillsKnown || p.Ctx.Skills == nil || id == nil {
+			if !p.Ctx.SkillsKnown || p.Ctx.SkillsImplicit || p.Ctx.Skills == nil || id == nil {
 				return
 			}
 			self, others := storeCopies(p, id.Name)
@@ -335,10 +338,22 @@ func ruleMissingSkillstoreForDataRef() *Rule {
 			Good:    "inline(skill=\"voice-guide\")   # with skillsDir configured\n",
 		},
 		Run: func(p *Pass) {
-			if p.Ctx.SkillsKnown {
+			if p.Ctx.SkillsKnown && !p.Ctx.SkillsImplicit {
 				return
 			}
 			for _, c := range calls(p.Info, "inline") {
+				if p.Ctx.SkillsImplicit {
+					// The skill's directory stands in for the store: an
+					// inline it resolves runs; any other is the same
+					// failure as with no store at all.
+					if _, name, ok := skillRefLit(c); ok && p.Ctx.Skills != nil {
+						if _, found := p.Ctx.Skills.Lookup(name); found {
+							continue
+						}
+						p.Reportf(c.Name, "inline(...) needs a skill store to resolve data skill %q from; none is configured and the skill's directory does not have it: set skillsDir or SKILLSCRIPT_SKILLS_DIR, or pass --skills", name)
+						continue
+					}
+				}
 				p.Reportf(c.Name, "inline(...) needs a skill store to resolve the data skill from, and none is configured: set skillsDir or SKILLSCRIPT_SKILLS_DIR")
 			}
 		},

@@ -16,6 +16,7 @@ import (
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )
@@ -35,11 +36,15 @@ type opEnv struct {
 	mut   approval.Mutating // connectors.json's mutating declarations
 	keys  approval.KeyPaths
 	store contract.SkillStore
+	lint  *lint.Context // the linter's view of the workspace (the dashboard's skill page)
+	// traceDB is the dashboard's --database: a postgres:// trace store
+	// shared by several hosts (empty: $SKILLSCRIPT_HOME/traces)
+	traceDB string
 }
 
 func newOpEnv(c *cli.Context) (*opEnv, error) {
 	env := newEnvCache(c).forFile(".")
-	e := &opEnv{cfg: env.Config, keys: host.KeyPaths(), mut: env.Mutating()}
+	e := &opEnv{cfg: env.Config, keys: host.KeyPaths(), mut: env.Mutating(), lint: env.Lint}
 	if dir := env.Config.SkillsDir; dir != "" {
 		st, err := skillstore.NewFS(dir, nil)
 		if err != nil {

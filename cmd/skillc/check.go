@@ -89,7 +89,9 @@ func runCheck(c *cli.Context, s *streams) error {
 	// A path the user gave that matches nothing is a mistake (exit 2); the
 	// implicit "." of a directory without skills is only worth a warning.
 	unmatched := warnUnmatched(s, in) && !implicit
-	env := newEnvCache(c).withToolWarmup(c)
+	// The store the run would use: the skill's own directory unless
+	// --skills or the configuration names one (decision C13).
+	env := newEnvCache(c).withSkillDirStore().withToolWarmup(c)
 	start := time.Now()
 	results, ioErr := checkAll(in, s, env, opts)
 	if c.Bool("verbose") {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/dashboard"
+	"github.com/skillscript/skillc/internal/trace"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
@@ -33,12 +35,14 @@ func dashboardCommand(s *streams) *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "host", Usage: "bind address (default: SKILLSCRIPT_HOST, else 127.0.0.1)"},
 			&cli.IntFlag{Name: "port", Usage: "port (default: SKILLSCRIPT_PORT, else 7878; 0 picks a free port)", Value: -1},
+			databaseFlag(),
 		}, configFlags()...),
 		Action: func(c *cli.Context) error {
 			e, err := newOpEnv(c)
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
 			}
+			e.traceDB = c.String("database")
 			return e.serveDashboard(c, s)
 		},
 	}
@@ -52,7 +56,21 @@ func (e *opEnv) dashboard(s *streams) *dashboard.Dashboard {
 	if generated {
 		fmt.Fprintf(s.err, "skillc: secured mode: created the approval key pair %s (0600) and %s\n", e.keys.Private, e.keys.Public)
 	}
-	return dashboard.New(dashboardOptions(e.store, policy, e.mut, s))
+	o := dashboardOptions(e.store, policy, e.mut, s)
+	o.Lint = e.lint
+	if trace.IsPostgres(e.traceDB) || e.cfg.TraceDir != "" {
+		// read what skillc serve and skillc run recorded (never create the
+		// SQLite database: with nothing recorded the pages say so); a store
+		// that cannot be opened leaves the trace pages empty, with a line here
+		if _, err := os.Stat(filepath.Join(e.cfg.TraceDir, trace.FileName)); err == nil || trace.IsPostgres(e.traceDB) {
+			if st, err := openTraceStore(context.Background(), e.cfg, e.traceDB, true); err == nil {
+				o.Traces = st
+			} else {
+				fmt.Fprintf(s.err, "skillc dashboard: trace pages disabled: %v\n", err)
+			}
+		}
+	}
+	return dashboard.New(o)
 }
 
 // dashboardOptions are the dashboard's settings: the operator's store and
@@ -105,12 +123,12 @@ func dashboardPort(c *cli.Context, e *opEnv) int {
 // writes as Drafts in secured mode).
 // The dashboard shares the host's token (SKILLSCRIPT_DASHBOARD_AUTH_TOKEN,
 // which also guards /mcp).
-func dashboardRoute(r *eval.Runner, policy approval.Policy, ws *workspace.Env, token string, s *streams) map[string]http.Handler {
+func dashboardRoute(r *eval.Runner, policy approval.Policy, ws *workspace.Env, traces *trace.Store, token string, s *streams) map[string]http.Handler {
 	var store contract.SkillStore
 	if r.Registry != nil {
 		store = host.OperatorStore(r.Registry.Skills)
 	}
 	o := dashboardOptions(store, policy, ws.Mutating(), s)
-	o.Prefix, o.AuthToken = "/dashboard", token
+	o.Prefix, o.AuthToken, o.Traces, o.Lint = "/dashboard", token, traces, ws.Lint
 	return map[string]http.Handler{"/dashboard/": http.StripPrefix(o.Prefix, dashboard.New(o))}
 }

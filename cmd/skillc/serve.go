@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -38,6 +37,7 @@ func serveCommand(s *streams) *cli.Command {
 			&cli.IntFlag{Name: "port", Usage: "HTTP port (env SKILLSCRIPT_PORT; 0 picks a free port)", Value: -1, DefaultText: "7878"},
 			&cli.StringFlag{Name: "identity-header", Usage: "inbound caller-identity header, e.g. X-Agent-Id (env " + serve.EnvIdentityHeader + ")"},
 			&cli.BoolFlag{Name: "event-ingress", Usage: "mount POST /event (env " + serve.EnvEventIngress + ")"},
+			&cli.BoolFlag{Name: "enable-scripts", Usage: "register skills_run_script: loaded Agent Skill packages may run their scripts as host processes (env " + serve.EnvSkillsRunScript + "; off by default)"},
 			&cli.DurationFlag{Name: "poll-interval", Usage: "scheduler tick (env " + serve.EnvPollInterval + ")", DefaultText: "30s"},
 			&cli.DurationFlag{Name: "max-deadline", Usage: "ceiling on every run's wall-clock time (env SKILLSCRIPT_MAX_DEADLINE_SECONDS)", DefaultText: "none"},
 			&cli.IntFlag{Name: "max-recursion-depth", Usage: "execute_skill nesting limit (env SKILLSCRIPT_MAX_RECURSION_DEPTH)", DefaultText: "10"},
@@ -150,6 +150,9 @@ func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
 	if c.IsSet("event-ingress") {
 		set.EventIngress = c.Bool("event-ingress")
 	}
+	if c.IsSet("enable-scripts") {
+		set.SkillsRunScript = c.Bool("enable-scripts")
+	}
 	if c.IsSet("poll-interval") {
 		set.PollInterval = c.Duration("poll-interval")
 	}
@@ -208,16 +211,16 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		return nil, nil, err
 	}
 	// new and edited skills reach skills_load and the gateway without a restart
-	skills := agentSkills(ctx, cfg.SkillsDir, log)
+	skills := agentSkills(ctx, cfg.SkillsDir, set.SkillsRunScript, log)
 	var traces *trace.Store
 	if set.Trace {
-		if traces, err = openTraces(ctx, cfg, log); err != nil {
+		if traces, err = openTraces(ctx, cfg, set.DatabaseURL, log); err != nil {
 			closeReg()
 			return nil, nil, err
 		}
 	}
 	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version,
-		Routes: dashboardRoute(r, policy, ws, set.AuthToken, s), Skills: skills,
+		Routes: dashboardRoute(r, policy, ws, traces, set.AuthToken, s), Skills: skills,
 		Gateway: &gwc, ArtifactRoot: set.ArtifactRoot})
 	if err != nil {
 		closeReg()
@@ -239,8 +242,9 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 // working directory's .agents/skills (origin project), the user's
 // ~/.agents/skills and the skill store directory (SKILL.md packages next
 // to the skillscripts), indexed at start and re-indexed when files under
-// them change (fsnotify) until ctx ends.
-func agentSkills(ctx context.Context, storeDir string, log *slog.Logger) *skillrt.Runtime {
+// them change (fsnotify) until ctx ends. scripts turns on
+// skills_run_script (the operator's --enable-scripts).
+func agentSkills(ctx context.Context, storeDir string, scripts bool, log *slog.Logger) *skillrt.Runtime {
 	home, _ := os.UserHomeDir()
 	project, _ := os.Getwd()
 	roots := registry.DefaultRoots(project, home)
@@ -255,7 +259,10 @@ func agentSkills(ctx context.Context, storeDir string, log *slog.Logger) *skillr
 			log.Warn("agent skills: not watching the skill roots; restart the host to see changes", "err", err)
 		}
 	}()
-	return skillrt.New(reg, skillrt.Options{})
+	if scripts {
+		log.Warn("agent skills: skills_run_script is on; package scripts run as host processes without a sandbox")
+	}
+	return skillrt.New(reg, skillrt.Options{Scripts: skillrt.ScriptOptions{Enabled: scripts}})
 }
 
 // startTriggers opens the River queue (SQLite under $SKILLSCRIPT_HOME or
@@ -278,13 +285,17 @@ func startTriggers(ctx context.Context, h *serve.Host, cfg *config.Config, set s
 	return nil
 }
 
-// openTraces opens the trace store and closes the rows of runs a killed
-// process left running.
-func openTraces(ctx context.Context, cfg *config.Config, log *slog.Logger) (*trace.Store, error) {
-	st, err := trace.Open(filepath.Join(cfg.TraceDir, trace.FileName))
+// openTraces opens the trace store (the shared Postgres database when
+// databaseURL is a postgres:// URL, else traces.db under the trace
+// directory) and closes the rows of runs this host left running when it
+// was killed.
+func openTraces(ctx context.Context, cfg *config.Config, databaseURL string, log *slog.Logger) (*trace.Store, error) {
+	st, err := trace.OpenDatabase(ctx, databaseURL, cfg.TraceDir)
 	if err != nil {
 		return nil, err
 	}
+	st.SetHost(hostLabel(cfg))
+	log.Info("trace store", "backend", st.Backend(), "at", st.Path())
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if n, err := st.Recover(rctx, "the host stopped before the run finished"); err != nil {
@@ -293,4 +304,16 @@ func openTraces(ctx context.Context, cfg *config.Config, log *slog.Logger) (*tra
 		log.Warn("recorded interrupted runs as aborted", "count", n)
 	}
 	return st, nil
+}
+
+// hostLabel names this host in the trace rows it writes: the machine's
+// name and $SKILLSCRIPT_HOME, which together survive a restart (so a
+// restarted host recovers its own interrupted runs on a shared store) and
+// tell apart two hosts on one machine.
+func hostLabel(cfg *config.Config) string {
+	name, err := os.Hostname()
+	if err != nil || name == "" {
+		name = "localhost"
+	}
+	return name + ":" + cfg.Home
 }

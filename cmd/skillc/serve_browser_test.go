@@ -37,7 +37,10 @@ func chromiumPath(t *testing.T) string {
 // is refused, and so is the right one posted without the page's CSRF
 // token; the right one unlocks signing; Approve signs the skill (the
 // queue empties, the stored file verifies under the public key) and the
-// signed skill then runs in secured mode over MCP.
+// signed skill then runs in secured mode over MCP. Then the catalog lists
+// it as Approved with its last fire, its page shows the footprint,
+// contract and coloured source, the fires list leads to the run's per-op
+// timeline, and the health page counts its runs.
 //
 // Screenshots go to a temporary directory, or to
 // $SKILLC_DASHBOARD_SCREENSHOTS (docs/dashboard for the README):
@@ -203,6 +206,71 @@ func TestDashboardInRealBrowser(t *testing.T) {
 	if ex.Status != "ok" || ex.Output != "weekly report for ops" {
 		t.Errorf("signed skill run in secured mode = %+v", ex)
 	}
+
+	// 7. The catalog lists the skill as Approved with its trigger-less
+	// row and its last fire (the run just made).
+	if code := load(chromedp.Navigate(dash + "skills")); code != 200 {
+		t.Fatalf("catalog: HTTP %d", code)
+	}
+	body = text()
+	for _, want := range []string{"Skills", "report", "Approved", "signature: valid", "1 effect(s)", "ok"} {
+		if !strings.Contains(body, want) {
+			t.Fatalf("catalog lacks %q:\n%s", want, body)
+		}
+	}
+	shot("dashboard-catalog.png")
+
+	// 8. Open the skill: its footprint, contract and coloured source.
+	if code := load(chromedp.Click(chromedp.CSS(`#catalog a[href="/dashboard/skills/report"]`))); code != 200 {
+		t.Fatalf("skill page: HTTP %d", code)
+	}
+	body = text()
+	for _, want := range []string{"Effectful footprint", "shell", "echo", "Contract", "WHO", "Source", "Recent fires"} {
+		if !strings.Contains(body, want) {
+			t.Fatalf("skill page lacks %q:\n%s", want, body)
+		}
+	}
+	footprint, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#footprint")))
+	if err != nil || !strings.Contains(footprint, "shell") || !strings.Contains(footprint, "echo") {
+		t.Fatalf("footprint table: %q, %v", footprint, err)
+	}
+	coloured, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#source span.t-function, #source span.t-macro, #source span.t-type").length`))
+	if err != nil || coloured < 3 {
+		t.Fatalf("source colouring: %d coloured spans, %v", coloured, err)
+	}
+	shot("dashboard-skill.png")
+
+	// 9. The fires list and one trace's per-op timeline.
+	if code := load(chromedp.Navigate(dash + "fires")); code != 200 {
+		t.Fatalf("fires: HTTP %d", code)
+	}
+	if body := text(); !strings.Contains(body, "report") || !strings.Contains(body, "ok") {
+		t.Fatalf("fires page:\n%s", body)
+	}
+	shot("dashboard-fires.png")
+	okTrace := chromedp.CSS(`#fires tr:has(td.o-ok) a[href^="/dashboard/fires/"]`)
+	if code := load(chromedp.Click(okTrace)); code != 200 {
+		t.Fatalf("trace page: HTTP %d", code)
+	}
+	timeline, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#timeline")))
+	if err != nil || !strings.Contains(timeline, "shell") || !strings.Contains(timeline, "emit") {
+		t.Fatalf("timeline: %q, %v", timeline, err)
+	}
+	bars, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#timeline .bar span").length`))
+	if err != nil || bars < 2 {
+		t.Fatalf("timeline bars: %d, %v", bars, err)
+	}
+	shot("dashboard-trace.png")
+
+	// 10. Health: the skill's runs (the refused one and the ok one).
+	if code := load(chromedp.Navigate(dash + "health")); code != 200 {
+		t.Fatalf("health: HTTP %d", code)
+	}
+	health, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#skill-health")))
+	if err != nil || !strings.Contains(health, "report") {
+		t.Fatalf("health table: %q, %v", health, err)
+	}
+	shot("dashboard-health.png")
 	if err := p.stop(t); err != nil {
 		t.Errorf("exit: %v\n%s", err, p.stderr)
 	}

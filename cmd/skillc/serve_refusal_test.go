@@ -9,8 +9,9 @@ import (
 // TestServeRefusedFireIsTraced fires an event trigger of an Approved
 // skill that carries no signature at a host in secured mode: the gate
 // refuses the run before its first op, and the refusal is a trace row
-// under the run_id /event answered with (status failed, the typed error),
-// as is an agent's refused execute_skill.
+// under the run_id /event answered with (status refused, the typed
+// error), as is an agent's refused execute_skill; health_metrics counts
+// both as refused, not failed.
 func TestServeRefusedFireIsTraced(t *testing.T) {
 	home := t.TempDir()
 	keys := filepath.Join(t.TempDir(), "keys")
@@ -28,7 +29,7 @@ func TestServeRefusedFireIsTraced(t *testing.T) {
 	cs := connect(t, p.url, nil)
 	run := waitRun(t, cs, id)
 	errs, _ := run["errors"].([]any)
-	if run["status"] != "failed" || run["trigger_kind"] != "event" || run["skill"] != "door" || len(errs) != 1 {
+	if run["status"] != "refused" || run["trigger_kind"] != "event" || run["skill"] != "door" || len(errs) != 1 {
 		t.Fatalf("refused fire's trace = %v", run)
 	}
 	if e := errs[0].(map[string]any); e["kind"] != "ApprovalSignatureError" || !strings.Contains(e["message"].(string), "door") {
@@ -44,9 +45,19 @@ func TestServeRefusedFireIsTraced(t *testing.T) {
 		t.Fatalf("fires of door = %v", fires.Runs)
 	}
 	for _, r := range fires.Runs {
-		if r["status"] != "failed" {
+		if r["status"] != "refused" {
 			t.Errorf("a refused run recorded as %v", r["status"])
 		}
+	}
+	var health struct {
+		Skills []struct {
+			Skill                 string
+			Runs, Refused, Failed int
+		}
+	}
+	callJSON(t, cs, "health_metrics", map[string]any{"skill": "door"}, &health)
+	if len(health.Skills) != 1 || health.Skills[0].Runs != 2 || health.Skills[0].Refused != 2 || health.Skills[0].Failed != 0 {
+		t.Errorf("health_metrics of door = %+v", health.Skills)
 	}
 	if err := p.stop(t); err != nil {
 		t.Errorf("exit: %v", err)

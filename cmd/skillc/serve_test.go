@@ -177,7 +177,7 @@ var wantTools = []string{
 	"blocked_shell_attempts", "compile_skill", "data_read", "execute_skill", "fires", "health_metrics", "help",
 	"lint_skill", "list_triggers", "register_trigger", "runtime_capabilities", "set_trigger_enabled",
 	"skill_list", "skill_preflight", "skill_read", "skill_status", "skill_write", "skills_attach", "skills_discover",
-	"skills_list", "skills_load", "skills_read", "skills_run", "skills_unload", "unregister_trigger",
+	"skills_instructions", "skills_list", "skills_load", "skills_read", "skills_run", "skills_unload", "unregister_trigger",
 }
 
 func TestServeHTTP(t *testing.T) {
@@ -768,16 +768,22 @@ func TestServeAgentSkills(t *testing.T) {
 	}
 }
 
-// Two skillc serve processes on one Postgres queue: a cron trigger due
-// once fires exactly once, on one of them.
+// Two skillc serve processes on one Postgres database share the queue,
+// the trigger registry and the trace store: a cron trigger due once
+// fires exactly once, on one of them, and is recorded once; a run
+// executed on host A is visible through host B's fires and
+// health_metrics tools and through skillc fires/health --database.
 func TestServeTwoHostsPostgres(t *testing.T) {
 	url := pgtest.Start(t)
 	tick := "# Skill: tick\n# Status: Approved\n# Triggers: cron: 0 0 1 1 *\n\ntick\n"
+	hello := "# Skill: hello\n# Status: Approved\n# Vars: WHO\n\nrun:\n    emit(text=\"Hello, ${WHO}!\")\ndefault: run\n"
 	var homes []string
+	var hosts []*serveProc
 	for i := 0; i < 2; i++ {
 		home := t.TempDir()
 		writeSkill(t, home, "tick", tick)
-		startServe(t, home, nil, "--database", url, "--poll-interval", "200ms")
+		writeSkill(t, home, "hello", hello)
+		hosts = append(hosts, startServe(t, home, nil, "--database", url, "--poll-interval", "200ms"))
 		homes = append(homes, home)
 	}
 	ctx := context.Background()
@@ -800,18 +806,68 @@ func TestServeTwoHostsPostgres(t *testing.T) {
 	if total, done := jobs(); total != 1 || done != 1 {
 		t.Errorf("jobs = %d (completed %d), want exactly 1", total, done)
 	}
-	runs := 0
-	for _, home := range homes {
-		st, err := trace.Open(filepath.Join(home, "traces", trace.FileName))
-		if err != nil {
-			t.Fatal(err)
+	// the one fire is one row of the shared store, seen alike by both hosts
+	a, b := connect(t, hosts[0].url, nil), connect(t, hosts[1].url, nil)
+	type fires struct {
+		Runs []struct {
+			TraceID string `json:"trace_id"`
+			Status  string
+			Trigger string `json:"trigger_kind"`
+			Host    string
 		}
-		rs, _ := st.Fires(ctx, trace.Filter{Skill: "tick"})
-		runs += len(rs)
-		st.Close()
 	}
-	if runs != 1 {
-		t.Errorf("runs across both hosts = %d, want 1", runs)
+	var fa, fb fires
+	callJSON(t, a, "fires", map[string]any{"skill": "tick"}, &fa)
+	callJSON(t, b, "fires", map[string]any{"skill": "tick"}, &fb)
+	if len(fa.Runs) != 1 || len(fb.Runs) != 1 || fa.Runs[0].TraceID != fb.Runs[0].TraceID || fa.Runs[0].Trigger != "cron" {
+		t.Errorf("tick fires: host A %+v, host B %+v; want the same single cron run", fa.Runs, fb.Runs)
+	}
+	var rows int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM runs WHERE skill = 'tick'`).Scan(&rows); err != nil || rows != 1 {
+		t.Errorf("trace rows of tick in Postgres = %d, %v; want 1", rows, err)
+	}
+	for _, home := range homes {
+		if _, err := os.Stat(filepath.Join(home, "traces", trace.FileName)); err == nil {
+			t.Errorf("host with --database postgres:// also wrote a SQLite trace store in %s", home)
+		}
+	}
+	// a run on host A, read through host B
+	var ex struct {
+		TraceID string `json:"trace_id"`
+		Status  string
+	}
+	callJSON(t, a, "execute_skill", map[string]any{"name": "hello", "inputs": map[string]any{"WHO": "A"}}, &ex)
+	if ex.Status != "ok" || ex.TraceID == "" {
+		t.Fatalf("execute_skill on host A = %+v", ex)
+	}
+	run := waitRun(t, b, ex.TraceID)
+	if host, _ := run["host"].(string); run["status"] != "ok" || run["output"] != "Hello, A!" || !strings.HasSuffix(host, ":"+homes[0]) {
+		t.Errorf("host B's view of host A's run = %v", run)
+	}
+	var health struct {
+		Skills []struct {
+			Skill    string
+			Runs, OK int
+		}
+	}
+	callJSON(t, b, "health_metrics", map[string]any{"skill": "hello"}, &health)
+	if len(health.Skills) != 1 || health.Skills[0].Runs != 1 || health.Skills[0].OK != 1 {
+		t.Errorf("host B's health_metrics of hello = %+v", health.Skills)
+	}
+	// the CLI reads the same store with --database
+	cmd := exec.Command("skillc", "fires", "--json", "--database", url)
+	cmd.Env = append(os.Environ(), "SKILLSCRIPT_HOME="+t.TempDir())
+	out, err := cmd.Output()
+	var cli []map[string]any
+	if err != nil || json.Unmarshal(out, &cli) != nil || len(cli) != 2 {
+		t.Errorf("skillc fires --database: %v\n%s", err, out)
+	}
+	cmd = exec.Command("skillc", "health", "--json", "--skill", "tick")
+	cmd.Env = append(os.Environ(), "SKILLSCRIPT_HOME="+t.TempDir(), "SKILLSCRIPT_DATABASE_URL="+url)
+	out, err = cmd.Output()
+	var hs []map[string]any
+	if err != nil || json.Unmarshal(out, &hs) != nil || len(hs) != 1 || hs[0]["runs"] != 1.0 {
+		t.Errorf("skillc health with SKILLSCRIPT_DATABASE_URL: %v\n%s", err, out)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/gateway"
+	"github.com/skillscript/skillc/internal/serve"
 	"github.com/skillscript/skillc/internal/trace"
 )
 
@@ -82,8 +82,10 @@ func openGateway(c *cli.Context, s *streams, exec bool) (*gateway.Gateway, func(
 	}
 	if exec {
 		ws := env.ws
-		if ws.Config.TraceDir != "" {
-			if st, err := trace.Open(filepath.Join(ws.Config.TraceDir, trace.FileName)); err == nil {
+		// recorded where skillc run records: the shared Postgres store when
+		// SKILLSCRIPT_DATABASE_URL names one, else traces.db
+		if db := os.Getenv(serve.EnvDatabaseURL); ws.Config.TraceDir != "" || trace.IsPostgres(db) {
+			if st, err := trace.OpenDatabase(c.Context, db, ws.Config.TraceDir); err == nil {
 				o.Traces = st
 				closers = append(closers, func() { st.Close() })
 			} else {

@@ -35,9 +35,20 @@ func traceCommands(s *streams) []*cli.Command {
 	return []*cli.Command{firesCommand(s), healthCommand(s), replayCommand(s), shellAuditCommand(s)}
 }
 
-// openTraceStore opens the trace store of cfg; it reports a store that
-// has never been written as an error only when mustExist is set.
-func openTraceStore(cfg *config.Config, mustExist bool) (*trace.Store, error) {
+// databaseFlag is --database of the trace commands: a postgres:// URL
+// reads the store several hosts share.
+func databaseFlag() cli.Flag {
+	return &cli.StringFlag{Name: "database", Usage: "trace store: postgres://... shared by the hosts given it (default: $SKILLSCRIPT_HOME/traces/traces.db)",
+		EnvVars: []string{serve.EnvDatabaseURL}}
+}
+
+// openTraceStore opens the trace store of cfg, or the Postgres one at
+// databaseURL; it reports a SQLite store that has never been written as
+// an error only when mustExist is set.
+func openTraceStore(ctx context.Context, cfg *config.Config, databaseURL string, mustExist bool) (*trace.Store, error) {
+	if trace.IsPostgres(databaseURL) {
+		return trace.OpenPostgres(ctx, databaseURL)
+	}
 	if cfg.TraceDir == "" {
 		return nil, errors.New("no trace directory: set SKILLSCRIPT_HOME")
 	}
@@ -62,9 +73,13 @@ func runTraced(ctx context.Context, c *cli.Context, cfg *config.Config, r eval.R
 		return nil, fmt.Errorf("--trace %q: want on or off", mode)
 	}
 	var st *trace.Store
-	if mode == "on" && cfg.TraceDir != "" {
+	db := c.String("database") // replay's flag; skillc run reads the environment
+	if db == "" {
+		db = os.Getenv(serve.EnvDatabaseURL)
+	}
+	if mode == "on" && (cfg.TraceDir != "" || trace.IsPostgres(db)) {
 		var err error
-		if st, err = trace.Open(filepath.Join(cfg.TraceDir, trace.FileName)); err != nil {
+		if st, err = trace.OpenDatabase(ctx, db, cfg.TraceDir); err != nil {
 			// a trace store that cannot be opened (a read-only home) must
 			// not stop a run; say so and run unrecorded
 			fmt.Fprintf(c.App.ErrWriter, "skillc: note: not recording this run: %v (--trace off silences this)\n", err)
@@ -107,9 +122,10 @@ func firesCommand(s *streams) *cli.Command {
 			&cli.StringFlag{Name: "since", Usage: "RFC 3339 time or a duration like 24h"},
 			&cli.IntFlag{Name: "limit", Value: 50},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			databaseFlag(),
 		}, configFlags()...),
 		Action: func(c *cli.Context) error {
-			st, err := openTraceStore(cliConfig(c), true)
+			st, err := openTraceStore(c.Context, cliConfig(c), c.String("database"), true)
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
 			}
@@ -154,9 +170,10 @@ func healthCommand(s *streams) *cli.Command {
 			&cli.StringFlag{Name: "skill", Usage: "one skill only"},
 			&cli.StringFlag{Name: "since", Usage: "RFC 3339 time or a duration", Value: "24h"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			databaseFlag(),
 		}, configFlags()...),
 		Action: func(c *cli.Context) error {
-			st, err := openTraceStore(cliConfig(c), true)
+			st, err := openTraceStore(c.Context, cliConfig(c), c.String("database"), true)
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
 			}
@@ -173,9 +190,9 @@ func healthCommand(s *streams) *cli.Command {
 				return printJSON(s.out, hs)
 			}
 			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "SKILL\tRUNS\tOK\tFAILED\tABORTED\tDEADLINE\tUNCERTAIN\tREFUSED\tP50_MS\tP99_MS\tLAST")
+			fmt.Fprintln(tw, "SKILL\tRUNS\tOK\tFAILED\tABORTED\tREFUSED\tDEADLINE\tUNCERTAIN\tREFUSED_OPS\tP50_MS\tP99_MS\tLAST")
 			for _, h := range hs {
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", h.Skill, h.Runs, h.OK, h.Failed, h.Aborted,
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", h.Skill, h.Runs, h.OK, h.Failed, h.Aborted, h.Refused,
 					h.DeadlineExceeded, h.Uncertain, h.Refusals, h.P50MS, h.P99MS, h.LastStatus)
 			}
 			return tw.Flush()
@@ -188,7 +205,7 @@ func replayCommand(s *streams) *cli.Command {
 		Name:      "replay",
 		Usage:     "re-run a recorded run mechanically (no side effects) with its recorded source and inputs",
 		ArgsUsage: "TRACE-ID",
-		Flags:     append([]cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"}, traceFlag()}, configFlags()...),
+		Flags:     append([]cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"}, traceFlag(), databaseFlag()}, configFlags()...),
 		Action:    func(c *cli.Context) error { return runReplay(c, s) },
 	}
 }
@@ -198,7 +215,7 @@ func runReplay(c *cli.Context, s *streams) error {
 		return cli.Exit("replay takes exactly one TRACE-ID", exitUsage)
 	}
 	env := newEnvCache(c).forFile(".")
-	st, err := openTraceStore(env.Config, true)
+	st, err := openTraceStore(c.Context, env.Config, c.String("database"), true)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -258,10 +275,10 @@ func shellAuditCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:  "shell-audit",
 		Usage: "list the shell binaries the skill store uses (a ready-to-paste SKILLSCRIPT_SHELL_ALLOWLIST) and the refused attempts recorded in traces",
-		Flags: append([]cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}}, configFlags()...),
+		Flags: append([]cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}, databaseFlag()}, configFlags()...),
 		Action: func(c *cli.Context) error {
 			cfg := cliConfig(c)
-			rep, err := shellAudit(c.Context, cfg)
+			rep, err := shellAudit(c.Context, cfg, c.String("database"))
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
 			}
@@ -274,7 +291,7 @@ func shellAuditCommand(s *streams) *cli.Command {
 	}
 }
 
-func shellAudit(ctx context.Context, cfg *config.Config) (*auditReport, error) {
+func shellAudit(ctx context.Context, cfg *config.Config, databaseURL string) (*auditReport, error) {
 	rep := &auditReport{SkillsDir: cfg.SkillsDir, Binaries: map[string][]string{}, Dynamic: []string{}, Blocked: map[string]int{}}
 	paths, _ := filepath.Glob(filepath.Join(cfg.SkillsDir, "*.skill.md"))
 	for _, p := range paths {
@@ -298,7 +315,7 @@ func shellAudit(ctx context.Context, cfg *config.Config) (*auditReport, error) {
 	}
 	sort.Strings(bins)
 	rep.Allowlist = strings.Join(bins, ",")
-	if st, err := openTraceStore(cfg, true); err == nil {
+	if st, err := openTraceStore(ctx, cfg, databaseURL, true); err == nil {
 		defer st.Close()
 		att, err := st.BlockedShell(ctx, time.Time{}, 0)
 		if err != nil {

@@ -66,6 +66,12 @@ func (l *LintSettings) Ignored(file string) bool {
 		}
 	}
 	rel = strings.TrimPrefix(filepath.ToSlash(rel), "./")
+	if l.BaseDir != "" && (rel == ".." || strings.HasPrefix(rel, "../")) {
+		// the globs are relative to the configuration's directory: a file
+		// outside it is never ignored by them (a "**/tmp/**" must not match
+		// the "../tmp/..." of a checkout that lives under /tmp)
+		return false
+	}
 	for _, pat := range l.Ignore {
 		if matchGlob(pat, rel) {
 			return true

@@ -9,10 +9,13 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
+	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -47,6 +50,12 @@ type Options struct {
 	// sets a cookie) or that cookie. Network hygiene, not the signing
 	// boundary (that is the passcode).
 	AuthToken string
+	// Traces, when set, feeds the fires, trace timeline and health pages
+	// and the catalog's last fire; nil shows those pages empty with a note.
+	Traces *trace.Store
+	// Lint is the context the skill page lints with (connectors,
+	// substrates); nil lints without one.
+	Lint *lint.Context
 }
 
 // Dashboard is the approvals surface; it is an http.Handler.
@@ -56,6 +65,11 @@ type Dashboard struct {
 	signing bool     // in-browser signing is configured and wired
 	banners []string // misconfigurations, shown on every page
 	mux     *http.ServeMux
+
+	cacheMu   sync.Mutex
+	items     map[string]Item // review of a skill by name and content hash
+	list      []Skill         // the last listing ...
+	listToken string          // ... and the store version it was made at
 }
 
 // New builds a dashboard and reports misconfigurations (a banner, and a
@@ -77,6 +91,11 @@ func New(o Options) *Dashboard {
 	d.mux.HandleFunc("POST /unlock", d.unlock)
 	d.mux.HandleFunc("POST /lock", d.lock)
 	d.mux.HandleFunc("POST /approve", d.approve)
+	d.mux.HandleFunc("GET /skills", d.catalogPage)
+	d.mux.HandleFunc("GET /skills/{name}", d.skillPage)
+	d.mux.HandleFunc("GET /fires", d.firesPage)
+	d.mux.HandleFunc("GET /fires/{id}", d.tracePage)
+	d.mux.HandleFunc("GET /health", d.healthPage)
 	return d
 }
 

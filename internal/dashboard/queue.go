@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/skillscript/skillc/ast"
@@ -23,7 +22,8 @@ type Item struct {
 	ContentHash string            `json:"content_hash"` // what an approval from this view signs
 	Signals     []string          `json:"signals"`
 	Effects     []approval.Effect `json:"effects"`
-	Command     string            `json:"command"` // the terminal approval
+	Command     string            `json:"command"`  // the terminal approval
+	Triggers    []string          `json:"triggers"` // # Triggers: as "cron 0 9 * * *", "event deploy"
 	ParseError  string            `json:"parse_error,omitempty"`
 }
 
@@ -31,23 +31,17 @@ type Item struct {
 // Approved skills whose signature does not verify. Disabled skills and
 // validly signed ones are not pending.
 func (d *Dashboard) pending(ctx context.Context) ([]Item, error) {
-	metas, err := d.o.Store.List(ctx, contract.SkillQuery{})
+	all, err := d.skills(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []Item
-	for _, m := range metas {
-		rec, err := d.o.Store.Get(ctx, m.Name)
-		if err != nil || rec == nil {
-			continue // removed while listing
-		}
-		it := d.item(rec.Name, []byte(rec.Body))
-		if it.Status == contract.StatusDisabled || it.Signature == "valid" {
+	for _, sk := range all {
+		if sk.Status == contract.StatusDisabled || sk.Signature == "valid" {
 			continue
 		}
-		out = append(out, it)
+		out = append(out, sk.Item)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
@@ -67,6 +61,14 @@ func (d *Dashboard) item(name string, src []byte) Item {
 	it.Effects = fp.Effects
 	it.Signals = signals(f, info, fp)
 	it.Signature, it.Reason = d.signature(f)
+	it.Triggers = []string{}
+	for _, h := range f.HeadersOf(ast.HeaderTriggers) {
+		for _, tr := range h.Triggers {
+			if tr.Source != nil {
+				it.Triggers = append(it.Triggers, tr.Source.Name+": "+tr.Spec)
+			}
+		}
+	}
 	return it
 }
 

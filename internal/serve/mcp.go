@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -28,11 +30,19 @@ type call struct {
 // toolSet registers the host's tools on one MCP server and validates
 // their arguments.
 type toolSet struct {
-	h       *Host
-	srv     *mcp.Server
+	h   *Host
+	srv *mcp.Server
+	// mu guards schemas and names, which change when the Agent Skills
+	// tools are re-registered with a new name enum.
+	mu      sync.RWMutex
 	schemas map[string]*jsonschema.Resolved
 	names   []string
 	err     error
+	// skillsGen is the registry generation the Agent Skills tools and
+	// skill:// resources were last registered for (see syncSkills).
+	skillsMu  sync.Mutex
+	skillsGen uint64
+	skillURIs []string
 }
 
 // NewMCPServer returns an MCP server exposing the host's tools. The same
@@ -48,10 +58,16 @@ func (h *Host) NewMCPServer() (*mcp.Server, error) {
 // newToolSet builds the MCP server with every tool and the validating
 // middleware.
 func newToolSet(h *Host) (*toolSet, error) {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "skillc", Title: "skillscript runtime (skillc serve)", Version: h.version},
-		&mcp.ServerOptions{Instructions: "Run, author and inspect skillscript skills. Call help for an overview."})
+	opts := &mcp.ServerOptions{Instructions: "Run, author and inspect skillscript skills. Call help for an overview."}
+	if h.skills != nil {
+		opts.Capabilities = sep2640Capabilities()
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "skillc", Title: "skillscript runtime (skillc serve)", Version: h.version}, opts)
 	ts := &toolSet{h: h, srv: srv, schemas: map[string]*jsonschema.Resolved{}}
 	ts.register()
+	if ts.err == nil && h.skills != nil {
+		ts.err = ts.registerSEP2640()
+	}
 	if ts.err != nil {
 		return nil, ts.err
 	}
@@ -63,9 +79,20 @@ func newToolSet(h *Host) (*toolSet, error) {
 // In and Out. The handler's *Error becomes an isError result; a
 // *jsonrpc.Error (bad params) a protocol error.
 func addTool[In, Out any](ts *toolSet, name, desc string, fn func(context.Context, *call, In) (Out, error)) {
+	addToolSchema(ts, name, desc, nil, fn)
+}
+
+// addToolSchema is addTool with a hook that adjusts the generated input
+// schema (the Agent Skills tools add a name enum). Registering a name
+// again replaces the tool and its validation schema.
+func addToolSchema[In, Out any](ts *toolSet, name, desc string, adjust func(*jsonschema.Schema), fn func(context.Context, *call, In) (Out, error)) {
 	schema, err := jsonschema.For[In](schemaOptions())
+	if err == nil && adjust != nil {
+		adjust(schema)
+	}
+	var resolved *jsonschema.Resolved
 	if err == nil {
-		ts.schemas[name], err = schema.Resolve(nil)
+		resolved, err = schema.Resolve(nil)
 	}
 	var outSchema *jsonschema.Schema
 	if err == nil {
@@ -75,7 +102,12 @@ func addTool[In, Out any](ts *toolSet, name, desc string, fn func(context.Contex
 		ts.err = errors.Join(ts.err, fmt.Errorf("tool %s: schema: %w", name, err))
 		return
 	}
-	ts.names = append(ts.names, name)
+	ts.mu.Lock()
+	ts.schemas[name] = resolved
+	if !slices.Contains(ts.names, name) {
+		ts.names = append(ts.names, name)
+	}
+	ts.mu.Unlock()
 	mcp.AddTool(ts.srv, &mcp.Tool{Name: name, Description: desc, InputSchema: schema, OutputSchema: outSchema},
 		func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 			out, err := fn(ctx, &call{caller: ts.h.callerOf(req), session: sessionOf(req)}, in)
@@ -92,10 +124,18 @@ func schemaOptions() *jsonschema.ForOptions {
 }
 
 func sessionOf(req *mcp.CallToolRequest) string {
-	if req == nil || req.Session == nil {
+	if req == nil {
 		return "mcp:"
 	}
-	return "mcp:" + req.Session.ID()
+	return sessionKey(req.Session)
+}
+
+// sessionKey is the skills session of an MCP session: "mcp:" plus its id.
+func sessionKey(ss *mcp.ServerSession) string {
+	if ss == nil {
+		return "mcp:"
+	}
+	return "mcp:" + ss.ID()
 }
 
 // callerOf reads the configured identity header; an empty value is
@@ -118,6 +158,7 @@ func (ts *toolSet) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
 			}
 		}()
+		ts.syncSkills()
 		ctr, ok := req.(*mcp.CallToolRequest)
 		if method != "tools/call" || !ok || ctr.Params == nil {
 			return next(ctx, method, req)
@@ -150,7 +191,9 @@ func outcome(res mcp.Result, err error) string {
 
 // validate checks raw arguments against the tool's input schema.
 func (ts *toolSet) validate(name string, raw json.RawMessage) error {
+	ts.mu.RLock()
 	rs, ok := ts.schemas[name]
+	ts.mu.RUnlock()
 	if !ok {
 		return nil // unknown tool: the SDK reports it
 	}

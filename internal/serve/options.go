@@ -21,6 +21,9 @@ const (
 	EnvDatabaseURL    = "SKILLSCRIPT_DATABASE_URL"
 	EnvArtifactRoot   = "SKILLSCRIPT_ARTIFACT_ROOT"
 	EnvGatewayConfig  = "SKILLSCRIPT_GATEWAY_CONFIG"
+	// EnvSkillsRunScript turns on the skills_run_script tool (off by
+	// default): Agent Skill packages' scripts run as host processes.
+	EnvSkillsRunScript = "SKILLSCRIPT_SKILLS_RUN_SCRIPT"
 )
 
 // Defaults of the host settings.
@@ -64,6 +67,9 @@ type Settings struct {
 	// over the defaults.
 	ArtifactRoot  string
 	GatewayConfig string
+	// SkillsRunScript registers skills_run_script, which runs the scripts
+	// of loaded Agent Skill packages (off by default).
+	SkillsRunScript bool
 }
 
 // SettingsFrom resolves the host settings from cfg (its environment and
@@ -88,6 +94,13 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 			return s, fmt.Errorf("%s=%q: want true or false", EnvEventIngress, v)
 		}
 		s.EventIngress = b
+	}
+	if v := get(EnvSkillsRunScript); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return s, fmt.Errorf("%s=%q: want true or false", EnvSkillsRunScript, v)
+		}
+		s.SkillsRunScript = b
 	}
 	if v := get(EnvPollInterval); v != "" && cfg.PollInterval <= 0 {
 		return s, fmt.Errorf("%s=%q: want a positive number of seconds", EnvPollInterval, v)

@@ -108,7 +108,7 @@ type gateRefusal struct {
 func (g *gateRefusal) Error() string { return g.err.Error() }
 
 // recordRefusal writes the trace row of a run the gate refused before its
-// first op (a failed run whose only error is the refusal), so that a
+// first op (status refused, its only error the refusal), so that a
 // refused cron or event fire shows in fires and health, reaches the
 // supervisor, and the run_id /event answered with resolves. It returns
 // the trace id, "" without a trace store.

@@ -1,5 +1,7 @@
 // Package trace records runs in a SQLite database under $SKILLSCRIPT_HOME
-// (traces/traces.db by default): one row per run with the skill, its
+// (traces/traces.db by default), or in a Postgres database several hosts
+// share ([OpenPostgres], [OpenDatabase]; the few SQL differences are in
+// dialect.go): one row per run with the skill, its
 // content hash, trigger, caller, redacted inputs, outcome, uncertain
 // effects, deliveries and output, and one row per op with its timing,
 // outcome, fallback and refusal. The runtime host and `skillc run` write
@@ -8,5 +10,6 @@
 //
 // A run is inserted as "running" before it starts and updated when it
 // ends, so a process that dies mid-run leaves a row that [Store.Recover]
-// marks "aborted" at the next start; a committed row is never lost.
+// marks "aborted" at the next start (on Postgres, the next start of the
+// same host, see [Store.SetHost]); a committed row is never lost.
 package trace

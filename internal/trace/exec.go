@@ -80,8 +80,8 @@ func (s *Store) ExecParsed(ctx context.Context, r eval.Runner, meta Run, file st
 }
 
 // Refused records a run that was refused before its first op (the
-// approval gate of a host): a finished, failed row whose only error is
-// refusal, with the source and the redacted inputs. meta supplies the
+// approval gate of a host): a finished row with status "refused" whose
+// only error is the refusal, with the source and the redacted inputs. meta supplies the
 // trace id (generated when empty), skill, trigger and caller. It returns
 // the trace id.
 func (s *Store) Refused(ctx context.Context, meta Run, src string, inputs map[string]any, secrets []string, refusal eval.ErrorInfo) (string, error) {
@@ -95,5 +95,5 @@ func (s *Store) Refused(ctx context.Context, meta Run, src string, inputs map[st
 		return meta.ID, err
 	}
 	res := &eval.Result{Skill: meta.Skill, Status: "failed", Errors: []eval.ErrorInfo{refusal}}
-	return meta.ID, s.Finish(ctx, meta.ID, res, nil, s.now())
+	return meta.ID, s.finish(ctx, meta.ID, StatusRefused, res, nil, s.now())
 }

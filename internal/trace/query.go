@@ -23,7 +23,7 @@ type Filter struct {
 }
 
 const runCols = `id, skill, content_hash, trigger_kind, trigger_name, caller, inputs, mechanical, status, started_at,
-	finished_at, deadline_exceeded, uncertain_effects, errors, fallbacks, deliveries, output, abort_reason`
+	finished_at, deadline_exceeded, uncertain_effects, errors, fallbacks, deliveries, output, abort_reason, host`
 
 // Fires returns the runs matching f, newest first, without their ops.
 func (s *Store) Fires(ctx context.Context, f Filter) ([]Run, error) {
@@ -42,7 +42,7 @@ func (s *Store) Fires(ctx context.Context, f Filter) ([]Run, error) {
 		limit = 100
 	}
 	q := "SELECT " + runCols + " FROM runs WHERE " + strings.Join(where, " AND ") + " ORDER BY started_at DESC, rowid DESC LIMIT ?"
-	rows, err := s.db.QueryContext(ctx, q, append(args, limit)...)
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(q), append(args, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("trace: query: %w", err)
 	}
@@ -68,7 +68,7 @@ func scanRun(sc scanner) (Run, error) {
 		finished                     sql.NullInt64
 	)
 	err := sc.Scan(&r.ID, &r.Skill, &r.ContentHash, &r.Trigger, &r.TriggerName, &r.Caller, &inputs, &r.Mechanical, &r.Status, &started,
-		&finished, &r.DeadlineExceeded, &unc, &errs, &fbs, &dels, &r.Output, &r.AbortReason)
+		&finished, &r.DeadlineExceeded, &unc, &errs, &fbs, &dels, &r.Output, &r.AbortReason, &r.Host)
 	if err != nil {
 		return r, fmt.Errorf("trace: scan: %w", err)
 	}
@@ -91,7 +91,7 @@ func scanRun(sc scanner) (Run, error) {
 
 // Get returns one run with its ops and the source it ran.
 func (s *Store) Get(ctx context.Context, id string) (*Run, string, error) {
-	row := s.db.QueryRowContext(ctx, "SELECT "+runCols+" FROM runs WHERE id = ?", id)
+	row := s.db.QueryRowContext(ctx, s.d.rebind("SELECT "+runCols+" FROM runs WHERE id = ?"), id)
 	r, err := scanRun(row)
 	if err != nil {
 		if strings.Contains(err.Error(), sql.ErrNoRows.Error()) {
@@ -103,7 +103,7 @@ func (s *Store) Get(ctx context.Context, id string) (*Run, string, error) {
 		return nil, "", err
 	}
 	var src string
-	err = s.db.QueryRowContext(ctx, "SELECT body FROM sources WHERE content_hash = ?", r.ContentHash).Scan(&src)
+	err = s.db.QueryRowContext(ctx, s.d.rebind("SELECT body FROM sources WHERE content_hash = ?"), r.ContentHash).Scan(&src)
 	if err != nil && err != sql.ErrNoRows {
 		return nil, "", fmt.Errorf("trace: source: %w", err)
 	}
@@ -111,8 +111,8 @@ func (s *Store) Get(ctx context.Context, id string) (*Run, string, error) {
 }
 
 func (s *Store) ops(ctx context.Context, id string) ([]Op, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT depth, skill, target, op, line, started_at, duration_us, outcome, error_kind, detail
-		FROM ops WHERE run_id = ? ORDER BY seq`, id)
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT depth, skill, target, op, line, started_at, duration_us, outcome, error_kind, detail
+		FROM ops WHERE run_id = ? ORDER BY seq`), id)
 	if err != nil {
 		return nil, fmt.Errorf("trace: ops: %w", err)
 	}
@@ -137,6 +137,7 @@ type SkillHealth struct {
 	OK               int        `json:"ok"`
 	Failed           int        `json:"failed"`
 	Aborted          int        `json:"aborted"`
+	Refused          int        `json:"refused"` // runs the approval gate refused before they started
 	Running          int        `json:"running"`
 	DeadlineExceeded int        `json:"deadline_exceeded"`
 	Uncertain        int        `json:"uncertain_effects"`
@@ -157,7 +158,7 @@ func (s *Store) Health(ctx context.Context, skill string, since time.Time) ([]Sk
 	if skill != "" {
 		q, args = q+" AND skill = ?", append(args, skill)
 	}
-	rows, err := s.db.QueryContext(ctx, q+" ORDER BY started_at", args...)
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(q+" ORDER BY started_at"), args...)
 	if err != nil {
 		return nil, fmt.Errorf("trace: health: %w", err)
 	}
@@ -199,6 +200,8 @@ func (h *SkillHealth) add(status string, dl, unc bool, refusals int, started tim
 		h.Failed++
 	case StatusAborted:
 		h.Aborted++
+	case StatusRefused:
+		h.Refused++
 	case StatusRunning:
 		h.Running++
 	}
@@ -253,8 +256,8 @@ func (s *Store) BlockedShell(ctx context.Context, since time.Time, limit int) ([
 	if limit <= 0 {
 		limit = 500
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT run_id, skill, target, error_kind, detail, started_at FROM ops
-		WHERE error_kind IN (?, ?) AND started_at >= ? ORDER BY started_at DESC LIMIT ?`,
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT run_id, skill, target, error_kind, detail, started_at FROM ops
+		WHERE error_kind IN (?, ?) AND started_at >= ? ORDER BY started_at DESC LIMIT ?`),
 		eval.KindShellNotAllowed, eval.KindUnsafeDisabled, since.UnixMilli(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("trace: blocked: %w", err)

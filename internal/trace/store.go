@@ -9,11 +9,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/skillscript/skillc/eval"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" driver
 )
 
 // Run statuses.
@@ -22,6 +24,9 @@ const (
 	StatusOK      = "ok"
 	StatusFailed  = "failed"
 	StatusAborted = "aborted"
+	// StatusRefused is a run the host's approval gate refused before its
+	// first op (see [Store.Refused]).
+	StatusRefused = "refused"
 )
 
 // FileName is the trace database's name inside the trace directory.
@@ -50,7 +55,10 @@ type Run struct {
 	Deliveries       []eval.Receipt   `json:"deliveries"`
 	Output           string           `json:"output"`
 	AbortReason      string           `json:"abort_reason,omitempty"`
-	Ops              []Op             `json:"ops,omitempty"`
+	// Host names the host that ran it (empty for CLI runs and for rows
+	// written before hosts were recorded).
+	Host string `json:"host,omitempty"`
+	Ops  []Op   `json:"ops,omitempty"`
 }
 
 // Clean reports whether the run finished without errors, deadline cut or
@@ -62,7 +70,9 @@ func (r *Run) Clean() bool {
 // Store is a trace database. It is safe for concurrent use.
 type Store struct {
 	db   *sql.DB
-	path string
+	d    dialect
+	path string // the SQLite file, or the Postgres URL without its password
+	host string
 	now  func() time.Time
 }
 
@@ -75,17 +85,18 @@ CREATE TABLE IF NOT EXISTS runs (
 	trigger_name TEXT NOT NULL DEFAULT '',
 	caller TEXT NOT NULL DEFAULT '',
 	inputs TEXT NOT NULL,
-	mechanical INTEGER NOT NULL DEFAULT 0,
+	mechanical BOOLEAN NOT NULL DEFAULT FALSE,
 	status TEXT NOT NULL,
-	started_at INTEGER NOT NULL,
-	finished_at INTEGER,
-	deadline_exceeded INTEGER NOT NULL DEFAULT 0,
+	started_at BIGINT NOT NULL,
+	finished_at BIGINT,
+	deadline_exceeded BOOLEAN NOT NULL DEFAULT FALSE,
 	uncertain_effects TEXT NOT NULL DEFAULT '[]',
 	errors TEXT NOT NULL DEFAULT '[]',
 	fallbacks TEXT NOT NULL DEFAULT '[]',
 	deliveries TEXT NOT NULL DEFAULT '[]',
 	output TEXT NOT NULL DEFAULT '',
-	abort_reason TEXT NOT NULL DEFAULT ''
+	abort_reason TEXT NOT NULL DEFAULT '',
+	host TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS runs_skill ON runs(skill, started_at);
 CREATE INDEX IF NOT EXISTS runs_started ON runs(started_at);
@@ -97,8 +108,8 @@ CREATE TABLE IF NOT EXISTS ops (
 	target TEXT NOT NULL,
 	op TEXT NOT NULL,
 	line INTEGER NOT NULL,
-	started_at INTEGER NOT NULL,
-	duration_us INTEGER NOT NULL,
+	started_at BIGINT NOT NULL,
+	duration_us BIGINT NOT NULL,
 	outcome TEXT NOT NULL,
 	error_kind TEXT NOT NULL DEFAULT '',
 	detail TEXT NOT NULL DEFAULT '',
@@ -123,12 +134,79 @@ func Open(path string) (*Store, error) {
 	// One connection: writers queue in Go instead of spinning in SQLite's
 	// busy handler, which under many concurrent runs costs far more.
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema + supervisedSchema); err != nil {
+	if err := sqliteDialect.initSchema(context.Background(), db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("trace store: initialise %s: %w", path, err)
 	}
-	return &Store{db: db, path: path, now: time.Now}, nil
+	return &Store{db: db, d: sqliteDialect, path: path, now: time.Now}, nil
 }
+
+// IsPostgres reports whether a database URL selects Postgres.
+func IsPostgres(u string) bool {
+	return strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://")
+}
+
+// connectTimeout bounds connecting to Postgres and creating the tables.
+const connectTimeout = 15 * time.Second
+
+// OpenPostgres opens (creating the tables when needed) the trace store in
+// the Postgres database at url, through pgx's database/sql driver.
+// Several hosts may share it.
+func OpenPostgres(ctx context.Context, url string) (*Store, error) {
+	shown := redactURL(url)
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		return nil, fmt.Errorf("trace store: open %s: %w", shown, err)
+	}
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(4)
+	pctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	if err := db.PingContext(pctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("trace store: connect %s: %w", shown, err)
+	}
+	if err := postgresDialect.initSchema(pctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("trace store: initialise %s: %w", shown, err)
+	}
+	return &Store{db: db, d: postgresDialect, path: shown, now: time.Now}, nil
+}
+
+// OpenDatabase opens the trace store a host or CLI is configured with:
+// Postgres when databaseURL is a postgres:// URL (shared by every host
+// given it), else the SQLite file traces.db in dir. A SQLite queue path
+// in databaseURL does not move the trace store.
+func OpenDatabase(ctx context.Context, databaseURL, dir string) (*Store, error) {
+	if IsPostgres(databaseURL) {
+		return OpenPostgres(ctx, databaseURL)
+	}
+	if dir == "" {
+		return nil, errors.New("no trace directory: set SKILLSCRIPT_HOME")
+	}
+	return Open(filepath.Join(dir, FileName))
+}
+
+// redactURL drops the password from a database URL for messages.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "postgres database"
+	}
+	return u.Redacted()
+}
+
+// SetHost names the host writing runs through s: recorded on every run it
+// begins, and the scope of [Store.Recover] on a shared (Postgres) store.
+// Call it before the store is used.
+func (s *Store) SetHost(name string) { s.host = name }
+
+// Shared reports whether the store is a database several hosts share
+// (Postgres) rather than one host's SQLite file.
+func (s *Store) Shared() bool { return s.d.postgres }
+
+// Backend names the database: "sqlite" or "postgres".
+func (s *Store) Backend() string { return s.d.name }
 
 // dsn builds a modernc.org/sqlite DSN: WAL with synchronous NORMAL (a
 // committed trace survives a killed process; the last commits may be
@@ -144,7 +222,7 @@ func dsn(path string) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
-// Path returns the database file.
+// Path returns the database file, or the Postgres URL without password.
 func (s *Store) Path() string { return s.path }
 
 // Close closes the database.
@@ -166,13 +244,16 @@ func (s *Store) Begin(ctx context.Context, r *Run, source string) error {
 	}
 	defer tx.Rollback()
 	if source != "" {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO sources(content_hash, body) VALUES(?, ?)`, r.ContentHash, source); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO sources(content_hash, body) VALUES(?, ?) ON CONFLICT DO NOTHING`), r.ContentHash, source); err != nil {
 			return fmt.Errorf("trace: source: %w", err)
 		}
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO runs(id, skill, content_hash, trigger_kind, trigger_name, caller, inputs, mechanical, status, started_at)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.ID, r.Skill, r.ContentHash, r.Trigger, r.TriggerName, r.Caller, string(in), r.Mechanical, StatusRunning, r.StartedAt.UnixMilli())
+	if r.Host == "" {
+		r.Host = s.host
+	}
+	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO runs(id, skill, content_hash, trigger_kind, trigger_name, caller, inputs, mechanical, status, started_at, host)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		r.ID, r.Skill, r.ContentHash, r.Trigger, r.TriggerName, r.Caller, string(in), r.Mechanical, StatusRunning, r.StartedAt.UnixMilli(), r.Host)
 	if err != nil {
 		return fmt.Errorf("trace: insert run: %w", err)
 	}
@@ -185,6 +266,10 @@ func (s *Store) Finish(ctx context.Context, id string, res *eval.Result, ops []O
 	if res.Failed() {
 		status = StatusFailed
 	}
+	return s.finish(ctx, id, status, res, ops, finished)
+}
+
+func (s *Store) finish(ctx context.Context, id, status string, res *eval.Result, ops []Op, finished time.Time) error {
 	cols := []any{status, finished.UnixMilli(), res.DeadlineExceeded,
 		mustJSON(res.UncertainEffects), mustJSON(res.Errors), mustJSON(res.Fallbacks), mustJSON(res.Receipts), res.Outputs.Text}
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -192,20 +277,26 @@ func (s *Store) Finish(ctx context.Context, id string, res *eval.Result, ops []O
 		return fmt.Errorf("trace: begin: %w", err)
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, `UPDATE runs SET status=?, finished_at=?, deadline_exceeded=?, uncertain_effects=?, errors=?, fallbacks=?, deliveries=?, output=? WHERE id=?`,
+	_, err = tx.ExecContext(ctx, s.d.rebind(`UPDATE runs SET status=?, finished_at=?, deadline_exceeded=?, uncertain_effects=?, errors=?, fallbacks=?, deliveries=?, output=? WHERE id=?`),
 		append(cols, id)...)
 	if err != nil {
 		return fmt.Errorf("trace: update run: %w", err)
 	}
-	if err := insertOps(ctx, tx, id, ops); err != nil {
+	if err := s.insertOps(ctx, tx, id, ops); err != nil {
 		return err
 	}
 	return tx.Commit()
 }
 
-func insertOps(ctx context.Context, tx *sql.Tx, id string, ops []Op) error {
-	stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO ops(run_id, seq, depth, skill, target, op, line, started_at, duration_us, outcome, error_kind, detail)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+func (s *Store) insertOps(ctx context.Context, tx *sql.Tx, id string, ops []Op) error {
+	if len(ops) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO ops(run_id, seq, depth, skill, target, op, line, started_at, duration_us, outcome, error_kind, detail)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (run_id, seq) DO UPDATE SET depth=excluded.depth, skill=excluded.skill, target=excluded.target, op=excluded.op,
+		line=excluded.line, started_at=excluded.started_at, duration_us=excluded.duration_us, outcome=excluded.outcome,
+		error_kind=excluded.error_kind, detail=excluded.detail`))
 	if err != nil {
 		return fmt.Errorf("trace: ops: %w", err)
 	}
@@ -223,17 +314,23 @@ func insertOps(ctx context.Context, tx *sql.Tx, id string, ops []Op) error {
 // Abort marks a run that is still running, or that failed because it
 // was cut off, aborted with reason. A run that finished ok is left alone.
 func (s *Store) Abort(ctx context.Context, id, reason string) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE runs SET status=?, finished_at=COALESCE(finished_at, ?), abort_reason=? WHERE id=? AND status IN (?, ?)`,
+	_, err := s.db.ExecContext(ctx, s.d.rebind(`UPDATE runs SET status=?, finished_at=COALESCE(finished_at, ?), abort_reason=? WHERE id=? AND status IN (?, ?)`),
 		StatusAborted, s.now().UnixMilli(), reason, id, StatusRunning, StatusFailed)
 	return err
 }
 
-// Recover marks every run still "running" aborted: called at start-up by
-// the only process owning the database, it closes the rows of runs a
-// killed process left behind. It returns how many rows it closed.
+// Recover marks runs still "running" aborted: called at a host's
+// start-up, it closes the rows of runs a killed process left behind. On
+// a SQLite store (owned by one host) that is every running row; on a
+// shared Postgres store only the rows this host (see [Store.SetHost])
+// began, since other hosts' runs may be alive. It returns how many rows
+// it closed.
 func (s *Store) Recover(ctx context.Context, reason string) (int, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status=?, finished_at=?, abort_reason=? WHERE status=?`,
-		StatusAborted, s.now().UnixMilli(), reason, StatusRunning)
+	q, args := `UPDATE runs SET status=?, finished_at=?, abort_reason=? WHERE status=?`, []any{StatusAborted, s.now().UnixMilli(), reason, StatusRunning}
+	if s.d.postgres {
+		q, args = q+" AND host=?", append(args, s.host)
+	}
+	res, err := s.db.ExecContext(ctx, s.d.rebind(q), args...)
 	if err != nil {
 		return 0, fmt.Errorf("trace: recover: %w", err)
 	}
@@ -261,7 +358,7 @@ func nonNilMap(m map[string]any) map[string]any {
 
 const supervisedSchema = `CREATE TABLE IF NOT EXISTS supervised (
 	trace_id TEXT PRIMARY KEY,
-	routed_at INTEGER NOT NULL
+	routed_at BIGINT NOT NULL
 )`
 
 // Unsupervised returns finished autonomous fires (cron and event) that
@@ -273,11 +370,11 @@ func (s *Store) Unsupervised(ctx context.Context, exclude string, limit int) ([]
 	if limit <= 0 {
 		limit = 100
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT "+runCols+` FROM runs
+	rows, err := s.db.QueryContext(ctx, s.d.rebind("SELECT "+runCols+` FROM runs
 		WHERE trigger_kind IN ('cron', 'event') AND status != 'running' AND skill != ?
-		AND (status != 'ok' OR deadline_exceeded = 1 OR uncertain_effects NOT IN ('[]', 'null'))
+		AND (status != 'ok' OR deadline_exceeded = TRUE OR uncertain_effects NOT IN ('[]', 'null'))
 		AND id NOT IN (SELECT trace_id FROM supervised)
-		ORDER BY started_at, rowid LIMIT ?`, exclude, limit)
+		ORDER BY started_at, rowid LIMIT ?`), exclude, limit)
 	if err != nil {
 		return nil, fmt.Errorf("trace: unsupervised: %w", err)
 	}
@@ -297,7 +394,7 @@ func (s *Store) Unsupervised(ctx context.Context, exclude string, limit int) ([]
 // reports false when it already was (another sweep got there first), so
 // every failed fire is routed at most once.
 func (s *Store) MarkSupervised(ctx context.Context, id string) (bool, error) {
-	res, err := s.db.ExecContext(ctx, `INSERT OR IGNORE INTO supervised(trace_id, routed_at) VALUES(?, ?)`, id, s.now().UnixMilli())
+	res, err := s.db.ExecContext(ctx, s.d.rebind(`INSERT INTO supervised(trace_id, routed_at) VALUES(?, ?) ON CONFLICT DO NOTHING`), id, s.now().UnixMilli())
 	if err != nil {
 		return false, fmt.Errorf("trace: mark supervised: %w", err)
 	}

@@ -39,6 +39,7 @@ func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *lint.
 			if st, err := os.Stat(cfg.SkillsDir); err == nil && st.IsDir() {
 				if idx, err := lint.IndexSkills(cfg.SkillsDir); err == nil {
 					ctx.SkillsKnown, ctx.Skills = true, idx
+					ctx.SkillsImplicit = cfg.Origins["skills_dir"] == OriginSkillDir
 				}
 			}
 		}

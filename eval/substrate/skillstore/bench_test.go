@@ -55,3 +55,27 @@ func BenchmarkCatalogSQLite(b *testing.B) {
 	defer s.Close()
 	benchCatalog(b, s)
 }
+
+// BenchmarkFSGet1000 is one Get by name in a directory of 1,000 skills
+// after a listing (the dashboard's pattern: List, then Get each). Before
+// the cached name index every Get re-read the whole directory.
+func BenchmarkFSGet1000(b *testing.B) {
+	s, err := NewFS(filepath.Join(b.TempDir(), "skills"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fillSkills(b, s, 1000)
+	ctx := context.Background()
+	if _, err := s.List(ctx, contract.SkillQuery{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		name := fmt.Sprintf("skill-%04d", i%1000)
+		if r, err := s.Get(ctx, name); err != nil || r == nil {
+			b.Fatal(name, err)
+		}
+		i++
+	}
+}

@@ -28,6 +28,19 @@ type FS struct {
 	dir string
 	now func() time.Time
 	mu  sync.Mutex
+	// idx is the name index of the last full scan, reused by Get while
+	// the directory itself is unchanged (idxKey); see cachedIndex.
+	idx    map[string]entry
+	idxKey dirKey
+}
+
+// dirKey identifies one state of the directory entry list: adding,
+// removing or renaming a file in it (every write of the store is a
+// rename) moves the directory's modification time.
+type dirKey struct {
+	mod   int64
+	size  int64
+	inode uint64
 }
 
 var (
@@ -63,15 +76,27 @@ type sideVersion struct {
 	CreatedAt   time.Time `json:"created_at"`
 }
 
-// entry is one skill file found in the directory.
+// entry is one skill file found in the directory. body is the content
+// read by the scan that found it (nil in the cached index).
 type entry struct {
 	name, path string
 	mod        time.Time
 	size       int64
+	body       []byte
 }
 
-// scan lists the skill files by skill name.
+func (s *FS) dirKey() (dirKey, bool) {
+	fi, err := os.Stat(s.dir)
+	if err != nil {
+		return dirKey{}, false
+	}
+	return dirKey{mod: fi.ModTime().UnixNano(), size: fi.Size(), inode: inode(fi)}, true
+}
+
+// scan lists the skill files by skill name, reading each one, and keeps
+// the result as the index Get reuses.
 func (s *FS) scan() (map[string]entry, error) {
+	key, keyOK := s.dirKey()
 	des, err := os.ReadDir(s.dir)
 	if err != nil {
 		return nil, fmt.Errorf("skill store: %w", err)
@@ -88,8 +113,31 @@ func (s *FS) scan() (map[string]entry, error) {
 			}
 		}
 	}
+	s.idx = nil
+	if keyOK {
+		s.idx, s.idxKey = make(map[string]entry, len(out)), key
+		for n, e := range out {
+			e.body = nil
+			s.idx[n] = e
+		}
+	}
 	return out, nil
 }
+
+// cachedIndex returns the index of the last scan when the directory's
+// entry list has not changed since, else nil.
+func (s *FS) cachedIndex() map[string]entry {
+	if s.idx == nil {
+		return nil
+	}
+	if key, ok := s.dirKey(); !ok || key != s.idxKey {
+		s.idx = nil
+	}
+	return s.idx
+}
+
+// invalidate drops the cached index after a write of the store.
+func (s *FS) invalidate() { s.idx = nil }
 
 func (s *FS) entryFor(de fs.DirEntry) (entry, bool) {
 	path := filepath.Join(s.dir, de.Name())
@@ -101,11 +149,8 @@ func (s *FS) entryFor(de fs.DirEntry) (entry, bool) {
 	if err != nil {
 		return entry{}, false
 	}
-	name := Headers(string(body))["Skill"]
-	if name == "" {
-		name = strings.TrimSuffix(de.Name(), Ext)
-	}
-	return entry{name: name, path: path, mod: fi.ModTime(), size: fi.Size()}, true
+	name := nameOf(de.Name(), body)
+	return entry{name: name, path: path, mod: fi.ModTime(), size: fi.Size(), body: body}, true
 }
 
 func (s *FS) sidecarPath(name string) string {
@@ -135,7 +180,22 @@ func (s *FS) Get(ctx context.Context, name string) (*contract.SkillRecord, error
 	return s.get(name)
 }
 
+// get finds name through the cached index when the directory is
+// unchanged and the file found still names that skill; anything else
+// (a miss, a vanished file, a header edited in place) falls back to a
+// full scan, so the answer is the one a fresh scan gives.
 func (s *FS) get(name string) (*contract.SkillRecord, error) {
+	if idx := s.cachedIndex(); idx != nil {
+		if e, ok := idx[name]; ok {
+			b, err := os.ReadFile(e.path)
+			if err == nil && nameOf(filepath.Base(e.path), b) == name {
+				if fi, err := os.Stat(e.path); err == nil {
+					e.mod, e.size = fi.ModTime(), fi.Size()
+					return s.record(e, string(b)), nil
+				}
+			}
+		}
+	}
 	idx, err := s.scan()
 	if err != nil {
 		return nil, err
@@ -147,7 +207,19 @@ func (s *FS) get(name string) (*contract.SkillRecord, error) {
 	return s.load(e)
 }
 
+// nameOf is the skill name of a file: its # Skill: header, else the
+// file name without the extension.
+func nameOf(base string, body []byte) string {
+	if n := Headers(string(body))["Skill"]; n != "" {
+		return n
+	}
+	return strings.TrimSuffix(base, Ext)
+}
+
 func (s *FS) load(e entry) (*contract.SkillRecord, error) {
+	if e.body != nil {
+		return s.record(e, string(e.body)), nil
+	}
 	b, err := os.ReadFile(e.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -194,6 +266,7 @@ func (s *FS) Write(ctx context.Context, name, body, author string) (*contract.Sk
 	if err := s.persist(e, body, in.Status, author); err != nil {
 		return nil, err
 	}
+	s.invalidate()
 	return s.get(name)
 }
 
@@ -247,6 +320,7 @@ func (s *FS) Delete(ctx context.Context, name string) error {
 	if !ok {
 		return &contract.SkillNotFoundError{Name: name}
 	}
+	s.invalidate()
 	if err := os.Remove(e.path); err != nil {
 		return fmt.Errorf("skill store: delete %s: %w", name, err)
 	}
@@ -294,6 +368,7 @@ func (s *FS) UpdateStatus(ctx context.Context, name, status string) error {
 	if err != nil || r == nil {
 		return errors.Join(err, &contract.SkillNotFoundError{Name: name})
 	}
+	s.invalidate()
 	return s.persist(e, withStatus(r.Body, canon), canon, r.Author)
 }
 

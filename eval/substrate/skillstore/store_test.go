@@ -132,3 +132,66 @@ func FuzzHeaders(f *testing.F) {
 		}
 	})
 }
+
+// TestFSIndexFollowsOutsideEdits warms the cached name index, then
+// changes the directory behind the store's back in every way an editor
+// or another process can (add, in-place edit of the # Skill: header,
+// delete, rename, a duplicate with a smaller path) and checks each Get
+// answers what a fresh store over the same directory answers.
+func TestFSIndexFollowsOutsideEdits(t *testing.T) {
+	s := newFS(t)
+	ctx := context.Background()
+	write := func(file, name, text string) {
+		t.Helper()
+		body := "# Skill: " + name + "\n# Status: Draft\n\nrun:\n    emit(text=\"" + text + "\")\n"
+		if err := os.WriteFile(filepath.Join(s.Dir(), file), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	same := func(step string, names ...string) {
+		t.Helper()
+		fresh, err := NewFS(s.Dir(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			got, err1 := s.Get(ctx, n)
+			want, err2 := fresh.Get(ctx, n)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s: Get(%s): %v / %v", step, n, err1, err2)
+			}
+			if (got == nil) != (want == nil) || (got != nil && got.Body != want.Body) {
+				t.Errorf("%s: Get(%s) = %+v, a fresh store says %+v", step, n, got, want)
+			}
+		}
+	}
+	write("a.skill.md", "alpha", "1")
+	write("b.skill.md", "beta", "1")
+	if _, err := s.List(ctx, contract.SkillQuery{}); err != nil { // builds the index
+		t.Fatal(err)
+	}
+	same("warm", "alpha", "beta", "gamma")
+	write("c.skill.md", "gamma", "1")
+	same("added", "alpha", "beta", "gamma")
+	write("a.skill.md", "alpha2", "2") // in place: the directory does not change
+	same("header edited in place", "alpha", "alpha2")
+	write("b.skill.md", "beta", "2")
+	same("body edited in place", "beta")
+	if err := os.Remove(filepath.Join(s.Dir(), "c.skill.md")); err != nil {
+		t.Fatal(err)
+	}
+	same("deleted", "gamma", "beta")
+	if err := os.Rename(filepath.Join(s.Dir(), "b.skill.md"), filepath.Join(s.Dir(), "z.skill.md")); err != nil {
+		t.Fatal(err)
+	}
+	same("renamed", "beta")
+	write("0.skill.md", "beta", "dup") // a smaller path wins a duplicate name
+	same("duplicate", "beta")
+	if r, _ := s.Get(ctx, "beta"); r == nil || !strings.Contains(r.Body, "dup") {
+		t.Errorf("duplicate: Get(beta) = %+v, want the 0.skill.md body", r)
+	}
+	if _, err := s.Write(ctx, "delta", "# Skill: delta\n# Status: Draft\n\nrun:\n    emit(text=\"d\")\n", "me"); err != nil {
+		t.Fatal(err)
+	}
+	same("written through the store", "delta", "beta", "alpha2")
+}

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { z } from "zod";
 
 const bin = process.env.SKILLC_BIN || "skillc";
 const home = process.env.SKILLC_HOME;
@@ -95,7 +96,50 @@ async function checkAgentSkills() {
   await client.close();
 }
 
+// checkSEP2640 drives the MCP Skills extension (SEP-2640) with custom
+// requests: the capability, skills/list, skills/get, a skill:// resource
+// read, resources/directory/read and -32602 for an unknown skill. The
+// name enum of skills_load and the skills_instructions tool are checked
+// too.
+const Entry = z.object({
+  uri: z.string(),
+  frontmatter: z.record(z.any()),
+  resources: z.array(z.object({ uri: z.string(), digest: z.string(), size: z.number() })),
+});
+async function checkSEP2640(transport) {
+  const client = await session(transport);
+  const ext = client.getServerCapabilities().extensions?.["io.modelcontextprotocol/skills"];
+  assert.ok(ext && ext.directoryRead === true, "the skills extension is declared with directoryRead");
+  const list = await client.request({ method: "skills/list", params: {} }, z.object({ skills: z.array(Entry) }));
+  assert.equal(list.skills.length, 1, "only the SKILL.md package is a SEP-2640 skill (hello is a skillscript)");
+  const e = list.skills[0];
+  assert.equal(e.uri, "skill://pdf-tools/SKILL.md");
+  assert.deepEqual(e.frontmatter, { name: "pdf-tools", description: "Fill and merge PDF forms." });
+  assert.deepEqual(e.resources.map((r) => r.uri).sort(), ["skill://pdf-tools/SKILL.md", "skill://pdf-tools/references/guide.md"]);
+  for (const r of e.resources) assert.match(r.digest, /^sha256:[0-9a-f]{64}$/);
+  const got = await client.request({ method: "skills/get", params: { uri: e.uri } }, z.object({ skill: Entry }));
+  assert.deepEqual(got.skill, e, "skills/get returns the skills/list entry");
+  const rr = await client.readResource({ uri: "skill://pdf-tools/references/guide.md" });
+  assert.equal(rr.contents[0].text, "the guide\n");
+  const dir = await client.request({ method: "resources/directory/read", params: { uri: "skill://pdf-tools/references" } },
+    z.object({ resources: z.array(z.object({ uri: z.string() }).passthrough()) }));
+  assert.deepEqual(dir.resources.map((r) => r.uri), ["skill://pdf-tools/references/guide.md"]);
+  await assert.rejects(client.request({ method: "skills/get", params: { name: "nope" } }, z.object({ skill: Entry })),
+    (err) => err.code === -32602, "an unknown skill is -32602");
+  await assert.rejects(client.readResource({ uri: "skill://pdf-tools/nope.md" }), (err) => err.code === -32602, "an unknown file is -32602");
+  const { tools } = await client.listTools();
+  const load = tools.find((t) => t.name === "skills_load");
+  const en = load.inputSchema.properties.names.items.enum;
+  assert.ok(en.includes("pdf-tools") && en.includes("hello") && !en.includes("nope"), `skills_load names carry the visible names as an enum: ${en}`);
+  parse(await client.callTool({ name: "skills_load", arguments: { names: ["pdf-tools"] } }));
+  const ins = parse(await client.callTool({ name: "skills_instructions", arguments: {} }));
+  assert.match(ins.instructions, /<active_skills>[\s\S]*Read references\/guide\.md\./, "skills_instructions holds the active body");
+  await client.close();
+}
+
 await checkStdio();
 await checkHTTP();
 await checkAgentSkills();
+await checkSEP2640(new StreamableHTTPClientTransport(new URL(url + "/mcp")));
+await checkSEP2640(new StdioClientTransport({ command: bin, args: ["serve", "--stdio"], env: { ...process.env, SKILLSCRIPT_HOME: home } }));
 console.log("ok: node mcp client passed");
