@@ -147,7 +147,7 @@ func (c *testClient) change(u string, v int, text string) {
 // waitDiags waits for diagnostics of u satisfying ok.
 func (c *testClient) waitDiags(u string, ok func(protocol.PublishDiagnosticsParams) bool) protocol.PublishDiagnosticsParams {
 	c.t.Helper()
-	deadline := time.After(60 * time.Second)
+	deadline := time.After(5 * time.Minute)
 	for {
 		c.mu.Lock()
 		for i := len(c.diags) - 1; i >= 0; i-- {
