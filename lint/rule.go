@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
@@ -132,12 +133,18 @@ func (p *Pass) Text(r ast.Range) string {
 // Line returns the 1-based line of pos.
 func (p *Pass) Line(pos ast.Pos) int { return p.File.Lines.Position(pos).Line }
 
-// Lookup returns the rule with the given id, or nil.
+// Lookup returns the rule with the given id, or nil. The rule is shared
+// by every caller: read it, do not modify it.
 func Lookup(id string) *Rule {
-	for _, r := range Rules() {
-		if r.ID == id {
-			return r
-		}
-	}
-	return nil
+	return ruleIndex()[id]
 }
+
+// ruleIndex maps every rule id to its rule, built once per process (see
+// runnableRules).
+var ruleIndex = sync.OnceValue(func() map[string]*Rule {
+	m := map[string]*Rule{}
+	for _, r := range Rules() {
+		m[r.ID] = r
+	}
+	return m
+})
