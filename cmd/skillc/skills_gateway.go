@@ -199,32 +199,36 @@ func gatewaySkillArg(c *cli.Context) (string, error) {
 }
 
 func skillsRun(c *cli.Context, s *streams) error {
-	id, err := gatewaySkillArg(c)
-	if err != nil {
-		return err
-	}
-	in, err := inputsOf(c)
-	if err != nil {
-		return err
-	}
-	g, done, err := openGateway(c, s, true)
-	if err != nil {
-		return err
-	}
-	defer done()
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
-	defer stop()
-	resp, err := g.Run(ctx, gateway.RunRequest{SkillID: id, Inputs: in, Options: gateway.RunOptions{TraceID: c.String("trace-id")}})
-	if err != nil {
-		return gatewayErr(c, s, err)
-	}
-	if c.Bool("json") {
-		return writeJSON(s, resp)
-	}
-	return printExecution(c, s, resp.SkillID, resp.Execution)
+	return withGatewayCall(c, s, func(ctx context.Context, g *gateway.Gateway, id string, in map[string]any, opts gateway.RunOptions) error {
+		resp, err := g.Run(ctx, gateway.RunRequest{SkillID: id, Inputs: in, Options: opts})
+		if err != nil {
+			return gatewayErr(c, s, err)
+		}
+		if c.Bool("json") {
+			return writeJSON(s, resp)
+		}
+		return printExecution(c, s, resp.SkillID, resp.Execution)
+	})
 }
 
 func skillsAttach(c *cli.Context, s *streams) error {
+	return withGatewayCall(c, s, func(ctx context.Context, g *gateway.Gateway, id string, in map[string]any, opts gateway.RunOptions) error {
+		res, err := g.Attach(ctx, gateway.AttachRequest{SkillID: id, TargetType: c.String("target-type"), TargetRef: c.String("target-ref"),
+			Inputs: in, Options: opts})
+		if err != nil {
+			return gatewayErr(c, s, err)
+		}
+		if c.Bool("json") {
+			return writeJSON(s, res)
+		}
+		fmt.Fprintf(s.err, "skillc: attached %s to %s %s at %s\n", res.SkillID, res.TargetType, res.TargetRef, res.AttachedAt)
+		return printExecution(c, s, res.SkillID, res.Execution)
+	})
+}
+
+// withGatewayCall does what run and attach share: the skill id argument,
+// the --var inputs, the gateway and a context cancelled by an interrupt.
+func withGatewayCall(c *cli.Context, s *streams, call func(ctx context.Context, g *gateway.Gateway, id string, in map[string]any, opts gateway.RunOptions) error) error {
 	id, err := gatewaySkillArg(c)
 	if err != nil {
 		return err
@@ -240,16 +244,7 @@ func skillsAttach(c *cli.Context, s *streams) error {
 	defer done()
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()
-	res, err := g.Attach(ctx, gateway.AttachRequest{SkillID: id, TargetType: c.String("target-type"), TargetRef: c.String("target-ref"),
-		Inputs: in, Options: gateway.RunOptions{TraceID: c.String("trace-id")}})
-	if err != nil {
-		return gatewayErr(c, s, err)
-	}
-	if c.Bool("json") {
-		return writeJSON(s, res)
-	}
-	fmt.Fprintf(s.err, "skillc: attached %s to %s %s at %s\n", res.SkillID, res.TargetType, res.TargetRef, res.AttachedAt)
-	return printExecution(c, s, res.SkillID, res.Execution)
+	return call(ctx, g, id, in, gateway.RunOptions{TraceID: c.String("trace-id")})
 }
 
 // printExecution prints a run: a skillscript's output (errors on stderr,
