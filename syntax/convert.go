@@ -203,6 +203,8 @@ func (p *parser) convFallback(g *gFallback) *ast.Fallback {
 // ("fallback:5"), exactly as it would be converted with a space after the
 // colon: a single scalar token becomes its literal, anything else a bare word.
 func (p *parser) scalarAt(from, to int) ast.Expr {
+	mark := p.lexMark()
+	defer p.lexRelease(mark)
 	toks, comments := p.lex(from, to)
 	if len(comments) == 0 && len(toks) == 2 && toks[1].Type == lexer.EOF && isScalarTok(toks[0].Type) {
 		return p.convScalar(toks[0])
@@ -269,7 +271,7 @@ func (p *parser) convScalar(t lexer.Token) ast.Expr {
 		if err != nil {
 			p.errorf("parse-error", r, "bad number %q", t.Value)
 		}
-		return &ast.NumberLit{Range: r, Raw: t.Value, Value: v}
+		return p.number(r, t.Value, v)
 	case tSubst, tLegacy:
 		return p.parseSubst(from, to, false)
 	case tSecret:

@@ -1,289 +1,365 @@
 package syntax
 
-import "github.com/alecthomas/participle/v2/lexer"
+import (
+	"strconv"
+	"strings"
 
-// The fast matcher: a shortcut past participle for well-formed statements.
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/skillscript/skillc/ast"
+)
+
+// The fast path: package ast nodes built straight from the tokens of a
+// clean statement, condition or value.
 //
 // Participle explores the grammar in grammar.go by trying alternatives in
-// order and backtracking, which costs a parse context and several reflect
-// values per attempt. Almost every real statement, condition and value is
-// well formed, and for those the alternative to take is decided by the next
-// one or two tokens. fastMatcher walks the same grammar with that fixed
-// lookahead and builds exactly the grammar structs participle would build
-// (same fields, same Tokens slices), so conversion to package ast is shared.
+// order and backtracking, and its result still has to be converted
+// (convert.go). Almost every real statement is well formed and has nothing
+// to diagnose, and for those the alternative to take is decided by the next
+// one or two tokens. fastBuilder walks the same grammar with that fixed
+// lookahead and builds the nodes the conversion would build, in one pass
+// and without the grammar structs.
 //
-// It never backtracks over a token it has consumed and never reports an
-// error: whenever the input is not a clean match it gives up, and the caller
-// parses the statement with participle, which then produces its usual
-// diagnostics. Because every branch participle abandons on a well-formed
-// statement fails within one token (well inside its lookahead), a clean
-// match here is also participle's parse; TestFastMatcher and FuzzFastMatcher
-// compare the two on every statement they see. The grammars this file
+// It never backtracks over a token it has consumed and never reports
+// anything: whenever the input is not a clean match, or the conversion
+// would report a problem, it gives up, and the caller parses the input the
+// slow way (participle, then convert.go), which produces the usual
+// diagnostics. Problems found below the statement level (an unterminated
+// substitution in a string, ...) are reported by helpers both paths share;
+// callers drop them and take the slow path when any appeared (see
+// [parser.fastOK]). TestFastPath and FuzzFastPath compare the two paths'
+// trees and diagnostics on every input they see. The grammars this file
 // mirrors are pinned in testdata/syntax/golden/grammar.txtar
 // (TestGrammarGolden): when that file changes, check this one.
-// TestFastPathShare fails when the share of inputs matched here drops.
-
-// fastMatcher matches one token slice (ending in EOF) from [lexStmt].
-type fastMatcher struct {
-	toks []lexer.Token
+// TestFastPathShare fails when the share of inputs taken here drops.
+type fastBuilder struct {
+	p    *parser
+	toks []lexer.Token // ends in EOF
 	i    int
 }
 
-// fastLine matches a whole statement line.
-func fastLine(toks []lexer.Token) (*gLine, bool) {
-	m := fastMatcher{toks: toks}
-	g := &gLine{}
-	for !m.at(lexer.EOF) {
-		s, ok := m.stmt()
+// fastStmts builds a whole statement line, appending its statements to
+// out; on false out may hold a partial line (the caller truncates it).
+func (p *parser) fastStmts(toks []lexer.Token, out []ast.Stmt) ([]ast.Stmt, bool) {
+	b := fastBuilder{p: p, toks: toks}
+	n := len(out)
+	for !b.at(lexer.EOF) {
+		s, ok := b.stmt()
 		if !ok {
-			return nil, false
+			return out, false
 		}
-		g.Stmts = append(g.Stmts, s)
+		out = append(out, s)
 	}
-	return g, len(g.Stmts) > 0
+	return out, len(out) > n
 }
 
-// fastCond matches a whole condition.
-func fastCond(toks []lexer.Token) (*gCond, bool) {
-	m := fastMatcher{toks: toks}
-	c, ok := m.cond()
-	return c, ok && m.at(lexer.EOF)
+// fastCond builds a whole condition.
+func (p *parser) fastCond(toks []lexer.Token) (ast.Cond, bool) {
+	b := fastBuilder{p: p, toks: toks}
+	c, ok := b.cond()
+	return c, ok && b.at(lexer.EOF)
 }
 
-// fastValue matches a token slice holding exactly one value.
-func fastValue(toks []lexer.Token) (*gValue, bool) {
-	m := fastMatcher{toks: toks}
-	if !m.startsValue() {
+// fastValue builds a token slice holding exactly one value.
+func (p *parser) fastValue(toks []lexer.Token) (ast.Expr, bool) {
+	b := fastBuilder{p: p, toks: toks}
+	if !b.startsValue() {
 		return nil, false
 	}
-	v, ok := m.value()
-	return v, ok && m.at(lexer.EOF)
+	v, ok := b.value()
+	return v, ok && b.at(lexer.EOF)
+}
+
+// fastTrailers builds a token slice holding only "-> VAR" and
+// "(fallback: ...)" trailers (a requirement's tail).
+func (p *parser) fastTrailers(toks []lexer.Token) (*ast.Binding, *ast.Fallback, bool) {
+	b := fastBuilder{p: p, toks: toks}
+	bind, fb, ok := b.trailers()
+	return bind, fb, ok && b.at(lexer.EOF)
+}
+
+// fastOK reports whether a fast build that started when the parser had
+// mark diagnostics stayed clean; when it did not, the diagnostics the
+// build produced are dropped, for the slow path to report them again.
+func (p *parser) fastOK(ok bool, mark int) bool {
+	if ok && len(p.diags) == mark {
+		return true
+	}
+	clear(p.diags[mark:])
+	p.diags = p.diags[:mark]
+	return false
 }
 
 // peek returns the token at offset k from the cursor (EOF past the end).
-func (m *fastMatcher) peek(k int) lexer.Token {
-	if m.i+k < len(m.toks) {
-		return m.toks[m.i+k]
+func (b *fastBuilder) peek(k int) *lexer.Token {
+	if b.i+k < len(b.toks) {
+		return &b.toks[b.i+k]
 	}
-	return lexer.Token{Type: lexer.EOF}
+	return &eofToken
 }
 
-func (m *fastMatcher) at(t lexer.TokenType) bool { return m.peek(0).Type == t }
+var eofToken = lexer.Token{Type: lexer.EOF}
+
+func (b *fastBuilder) at(t lexer.TokenType) bool { return b.peek(0).Type == t }
 
 // atLit reports whether the next token's text is s, whatever its type (a
 // quoted literal in the grammar matches on the text alone).
-func (m *fastMatcher) atLit(s string) bool {
-	t := m.peek(0)
+func (b *fastBuilder) atLit(s string) bool {
+	t := b.peek(0)
 	return t.Type != lexer.EOF && t.Value == s
 }
 
 // take consumes and returns the next token.
-func (m *fastMatcher) take() lexer.Token {
-	t := m.peek(0)
-	if m.i < len(m.toks) {
-		m.i++
+func (b *fastBuilder) take() *lexer.Token {
+	t := b.peek(0)
+	if b.i < len(b.toks) {
+		b.i++
 	}
 	return t
 }
 
-// span returns the tokens consumed since start, as participle records them.
-func (m *fastMatcher) span(start int) []lexer.Token { return m.toks[start:m.i] }
+// span returns the range of the tokens consumed since start (at least one).
+func (b *fastBuilder) span(start int) ast.Range {
+	first, last := &b.toks[start], &b.toks[b.i-1]
+	return ast.RangeOf(first.Pos.Offset, last.Pos.Offset+len(last.Value))
+}
 
-func (m *fastMatcher) stmt() (*gStmt, bool) {
+// ident is [parser.ident] for a consumed token.
+func (b *fastBuilder) ident(t *lexer.Token) *ast.Ident {
+	return b.p.newIdent(ast.RangeOf(t.Pos.Offset, t.Pos.Offset+len(t.Value)), t.Value)
+}
+
+func (b *fastBuilder) stmt() (ast.Stmt, bool) {
 	switch {
-	case m.at(tSetKw):
-		s, ok := m.set()
-		return &gStmt{Set: s}, ok
-	case m.at(tAppendKw):
-		a, ok := m.appendStmt()
-		return &gStmt{Append: a}, ok
-	case m.at(tDollar):
-		d, ok := m.dispatch()
-		return &gStmt{Dispatch: d}, ok
-	case m.at(tIdent) && m.peek(1).Value == "(" && m.peek(1).Type != lexer.EOF:
-		c, ok := m.call()
-		return &gStmt{Call: c}, ok
+	case b.at(tSetKw):
+		return b.set()
+	case b.at(tAppendKw):
+		return b.appendStmt()
+	case b.at(tDollar):
+		return b.dispatch()
+	case b.at(tIdent) && b.peek(1).Type != lexer.EOF && b.peek(1).Value == "(":
+		return b.call()
 	}
 	return nil, false
 }
 
-func (m *fastMatcher) set() (*gSet, bool) {
-	start := m.i
-	g := &gSet{Kw: m.take()}
-	if m.at(tIdent) {
-		g.Name = m.take()
+func (b *fastBuilder) set() (ast.Stmt, bool) {
+	start := b.i
+	kw := b.take()
+	if !b.at(tIdent) || b.peek(1).Type != tEq {
+		return nil, false // no name or no "=": diagnosed by the slow path
 	}
-	if m.at(tEq) {
-		g.Eq = m.take()
-	}
-	if m.startsValue() {
-		v, ok := m.value()
-		if !ok {
-			return nil, false
-		}
-		g.Value = v
-	}
-	g.Tokens = m.span(start)
-	return g, true
-}
-
-func (m *fastMatcher) appendStmt() (*gAppend, bool) {
-	start := m.i
-	g := &gAppend{Kw: m.take()}
-	if m.at(tIdent) {
-		g.Name = m.take()
-	}
-	if m.startsValue() {
-		v, ok := m.value()
-		if !ok {
-			return nil, false
-		}
-		g.Value = v
-	}
-	g.Tokens = m.span(start)
-	return g, true
-}
-
-func (m *fastMatcher) dispatch() (*gDispatch, bool) {
-	start := m.i
-	g := &gDispatch{Dollar: m.take()}
-	if m.at(tDotted) || m.at(tIdent) {
-		g.Target = m.take()
-	}
-	var ok bool
-	if g.Items, ok = m.items(); !ok {
+	st := &ast.SetStmt{Keyword: tokRange(*kw), Name: b.ident(b.take())}
+	st.Eq = ast.PosOf(b.take().Pos.Offset)
+	if !b.startsValue() {
 		return nil, false
 	}
-	if g.Trailer, ok = m.trailers(); !ok {
+	v, ok := b.value()
+	if !ok {
 		return nil, false
 	}
-	g.Tokens = m.span(start)
-	return g, true
+	st.Value = v
+	st.Range = b.span(start)
+	return st, true
 }
 
-func (m *fastMatcher) call() (*gCall, bool) {
-	start := m.i
-	g := &gCall{Name: m.take()}
-	m.take() // "("
-	var ok bool
-	if g.Items, ok = m.items(); !ok {
+func (b *fastBuilder) appendStmt() (ast.Stmt, bool) {
+	start := b.i
+	kw := b.take()
+	if !b.at(tIdent) {
 		return nil, false
 	}
-	if !m.atLit(")") {
+	st := &ast.AppendStmt{Keyword: tokRange(*kw), Name: b.ident(b.take())}
+	if !b.startsValue() {
 		return nil, false
 	}
-	g.Rparen = m.take()
-	if g.Trailer, ok = m.trailers(); !ok {
+	v, ok := b.value()
+	if !ok {
 		return nil, false
 	}
-	g.Tokens = m.span(start)
-	return g, true
+	st.Value = v
+	st.Range = b.span(start)
+	return st, true
 }
 
-// items matches (item ","?)*.
-func (m *fastMatcher) items() ([]*gItem, bool) {
-	var out []*gItem
-	for {
-		var it *gItem
-		switch {
-		case m.at(tIdent) && m.peek(1).Type == tEq, m.at(tColonKey), m.at(tColonWord):
-			a, ok := m.arg()
-			if !ok {
-				return nil, false
-			}
-			it = &gItem{Arg: a}
-		case m.startsValue():
-			v, ok := m.value()
-			if !ok {
-				return nil, false
-			}
-			it = &gItem{Value: v}
-		default:
-			return out, true
-		}
-		out = append(out, it)
-		if m.atLit(",") {
-			m.take()
-		}
-	}
-}
-
-func (m *fastMatcher) arg() (*gArg, bool) {
-	start := m.i
-	g := &gArg{}
-	var val **gValue
-	switch {
-	case m.at(tIdent):
-		g.Key = m.take()
-		g.Eq = m.take()
-		val = &g.Value
-	case m.at(tColonKey):
-		g.ColonKey = m.take()
-		val = &g.CValue
-	default:
-		g.ColonWord = m.take()
-	}
-	if val != nil && m.startsValue() {
-		v, ok := m.value()
-		if !ok {
-			return nil, false
-		}
-		*val = v
-	}
-	g.Tokens = m.span(start)
-	return g, true
-}
-
-// trailers matches the "-> VAR" and "(fallback: ...)" trailers.
-func (m *fastMatcher) trailers() ([]*gTrailer, bool) {
-	var out []*gTrailer
-	for {
-		switch {
-		case m.at(tArrow):
-			start := m.i
-			b := &gBind{Arrow: m.take()}
-			if m.at(tIdent) {
-				b.Name = m.take()
-			}
-			b.Tokens = m.span(start)
-			out = append(out, &gTrailer{Bind: b})
-		case m.atLit("("):
-			f, ok := m.fallback()
-			if !ok {
-				return nil, false
-			}
-			out = append(out, &gTrailer{Fallback: f})
-		default:
-			return out, true
-		}
-	}
-}
-
-func (m *fastMatcher) fallback() (*gFallback, bool) {
-	start := m.i
-	m.take() // "("
-	g := &gFallback{}
-	switch {
-	case m.at(tColonKey):
-		g.Key = m.take()
-		if m.startsValue() {
-			v, ok := m.value()
-			if !ok {
-				return nil, false
-			}
-			g.Value = v
-		}
-	case m.at(tColonWord):
-		g.Word = m.take()
+func (b *fastBuilder) dispatch() (ast.Stmt, bool) {
+	start := b.i
+	st := &ast.DispatchStmt{Dollar: tokRange(*b.take())}
+	switch t := b.peek(0); t.Type {
+	case tDotted:
+		b.take()
+		dot := strings.IndexByte(t.Value, '.')
+		off := t.Pos.Offset
+		st.Connector = b.p.newIdent(ast.RangeOf(off, off+dot), t.Value[:dot])
+		st.Dot = ast.PosOf(off + dot)
+		st.Tool = b.p.newIdent(ast.RangeOf(off+dot+1, off+len(t.Value)), t.Value[dot+1:])
+	case tIdent:
+		st.Tool = b.ident(b.take())
 	default:
 		return nil, false
 	}
-	if !m.atLit(")") {
+	var ok bool
+	if st.Args, st.Positional, ok = b.items(); !ok {
 		return nil, false
 	}
-	m.take()
-	g.Tokens = m.span(start)
-	return g, true
+	if st.Bind, st.Fallback, ok = b.trailers(); !ok {
+		return nil, false
+	}
+	st.Range = b.span(start)
+	return st, true
+}
+
+func (b *fastBuilder) call() (ast.Stmt, bool) {
+	start := b.i
+	name := b.take()
+	lp := b.take() // "("
+	st := &ast.CallStmt{Name: b.ident(name), Lparen: ast.PosOf(lp.Pos.Offset)}
+	var ok bool
+	if st.Args, st.Positional, ok = b.items(); !ok {
+		return nil, false
+	}
+	if !b.atLit(")") {
+		return nil, false
+	}
+	st.Rparen = ast.PosOf(b.take().Pos.Offset)
+	if st.Bind, st.Fallback, ok = b.trailers(); !ok {
+		return nil, false
+	}
+	st.Range = b.span(start)
+	return st, true
+}
+
+// items matches (item ","?)* into keyword arguments and positional values.
+func (b *fastBuilder) items() ([]*ast.Arg, []ast.Expr, bool) {
+	var args []*ast.Arg
+	var pos []ast.Expr
+	for {
+		switch {
+		case b.at(tIdent) && b.peek(1).Type == tEq, b.at(tColonKey), b.at(tColonWord):
+			a, ok := b.arg()
+			if !ok {
+				return nil, nil, false
+			}
+			args = append(args, a)
+		case b.startsValue():
+			v, ok := b.value()
+			if !ok {
+				return nil, nil, false
+			}
+			pos = append(pos, v)
+		default:
+			return args, pos, true
+		}
+		if b.atLit(",") {
+			b.take()
+		}
+	}
+}
+
+func (b *fastBuilder) arg() (*ast.Arg, bool) {
+	start := b.i
+	a := &ast.Arg{}
+	switch t := b.take(); t.Type {
+	case tIdent:
+		a.Key = b.ident(t)
+		a.Eq = tokRange(*b.take())
+	case tColonKey:
+		off := t.Pos.Offset
+		name := t.Value[:len(t.Value)-1]
+		a.Key = b.p.newIdent(ast.RangeOf(off, off+len(name)), name)
+		a.Eq = ast.RangeOf(off+len(name), off+len(name)+1)
+		a.Colon = true
+	default: // tColonWord: key:value in one token
+		off := t.Pos.Offset
+		i := strings.IndexByte(t.Value, ':')
+		a.Key = b.p.newIdent(ast.RangeOf(off, off+i), t.Value[:i])
+		a.Eq = ast.RangeOf(off+i, off+i+1)
+		a.Colon = true
+		a.Value = b.p.scalarAt(off+i+1, off+len(t.Value))
+		a.Range = b.span(start)
+		return a, true
+	}
+	if !b.startsValue() {
+		return nil, false // an argument without a value is diagnosed
+	}
+	v, ok := b.value()
+	if !ok {
+		return nil, false
+	}
+	a.Value = v
+	a.Range = b.span(start)
+	return a, true
+}
+
+// trailers matches the "-> VAR" and "(fallback: ...)" trailers: at most
+// one of each, and a fallback only with a binding.
+func (b *fastBuilder) trailers() (*ast.Binding, *ast.Fallback, bool) {
+	var bind *ast.Binding
+	var fb *ast.Fallback
+	for {
+		switch {
+		case b.at(tArrow):
+			if bind != nil || b.peek(1).Type != tIdent {
+				return nil, nil, false
+			}
+			start := b.i
+			arrow := b.take()
+			bind = &ast.Binding{Arrow: tokRange(*arrow), Name: b.ident(b.take())}
+			bind.Range = b.span(start)
+		case b.atLit("("):
+			if fb != nil {
+				return nil, nil, false
+			}
+			f, ok := b.fallback()
+			if !ok {
+				return nil, nil, false
+			}
+			fb = f
+		default:
+			return bind, fb, fb == nil || bind != nil
+		}
+	}
+}
+
+func (b *fastBuilder) fallback() (*ast.Fallback, bool) {
+	start := b.i
+	b.take() // "("
+	key := b.peek(0)
+	if key.Type != tColonKey && key.Type != tColonWord {
+		return nil, false
+	}
+	b.take()
+	off := key.Pos.Offset
+	colon := strings.IndexByte(key.Value, ':')
+	if key.Value[:colon] != "fallback" {
+		return nil, false
+	}
+	f := &ast.Fallback{Keyword: ast.RangeOf(off, off+colon)}
+	if key.Type == tColonKey {
+		if b.startsValue() {
+			v, ok := b.value()
+			if !ok {
+				return nil, false
+			}
+			f.Value = v
+		}
+	} else {
+		if strings.HasPrefix(key.Value[colon+1:], ":") {
+			return nil, false
+		}
+		f.Value = b.p.scalarAt(off+colon+1, off+len(key.Value))
+	}
+	if !b.atLit(")") {
+		return nil, false
+	}
+	b.take()
+	f.Range = b.span(start)
+	return f, true
+}
+
+// startsValue reports whether the next token can begin a value.
+func (b *fastBuilder) startsValue() bool {
+	t := b.peek(0)
+	return isScalar(t.Type) || t.Type != lexer.EOF && (t.Value == "[" || t.Value == "{")
 }
 
 // isScalar reports whether t is one of the scalar token types of gValue.
@@ -295,229 +371,249 @@ func isScalar(t lexer.TokenType) bool {
 	return false
 }
 
-// startsValue reports whether the next token can begin a gValue.
-func (m *fastMatcher) startsValue() bool {
-	return isScalar(m.peek(0).Type) || m.atLit("[") || m.atLit("{")
-}
-
-// value matches a gValue; the caller has checked startsValue.
-func (m *fastMatcher) value() (*gValue, bool) {
-	start := m.i
-	g := &gValue{}
+// value builds a value; the caller has checked startsValue.
+func (b *fastBuilder) value() (ast.Expr, bool) {
+	t := b.peek(0)
 	switch {
-	case isScalar(m.peek(0).Type):
-		g.Scalar = m.take()
-	case m.atLit("["):
-		l, ok := m.list()
-		if !ok {
-			return nil, false
-		}
-		g.List = l
-	default:
-		o, ok := m.object()
-		if !ok {
-			return nil, false
-		}
-		g.Object = o
+	case isScalar(t.Type):
+		b.take()
+		return b.scalar(t)
+	case t.Value == "[":
+		return b.list()
 	}
-	g.Tokens = m.span(start)
-	return g, true
+	return b.object()
 }
 
-func (m *fastMatcher) list() (*gList, bool) {
-	start := m.i
-	m.take() // "["
-	g := &gList{}
-	for m.startsValue() {
-		v, ok := m.value()
+// scalar is [parser.convScalar] for clean tokens.
+func (b *fastBuilder) scalar(t *lexer.Token) (ast.Expr, bool) {
+	p := b.p
+	from, to := t.Pos.Offset, t.Pos.Offset+len(t.Value)
+	switch t.Type {
+	case tString, tSString, tTriple:
+		return p.stringLit(from, to), true
+	case tBadString:
+		return nil, false
+	case tNumber:
+		v, err := strconv.ParseFloat(t.Value, 64)
+		if err != nil {
+			return nil, false
+		}
+		return p.number(ast.RangeOf(from, to), t.Value, v), true
+	case tSubst, tLegacy:
+		return p.parseSubst(from, to, false), true
+	case tSecret:
+		return p.parseSecret(from, to), true
+	case tIdent:
+		switch t.Value {
+		case "true", "false":
+			return &ast.BoolLit{Range: ast.RangeOf(from, to), Value: t.Value == "true"}, true
+		case "null":
+			return &ast.NullLit{Range: ast.RangeOf(from, to)}, true
+		}
+	}
+	return p.bareWord(from, to), true
+}
+
+func (b *fastBuilder) list() (ast.Expr, bool) {
+	start := b.i
+	b.take() // "["
+	l := &ast.ListLit{}
+	if n := b.p.listLen(b.toks[b.i:]); n > 0 {
+		l.Elems = make([]ast.Expr, 0, n)
+	}
+	for b.startsValue() {
+		v, ok := b.value()
 		if !ok {
 			return nil, false
 		}
-		g.Elems = append(g.Elems, v)
-		if m.atLit(",") {
-			m.take()
+		l.Elems = append(l.Elems, v)
+		if b.atLit(",") {
+			b.take()
 		}
 	}
-	if !m.atLit("]") {
+	if !b.atLit("]") {
 		return nil, false
 	}
-	m.take()
-	g.Tokens = m.span(start)
-	return g, true
+	b.take()
+	l.Range = b.span(start)
+	return l, true
 }
 
-func (m *fastMatcher) object() (*gObject, bool) {
-	start := m.i
-	m.take() // "{"
-	g := &gObject{}
-	for !m.atLit("}") {
-		e, ok := m.entry()
+// listLen counts the elements of the flat list whose elements start toks
+// (up to its "]"), to size it once: 0 when the list nests or is short.
+func (p *parser) listLen(toks []lexer.Token) int {
+	const small = 8
+	n := 0
+	for i := range toks {
+		t := &toks[i]
+		switch {
+		case t.Type == lexer.EOF:
+			return 0
+		case t.Type == tPunct && t.Value == "]":
+			if n < small {
+				return 0
+			}
+			return n
+		case t.Type == tPunct && t.Value != ",":
+			return 0 // a nested list or object: append grows it
+		case t.Type != tPunct:
+			n++
+		}
+	}
+	return 0
+}
+
+func (b *fastBuilder) object() (ast.Expr, bool) {
+	start := b.i
+	b.take() // "{"
+	o := &ast.ObjectLit{}
+	for !b.atLit("}") {
+		e, ok := b.entry()
 		if !ok {
 			return nil, false
 		}
-		g.Entries = append(g.Entries, e)
-		if m.atLit(",") {
-			m.take()
+		o.Entries = append(o.Entries, e)
+		if b.atLit(",") {
+			b.take()
 		}
 	}
-	m.take()
-	g.Tokens = m.span(start)
-	return g, true
+	b.take()
+	o.Range = b.span(start)
+	return o, true
 }
 
-func (m *fastMatcher) entry() (*gEntry, bool) {
-	start := m.i
-	g := &gEntry{}
-	switch m.peek(0).Type {
+func (b *fastBuilder) entry() (*ast.ObjEntry, bool) {
+	start := b.i
+	ent := &ast.ObjEntry{}
+	switch t := b.peek(0); t.Type {
 	case tColonKey:
-		g.ColonKey = m.take()
+		b.take()
+		off := t.Pos.Offset
+		ent.Key = b.p.bareWord(off, off+len(t.Value)-1)
 	case tString, tSString, tIdent, tNumber:
-		if m.peek(1).Value != ":" || m.peek(1).Type == lexer.EOF {
+		if b.peek(1).Type == lexer.EOF || b.peek(1).Value != ":" {
 			return nil, false
 		}
-		g.Key = m.take()
-		m.take() // ":"
-	default:
-		return nil, false
-	}
-	if m.startsValue() {
-		v, ok := m.value()
+		b.take()
+		b.take() // ":"
+		k, ok := b.scalar(t)
 		if !ok {
 			return nil, false
 		}
-		g.Value = v
+		ent.Key = k
+	default:
+		return nil, false
 	}
-	g.Tokens = m.span(start)
-	return g, true
+	if !b.startsValue() {
+		return nil, false // an entry without a value is diagnosed
+	}
+	v, ok := b.value()
+	if !ok {
+		return nil, false
+	}
+	ent.Value = v
+	ent.Range = b.span(start)
+	return ent, true
 }
 
 // Conditions.
 
-func (m *fastMatcher) cond() (*gCond, bool) {
-	start := m.i
-	left, ok := m.and()
+func (b *fastBuilder) cond() (ast.Cond, bool) {
+	c, ok := b.and()
 	if !ok {
 		return nil, false
 	}
-	g := &gCond{Left: left}
-	for m.atLit("or") {
-		op := m.take()
-		right, ok := m.and()
+	for b.atLit("or") {
+		op := tokRange(*b.take())
+		y, ok := b.and()
 		if !ok {
 			return nil, false
 		}
-		g.Rest = append(g.Rest, &gOrTail{Op: op, Right: right})
+		c = &ast.LogicalCond{Range: c.Span().Join(y.Span()), X: c, Op: ast.OpOr, OpRg: op, Y: y}
 	}
-	g.Tokens = m.span(start)
-	return g, true
+	return c, true
 }
 
-func (m *fastMatcher) and() (*gAnd, bool) {
-	start := m.i
-	left, ok := m.not()
+func (b *fastBuilder) and() (ast.Cond, bool) {
+	c, ok := b.not()
 	if !ok {
 		return nil, false
 	}
-	g := &gAnd{Left: left}
-	for m.atLit("and") {
-		op := m.take()
-		right, ok := m.not()
+	for b.atLit("and") {
+		op := tokRange(*b.take())
+		y, ok := b.not()
 		if !ok {
 			return nil, false
 		}
-		g.Rest = append(g.Rest, &gAndTail{Op: op, Right: right})
+		c = &ast.LogicalCond{Range: c.Span().Join(y.Span()), X: c, Op: ast.OpAnd, OpRg: op, Y: y}
 	}
-	g.Tokens = m.span(start)
-	return g, true
+	return c, true
 }
 
-func (m *fastMatcher) not() (*gNot, bool) {
-	start := m.i
-	g := &gNot{}
-	if m.atLit("not") {
-		g.Not = m.take()
-		inner, ok := m.not()
-		if !ok {
-			return nil, false
-		}
-		g.Inner = inner
-	} else {
-		prim, ok := m.prim()
-		if !ok {
-			return nil, false
-		}
-		g.Prim = prim
+func (b *fastBuilder) not() (ast.Cond, bool) {
+	if !b.atLit("not") {
+		return b.prim()
 	}
-	g.Tokens = m.span(start)
-	return g, true
-}
-
-func (m *fastMatcher) prim() (*gPrim, bool) {
-	start := m.i
-	g := &gPrim{}
-	switch {
-	case m.atLit("("):
-		m.take()
-		c, ok := m.cond()
-		if !ok || !m.atLit(")") {
-			return nil, false
-		}
-		m.take()
-		g.Paren = c
-	case isOperand(m.peek(0).Type):
-		g.Left = m.operand()
-		if m.startsCmpTail() {
-			t, ok := m.cmpTail()
-			if !ok {
-				return nil, false
-			}
-			g.Cmp = t
-		} else if m.atLit("not") {
-			return nil, false // "X not ..." without "in": let participle report it
-		}
-	default:
+	start := b.i
+	kw := tokRange(*b.take())
+	x, ok := b.not()
+	if !ok {
 		return nil, false
 	}
-	g.Tokens = m.span(start)
-	return g, true
+	return &ast.NotCond{Range: b.span(start), Not: kw, X: x}, true
 }
 
-// isCmpOp reports whether t can be the operator of a comparison.
-func isCmpOp(t lexer.Token) bool {
-	return t.Type == tCmpOp || t.Type == tEq || t.Type != lexer.EOF && t.Value == "in"
-}
-
-func (m *fastMatcher) startsCmpTail() bool {
-	return isCmpOp(m.peek(0)) || m.atLit("not") && isCmpOp(m.peek(1))
-}
-
-func (m *fastMatcher) cmpTail() (*gCmpTail, bool) {
-	start := m.i
-	g := &gCmpTail{}
-	if m.atLit("not") {
-		g.Not = m.take()
+func (b *fastBuilder) prim() (ast.Cond, bool) {
+	start := b.i
+	if b.atLit("(") {
+		b.take()
+		c, ok := b.cond()
+		if !ok || !b.atLit(")") {
+			return nil, false
+		}
+		b.take()
+		return &ast.ParenCond{Range: b.span(start), X: c}, true
 	}
-	g.Op = m.take()
-	if !isOperand(m.peek(0).Type) {
+	x, ok := b.operand()
+	if !ok {
 		return nil, false
 	}
-	g.Right = m.operand()
-	g.Tokens = m.span(start)
-	return g, true
-}
-
-// isOperand reports whether t is one of the token types of gOperand.
-func isOperand(t lexer.TokenType) bool {
-	switch t {
-	case tSubst, tLegacy, tString, tSString, tNumber, tBadString, tIdent, tWord, tDotted, tColonWord:
-		return true
+	t := b.peek(0)
+	if t.Type == tCmpOp || t.Type != lexer.EOF && t.Value == "in" {
+		op := b.take()
+		y, ok := b.operand()
+		if !ok {
+			return nil, false
+		}
+		return &ast.CompareCond{Range: b.span(start), X: x, Op: cmpOps[op.Value], OpRg: tokRange(*op), Y: y}, true
 	}
-	return false
+	if b.atLit("not") {
+		// only "X not in Y" is clean
+		if n := b.peek(1); n.Type == lexer.EOF || n.Value != "in" {
+			return nil, false
+		}
+		not := tokRange(*b.take())
+		in := b.take()
+		y, ok := b.operand()
+		if !ok {
+			return nil, false
+		}
+		return &ast.CompareCond{Range: b.span(start), X: x, Op: ast.OpNotIn, OpRg: not.Join(tokRange(*in)), Y: y}, true
+	}
+	if t.Type == tEq {
+		return nil, false // "=" in a condition is diagnosed
+	}
+	return &ast.TruthyCond{Range: b.span(start), X: x}, true
 }
 
-func (m *fastMatcher) operand() *gOperand {
-	start := m.i
-	g := &gOperand{Tok: m.take()}
-	g.Tokens = m.span(start)
-	return g
+// operand builds a comparison operand; bare words are diagnosed, so they
+// take the slow path.
+func (b *fastBuilder) operand() (ast.Expr, bool) {
+	t := b.peek(0)
+	switch t.Type {
+	case tSubst, tLegacy, tString, tSString, tNumber:
+		b.take()
+		return b.scalar(t)
+	}
+	return nil, false
 }

@@ -7,40 +7,78 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/google/go-cmp/cmp"
+	"github.com/skillscript/skillc/ast"
 )
 
-// checkFast compares the fast matcher with participle on toks (a token
-// slice ending in EOF) as a line, a condition and a value. The fast matcher
-// may decline anything, but whatever it accepts participle must accept with
-// the identical grammar tree. It returns how many of the three it accepted.
-func checkFast(t *testing.T, what string, toks []lexer.Token) int {
+// checkFast compares the fast path with the slow path (participle, then
+// the conversion) on toks, a token slice of src ending in EOF, as a line, a
+// condition, a value and a requirement's trailers. The fast path may
+// decline anything, but whatever it builds without a diagnostic the slow
+// path must parse to the identical tree, also without a diagnostic. It
+// returns how many of the four the fast path took.
+func checkFast(t *testing.T, what string, src []byte, toks []lexer.Token) int {
 	t.Helper()
 	n := 0
-	if g, ok := fastLine(toks); ok {
+	fast, slow := newParser("fast", src), newParser("slow", src)
+	if got, ok := fast.fastStmts(toks, nil); fast.fastOK(ok, 0) {
 		n++
-		want, err := lineParser().ParseFromLexer(mustUpgrade(toks))
-		compareFast(t, what, "line", want, g, err)
+		var want []ast.Stmt
+		g, err := lineParser().ParseFromLexer(mustUpgrade(toks))
+		if err == nil {
+			for _, s := range g.Stmts {
+				want = append(want, slow.convStmt(s))
+			}
+		}
+		compareFast(t, what, "line", want, got, err, slow.diags)
 	}
-	if g, ok := fastCond(toks); ok {
+	fast, slow = newParser("fast", src), newParser("slow", src)
+	if got, ok := fast.fastCond(toks); fast.fastOK(ok, 0) {
 		n++
-		want, err := condParser().ParseFromLexer(mustUpgrade(toks))
-		compareFast(t, what, "condition", want, g, err)
+		var want ast.Cond
+		g, err := condParser().ParseFromLexer(mustUpgrade(toks))
+		if err == nil {
+			want = slow.convCond(g)
+		}
+		compareFast(t, what, "condition", want, got, err, slow.diags)
 	}
-	if g, ok := fastValue(toks); ok {
+	fast, slow = newParser("fast", src), newParser("slow", src)
+	if got, ok := fast.fastValue(toks); fast.fastOK(ok, 0) {
 		n++
-		want, err := valueParser().ParseFromLexer(mustUpgrade(toks))
-		compareFast(t, what, "value", want, g, err)
+		var want ast.Expr
+		g, err := valueParser().ParseFromLexer(mustUpgrade(toks))
+		if err == nil {
+			want = slow.convValue(g)
+		}
+		compareFast(t, what, "value", want, got, err, slow.diags)
+	}
+	fast, slow = newParser("fast", src), newParser("slow", src)
+	if bind, fb, ok := fast.fastTrailers(toks); fast.fastOK(ok, 0) {
+		n++
+		type trailers struct {
+			Bind     *ast.Binding
+			Fallback *ast.Fallback
+		}
+		var want trailers
+		dollar := lexer.Token{Type: tDollar, Value: "$"}
+		g, err := lineParser().ParseFromLexer(mustUpgrade(append([]lexer.Token{dollar}, toks...)))
+		if err == nil {
+			want.Bind, want.Fallback = slow.convTrailers(g.Stmts[0].Dispatch.Trailer)
+		}
+		compareFast(t, what, "trailers", want, trailers{bind, fb}, err, slow.diags)
 	}
 	return n
 }
 
-func compareFast[G any](t *testing.T, what, kind string, want, got *G, err error) {
+func compareFast[T any](t *testing.T, what, kind string, want, got T, err error, diags ast.Diagnostics) {
 	t.Helper()
 	if err != nil {
-		t.Fatalf("%s: the fast matcher accepts it as a %s, participle rejects it: %v", what, kind, err)
+		t.Fatalf("%s: the fast path builds it as a %s, participle rejects it: %v", what, kind, err)
+	}
+	if len(diags) > 0 {
+		t.Fatalf("%s: the fast path builds it as a %s without a diagnostic, the slow path reports %v", what, kind, diags)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("%s: the fast matcher's %s tree differs from participle's (-participle +fast):\n%s", what, kind, diff)
+		t.Fatalf("%s: the fast path's %s tree differs from the slow path's (-slow +fast):\n%s", what, kind, diff)
 	}
 }
 
@@ -55,21 +93,21 @@ func checkFastSource(t *testing.T, name string, src []byte) int {
 		what := name + ": " + string(line)
 		toks, _ := lexStmt(line, 0, len(line))
 		for k := range min(len(toks), 24) {
-			n += checkFast(t, what, toks[k:])
+			n += checkFast(t, what, line, toks[k:])
 		}
 		if c := bytes.TrimSuffix(line, []byte(":")); len(c) < len(line) {
 			toks, _ := lexStmt(c, 0, len(c))
 			for k := range min(len(toks), 3) {
-				n += checkFast(t, what, toks[k:])
+				n += checkFast(t, what, c, toks[k:])
 			}
 		}
 	}
 	return n
 }
 
-// TestFastMatcher checks the fast matcher against participle on every line
+// TestFastPath checks the fast path against the slow path on every line
 // of the testdata and the shared corpus, and on lines it must decline.
-func TestFastMatcher(t *testing.T) {
+func TestFastPath(t *testing.T) {
 	files := append(testdataFiles(t), corpusFiles(t, "")...)
 	t.Run("shared", func(t *testing.T) {
 		for _, p := range sharedCorpusFiles(t, "") {
@@ -80,9 +118,9 @@ func TestFastMatcher(t *testing.T) {
 	for _, p := range files {
 		accepted += checkFastSource(t, p, readFile(t, p))
 	}
-	t.Logf("%d files, %d inputs accepted by the fast matcher", len(files), accepted)
+	t.Logf("%d files, %d inputs taken by the fast path", len(files), accepted)
 	if accepted == 0 {
-		t.Fatal("the fast matcher accepted nothing")
+		t.Fatal("the fast path took nothing")
 	}
 	for _, src := range []string{
 		`emit(text="a") -> X (fallback: "b")`,
@@ -94,8 +132,8 @@ func TestFastMatcher(t *testing.T) {
 		`not ${X}`,
 	} {
 		toks, _ := lexStmt([]byte(src), 0, len(src))
-		if checkFast(t, src, toks) == 0 {
-			t.Errorf("%s: the fast matcher should accept this well-formed input", src)
+		if checkFast(t, src, []byte(src), toks) == 0 {
+			t.Errorf("%s: the fast path should take this well-formed input", src)
 		}
 	}
 	for _, src := range []string{
@@ -109,15 +147,15 @@ func TestFastMatcher(t *testing.T) {
 		`$set X = 1 =`,
 	} {
 		toks, _ := lexStmt([]byte(src), 0, len(src))
-		if checkFast(t, src, toks) != 0 {
-			t.Errorf("%s: the fast matcher should leave this to participle", src)
+		if checkFast(t, src, []byte(src), toks) != 0 {
+			t.Errorf("%s: the fast path should leave this to the slow path", src)
 		}
 	}
 }
 
-// FuzzFastMatcher checks that whatever the fast matcher accepts, participle
-// parses to the identical grammar tree.
-func FuzzFastMatcher(f *testing.F) {
+// FuzzFastPath checks that whatever the fast path builds cleanly, the slow path
+// parses to the identical tree.
+func FuzzFastPath(f *testing.F) {
 	addSeeds(f)
 	f.Add([]byte(`$ a.b x=1, [2, {c: "d"}] -> R (fallback: 0)`))
 	f.Add([]byte(`not ${A} in ${B} or (${C} >= 2 and ${D})`))

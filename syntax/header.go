@@ -252,15 +252,17 @@ func (p *parser) defaultValue(from, to int) ast.Expr {
 	if from == to {
 		return &ast.StringLit{Range: ast.RangeOf(from, to), Kind: ast.DoubleQuoted, Value: &ast.Text{Range: ast.RangeOf(from, to)}}
 	}
+	mark := p.lexMark()
+	defer p.lexRelease(mark)
 	toks, _ := p.lex(from, to)
-	v, err := p.parseValue(toks)
+	v, err := p.parseValueToks(toks)
 	if err != nil {
 		if toks[0].Type == tBadString || toks[0].Type == tString && len(toks) > 2 {
 			p.badStmt(from, to, err, "parse-error")
 		}
 		return p.bareWord(from, to)
 	}
-	return p.convValue(v)
+	return v
 }
 
 func (p *parser) nameList(h *ast.Header, vs, ve int) {
@@ -417,14 +419,22 @@ func (p *parser) reqVar(r *ast.Requirement, a, b int) {
 	if ke == ks {
 		p.errorf("parse-error", ast.RangeOf(a, b), "missing key after %q", p.text[a:ks])
 	}
+	mark := p.lexMark()
+	defer p.lexRelease(mark)
 	toks, _ := p.lex(ke, b)
-	dollar := lexer.Token{Type: tDollar, Value: "$", Pos: lexer.Position{Offset: ke}}
-	line, err := p.parseLine(append([]lexer.Token{dollar}, toks...))
-	if err != nil || len(line.Stmts) != 1 || line.Stmts[0].Dispatch == nil || len(line.Stmts[0].Dispatch.Items) > 0 {
-		p.errorf("parse-error", ast.RangeOf(ke, b), "expected \"-> NAME\" and an optional (fallback: value) after the key")
-		return
+	dmark := len(p.diags)
+	if bind, fb, ok := p.fastTrailers(toks); p.fastOK(ok, dmark) {
+		r.Bind, r.Fallback = bind, fb
+	} else {
+		// the slow path: the tail parsed as the trailers of a "$" op
+		dollar := lexer.Token{Type: tDollar, Value: "$", Pos: lexer.Position{Offset: ke}}
+		line, err := lineParser().ParseFromLexer(mustUpgrade(append([]lexer.Token{dollar}, toks...)))
+		if err != nil || len(line.Stmts) != 1 || line.Stmts[0].Dispatch == nil || len(line.Stmts[0].Dispatch.Items) > 0 {
+			p.errorf("parse-error", ast.RangeOf(ke, b), "expected \"-> NAME\" and an optional (fallback: value) after the key")
+			return
+		}
+		r.Bind, r.Fallback = p.convTrailers(line.Stmts[0].Dispatch.Trailer)
 	}
-	r.Bind, r.Fallback = p.convTrailers(line.Stmts[0].Dispatch.Trailer)
 	if r.Bind == nil {
 		p.errorf("parse-error", ast.RangeOf(a, b), "%s requirement needs \"-> NAME\" to name the variable it provides", strings.TrimSuffix(p.text[a:colon+1], ":"))
 	}

@@ -112,33 +112,43 @@ func lexStmt(src []byte, from, to int) ([]lexer.Token, []lexComment) {
 	return lexStmtIn(src, string(src[from:to]), from, make([]lexer.Token, 0, tokenEstimate(from, to)))
 }
 
-// maxScratchTokens bounds the statements parser.lex lexes into its reused
-// scratch slice.
-const maxScratchTokens = 4096
+// maxArenaTokens bounds the statements parser.lex lexes into its reused
+// token arena.
+const maxArenaTokens = 4096
 
 // tokenEstimate is the token capacity reserved for src[from:to].
 func tokenEstimate(from, to int) int { return (to-from)/4 + 2 }
 
 // lex is lexStmt for the parser's own source: token values are slices of
-// the source string and the token slice is carved from the parse's token
-// chunks.
+// the source string, and the tokens are appended to the parser's token
+// arena, which is used as a stack: a caller takes [parser.lexMark] before
+// lexing and calls [parser.lexRelease] with it once it no longer reads the
+// tokens, so one statement's tokens cost no allocation. A nested lex (a
+// glued "key:value" argument) appends above its caller's tokens; when the
+// arena grows, the caller's slice keeps the old array.
 func (p *parser) lex(from, to int) ([]lexer.Token, []lexComment) {
 	est := tokenEstimate(from, to)
-	if est > maxScratchTokens {
+	if est > maxArenaTokens {
 		// a very long statement (a # Vars: list of a million numbers) gets
-		// its own slice: growing the scratch and copying out would cost
-		// twice its memory
+		// its own slice: growing the arena would keep it alive
 		return lexStmtIn(p.src, p.text[from:to], from, make([]lexer.Token, 0, est))
 	}
-	if cap(p.lexBuf) < est {
-		p.lexBuf = make([]lexer.Token, 0, max(est, 16))
+	start := len(p.arena)
+	if cap(p.arena)-start < est {
+		grown := make([]lexer.Token, start, max(2*cap(p.arena), start+est, 64))
+		copy(grown, p.arena)
+		p.arena = grown
 	}
-	scratch, comments := lexStmtIn(p.src, p.text[from:to], from, p.lexBuf[:0])
-	p.lexBuf = scratch[:0] // reused by the next statement
-	toks := p.toks.Make(len(scratch), len(scratch))
-	copy(toks, scratch)
-	return toks, comments
+	all, comments := lexStmtIn(p.src, p.text[from:to], from, p.arena)
+	p.arena = all
+	return all[start:len(all):len(all)], comments
 }
+
+// lexMark returns the arena height to give back to lexRelease.
+func (p *parser) lexMark() int { return len(p.arena) }
+
+// lexRelease pops the arena back to mark.
+func (p *parser) lexRelease(mark int) { p.arena = p.arena[:mark] }
 
 // lexStmtIn tokenizes src[from:to], whose text is text, appending to toks.
 func lexStmtIn(src []byte, text string, from int, toks []lexer.Token) ([]lexer.Token, []lexComment) {

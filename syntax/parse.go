@@ -41,9 +41,16 @@ type parser struct {
 	texts   slab.Slab[ast.Text]
 	substs  slab.Slab[ast.Subst]
 	strLits slab.Slab[ast.StringLit]
-	toks    slab.Slices[lexer.Token]
-	lexBuf  []lexer.Token // scratch of lex, copied out exactly
+	nums    slab.Slab[ast.NumberLit]
+	arena   []lexer.Token // the token stack of lex
 	parts   slab.Slices[ast.TextPart]
+}
+
+// number returns a number literal node from the parser's slab.
+func (p *parser) number(r ast.Range, raw string, v float64) *ast.NumberLit {
+	n := p.nums.New()
+	n.Range, n.Raw, n.Value = r, raw, v
+	return n
 }
 
 // newIdent returns an identifier node from the parser's slab.

@@ -40,7 +40,7 @@ func (p *parser) statement(i, lead, width int, blk *ast.Block) int {
 		blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: ast.Range{From: ast.PosOf(lead), To: maxPos(ast.PosOf(end), body.To)}, Text: text})
 		return n
 	}
-	blk.Stmts = append(blk.Stmts, p.simpleStmts(lead, end)...)
+	p.simpleStmts(lead, end, blk)
 	if strings.HasSuffix(text, ":") && p.nextIsDeeper(next, width) {
 		// an unknown block opener: keep its body as one bad statement
 		body, n := p.block(next, width)
@@ -73,61 +73,77 @@ func (p *parser) legacyOp(from, to int) *ast.LegacyOpStmt {
 	return s
 }
 
-// simpleStmts parses one logical line of simple statements.
-func (p *parser) simpleStmts(from, to int) []ast.Stmt {
+// simpleStmts parses one logical line of simple statements into blk.
+func (p *parser) simpleStmts(from, to int, blk *ast.Block) {
+	mark := p.lexMark()
+	defer p.lexRelease(mark)
 	toks, comments := p.lex(from, to)
 	for _, c := range comments {
 		p.comment(c.from, c.to, true)
 	}
 	if len(toks) > 0 && toks[0].Type == tDollarWord {
-		return []ast.Stmt{p.badDollarWord(toks[0], from, to)}
+		blk.Stmts = append(blk.Stmts, p.badDollarWord(toks[0], from, to))
+		return
 	}
 	for _, t := range toks {
 		if t.Type == tBadString {
 			p.badString(t.Pos.Offset, t.Pos.Offset+len(t.Value))
-			return []ast.Stmt{&ast.BadStmt{Range: ast.RangeOf(from, to), Text: p.text[from:to]}}
+			blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: ast.RangeOf(from, to), Text: p.text[from:to]})
+			return
 		}
 	}
-	pl, err := p.parseLine(toks)
-	if err != nil {
-		return []ast.Stmt{p.badStmt(from, to, err, "malformed-op-grammar")}
-	}
-	out := make([]ast.Stmt, 0, len(pl.Stmts))
-	for _, s := range pl.Stmts {
-		out = append(out, p.convStmt(s))
-	}
-	return out
-}
-
-// parseLine parses the tokens of one statement line: well-formed lines
-// through the fast matcher, anything else through participle.
-func (p *parser) parseLine(toks []lexer.Token) (*gLine, error) {
-	g, ok := fastLine(toks)
+	n, dmark := len(blk.Stmts), len(p.diags)
+	stmts, ok := p.fastStmts(toks, blk.Stmts)
+	ok = p.fastOK(ok, dmark)
 	p.stats.lines.count(ok)
 	if ok {
-		return g, nil
+		blk.Stmts = stmts
+		return
 	}
-	return lineParser().ParseFromLexer(mustUpgrade(toks))
+	clear(stmts[n:])
+	blk.Stmts = stmts[:n]
+	pl, err := lineParser().ParseFromLexer(mustUpgrade(toks))
+	if err != nil {
+		blk.Stmts = append(blk.Stmts, p.badStmt(from, to, err, "malformed-op-grammar"))
+		return
+	}
+	for _, s := range pl.Stmts {
+		blk.Stmts = append(blk.Stmts, p.convStmt(s))
+	}
 }
 
-// parseValue parses tokens holding one value, like [parser.parseLine].
-func (p *parser) parseValue(toks []lexer.Token) (*gValue, error) {
-	g, ok := fastValue(toks)
-	p.stats.values.count(ok)
-	if ok {
-		return g, nil
+// parseValueToks parses tokens holding one value: clean values through
+// the fast path, anything else through participle and the conversion.
+func (p *parser) parseValueToks(toks []lexer.Token) (ast.Expr, error) {
+	mark := len(p.diags)
+	v, ok := p.fastValue(toks)
+	if p.fastOK(ok, mark) {
+		p.stats.values.count(true)
+		return v, nil
 	}
-	return valueParser().ParseFromLexer(mustUpgrade(toks))
+	p.stats.values.count(false)
+	g, err := valueParser().ParseFromLexer(mustUpgrade(toks))
+	if err != nil {
+		return nil, err
+	}
+	return p.convValue(g), nil
 }
 
-// parseCondToks parses the tokens of a condition, like [parser.parseLine].
-func (p *parser) parseCondToks(toks []lexer.Token) (*gCond, error) {
-	g, ok := fastCond(toks)
-	p.stats.conds.count(ok)
-	if ok {
-		return g, nil
+// parseCondToks parses the tokens of a condition, like
+// [parser.parseValueToks].
+func (p *parser) parseCondToks(toks []lexer.Token) (ast.Cond, error) {
+	mark := len(p.diags)
+	c, ok := p.fastCond(toks)
+	if p.fastOK(ok, mark) {
+		p.stats.conds.count(true)
+		return c, nil
 	}
-	return condParser().ParseFromLexer(mustUpgrade(toks))
+	p.stats.conds.count(false)
+	g, err := condParser().ParseFromLexer(mustUpgrade(toks))
+	if err != nil {
+		return nil, err
+	}
+	return p.convCond(g), nil
 }
 
 // parseStats counts, per grammar, the inputs the fast matcher took and
@@ -170,13 +186,15 @@ func tokensRange(toks []lexer.Token) ast.Range {
 
 // parseValueRange parses src[from:to] as one value.
 func (p *parser) parseValueRange(from, to int, rule string) ast.Expr {
+	mark := p.lexMark()
+	defer p.lexRelease(mark)
 	toks, _ := p.lex(from, to)
-	v, err := p.parseValue(toks)
+	v, err := p.parseValueToks(toks)
 	if err != nil {
 		p.badStmt(from, to, err, rule)
 		return &ast.BareWord{Range: ast.RangeOf(from, to), Raw: p.text[from:to], Value: textParser{p: p}.parse(from, to)}
 	}
-	return p.convValue(v)
+	return v
 }
 
 // parseCond parses the condition in src[from:to].
@@ -188,6 +206,8 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition is %d bytes long, over the limit of %d: compute parts of it with $set first", to-from, MaxCondLen)
 		return nil
 	}
+	mark := p.lexMark()
+	defer p.lexRelease(mark)
 	toks, _ := p.lex(from, to)
 	if nestingOf(toks) > MaxCondNesting {
 		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition nests \"not\" and parentheses more than %d deep: split it into several if blocks or $set steps", MaxCondNesting)
@@ -205,13 +225,12 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "missing condition")
 		return nil
 	}
-	c, err := p.parseCondToks(toks)
+	before := len(p.diags)
+	cond, err := p.parseCondToks(toks)
 	if err != nil {
 		p.badStmt(from, to, err, "invalid-conditional-syntax")
 		return nil
 	}
-	before := len(p.diags)
-	cond := p.convCond(c)
 	if cond != nil && len(p.diags) == before && !hasSubst(cond) {
 		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition %s references no variable, so it always has the same value: test a ${...} reference", strings.TrimSpace(p.text[from:to]))
 	}
