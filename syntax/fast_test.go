@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -175,6 +176,7 @@ const (
 	foreachPattern  = `^foreach\b`
 	elsePattern     = `^else[ \t]*:$`
 	needsPattern    = `^needs[ \t]*:`
+	foreachFull     = `^foreach[ \t]+([^ \t]+)[ \t]+in[ \t]+(.+?)[ \t]*:$`
 )
 
 // reIdent is the expression isIdent implements.
@@ -205,6 +207,9 @@ func checkClassifiers(t *testing.T, s string) {
 			t.Errorf("targetHeaderRest(%q) = %q, %v; the regexp says %q", s, rest, ok, m)
 		}
 	}
+	if got, want := matchForeach(s), regexp.MustCompile(foreachFull).FindStringSubmatchIndex(s); !slices.Equal(got, want) {
+		t.Errorf("matchForeach(%q) = %v, the regexp says %v", s, got, want)
+	}
 	if got, want := isIdent(s), reIdent.MatchString(s); got != want {
 		t.Errorf("isIdent(%q) = %v, want %v", s, got, want)
 	}
@@ -229,13 +234,16 @@ func TestClassifiers(t *testing.T) {
 		"a", "_x", "a-b", "1a", "a.b", "a.b.c", "a.", ".a", "a:", "a:b", "a::", ":a", "a:\n", "a:\r",
 		"if", "if:", "if x", "ifx", "if-x", "elif(", "elifx", "if\u00e9", "foreach", "foreach x", "foreachx",
 		"else:", "else :", "else\t:", "else: ", "else", "needs:", "needs :a", "needs", "needsx:",
+		"foreach x in y:", "foreach x in  :", "foreach x in :", "foreach x in   :", "foreach\tx\tin\t${L}\t:",
+		"foreach x in [1, 2]:", "foreach  x  in  y  :", "foreach x iny:", "foreach x in y", "foreach x\nin y:",
+		"foreach x in a\nb:", "foreach x in a :b:", "foreachx in y:", "foreach in y:", "foreach x in:", "foreach x in \t :",
 	} {
 		checkClassifiers(t, s)
 	}
 }
 
 func FuzzClassifiers(f *testing.F) {
-	for _, s := range []string{"1.5e-3", "a-b.c_d", "key:${X}", "if x", "else :", "needs: a"} {
+	for _, s := range []string{"1.5e-3", "a-b.c_d", "key:${X}", "if x", "else :", "needs: a", "foreach x in  :", "foreach I in [\"a\"]:"} {
 		f.Add(s)
 	}
 	f.Fuzz(checkClassifiers)

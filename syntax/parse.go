@@ -44,6 +44,8 @@ type parser struct {
 	nums    slab.Slab[ast.NumberLit]
 	arena   []lexer.Token // the token stack of lex
 	parts   slab.Slices[ast.TextPart]
+
+	partStack []ast.TextPart // scratch of textParser.parse, used as a stack
 }
 
 // number returns a number literal node from the parser's slab.

@@ -41,9 +41,9 @@ func (r *litRun) add(at int, s string) {
 }
 
 // flush appends the run, if any, to parts as a literal ending at end.
-func (r *litRun) flush(parts *[]ast.TextPart, end int) {
+func (r *litRun) flush(parts []ast.TextPart, end int) []ast.TextPart {
 	if r.start < 0 {
-		return
+		return parts
 	}
 	v := r.text[r.start:r.end]
 	if r.decoded {
@@ -52,8 +52,8 @@ func (r *litRun) flush(parts *[]ast.TextPart, end int) {
 	}
 	l := r.p.lits.New()
 	l.Range, l.Value = ast.RangeOf(r.start, end), v
-	*parts = append(*parts, l)
 	r.start, r.decoded = -1, false
+	return append(parts, l)
 }
 
 // parse parses src[from:to].
@@ -62,8 +62,11 @@ func (tp textParser) parse(from, to int) *ast.Text {
 	t.Range = ast.RangeOf(from, to)
 	src := tp.p.src
 	lit := litRun{p: tp.p, text: tp.p.text, start: -1}
-	var buf [8]ast.TextPart // parts are gathered here, then copied to a carved slice
-	parts := buf[:0]
+	// parts are gathered on the parser's part stack (a nested parse, of a
+	// filter argument, pushes above them and pops back), then copied to a
+	// carved slice
+	base := len(tp.p.partStack)
+	parts := tp.p.partStack
 	reported := false // one unterminated-substitution error per text
 	i := from
 	for i < to {
@@ -78,8 +81,9 @@ func (tp textParser) parse(from, to int) *ast.Text {
 		case hasAt(src, i, to, "${") || hasAt(src, i, to, "$("):
 			closer := substCloser(src[i+1])
 			if end, ok := substEnd(src, i, to, closer); ok {
-				lit.flush(&parts, i)
-				parts = append(parts, tp.p.parseSubst(i, end, tp.escapes))
+				tp.p.partStack = lit.flush(parts, i)
+				sub := tp.p.parseSubst(i, end, tp.escapes)
+				parts = append(tp.p.partStack, sub)
 				i = end
 				continue
 			}
@@ -89,8 +93,7 @@ func (tp textParser) parse(from, to int) *ast.Text {
 			}
 		case hasAt(src, i, to, "{{"):
 			if e := indexFrom(src, i+2, to, "}}"); e >= 0 && isSecretMarker(src[i+2:e]) {
-				lit.flush(&parts, i)
-				parts = append(parts, tp.p.parseSecret(i, e+2))
+				parts = append(lit.flush(parts, i), tp.p.parseSecret(i, e+2))
 				i = e + 2
 				continue
 			}
@@ -102,11 +105,13 @@ func (tp textParser) parse(from, to int) *ast.Text {
 		lit.add(i, string(src[i:i+1]))
 		i++
 	}
-	lit.flush(&parts, to)
-	if len(parts) > 0 {
-		t.Parts = tp.p.parts.Make(len(parts), len(parts))
-		copy(t.Parts, parts)
+	parts = lit.flush(parts, to)
+	if n := len(parts) - base; n > 0 {
+		t.Parts = tp.p.parts.Make(n, n)
+		copy(t.Parts, parts[base:])
 	}
+	clear(parts[base:])
+	tp.p.partStack = parts[:base]
 	return t
 }
 
