@@ -220,7 +220,7 @@ func (p *parser) logical(i, from, width int) (end, last int) {
 						pos = e - 1
 					}
 				}
-			case hasAt(src, pos, le, `"""`):
+			case c == '"' && hasAt(src, pos, le, `"""`):
 				triple = true
 				pos += 2
 			case c == '"' || c == '\'':

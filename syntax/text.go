@@ -40,6 +40,22 @@ func (r *litRun) add(at int, s string) {
 	r.buf.WriteString(s)
 }
 
+// addSource adds the source bytes text[at:end] to the run.
+func (r *litRun) addSource(at, end int) {
+	if r.start < 0 {
+		r.start, r.end = at, at
+	}
+	if !r.decoded && at == r.end {
+		r.end = end
+		return
+	}
+	if !r.decoded {
+		r.buf.WriteString(r.text[r.start:r.end])
+		r.decoded = true
+	}
+	r.buf.WriteString(r.text[at:end])
+}
+
 // flush appends the run, if any, to parts as a literal ending at end.
 func (r *litRun) flush(parts []ast.TextPart, end int) []ast.TextPart {
 	if r.start < 0 {
@@ -71,6 +87,16 @@ func (tp textParser) parse(from, to int) *ast.Text {
 	i := from
 	for i < to {
 		c := src[i]
+		if c != '$' && c != '{' && c != '\\' {
+			// a run of plain bytes
+			j := i + 1
+			for j < to && src[j] != '$' && src[j] != '{' && src[j] != '\\' {
+				j++
+			}
+			lit.addSource(i, j)
+			i = j
+			continue
+		}
 		switch {
 		case c == '$' && (hasAt(src, i+1, to, "${") || hasAt(src, i+1, to, "$(")):
 			// "$${" / "$$(" escape a literal "${" / "$("
