@@ -206,8 +206,8 @@ func (p *parser) scalarAt(from, to int) ast.Expr {
 	mark := p.lexMark()
 	defer p.lexRelease(mark)
 	toks, comments := p.lex(from, to)
-	if len(comments) == 0 && len(toks) == 2 && toks[1].Type == lexer.EOF && isScalarTok(toks[0].Type) {
-		return p.convScalar(toks[0])
+	if len(comments) == 0 && len(toks) == 2 && toks[1].typ == lexer.EOF && isScalarTok(toks[0].typ) {
+		return p.convScalar(p.token(toks[0]))
 	}
 	return p.bareWord(from, to)
 }

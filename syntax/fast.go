@@ -33,13 +33,13 @@ import (
 // TestFastPathShare fails when the share of inputs taken here drops.
 type fastBuilder struct {
 	p    *parser
-	toks []lexer.Token // ends in EOF
+	toks []tok // ends in EOF
 	i    int
 }
 
 // fastStmts builds a whole statement line, appending its statements to
 // out; on false out may hold a partial line (the caller truncates it).
-func (p *parser) fastStmts(toks []lexer.Token, out []ast.Stmt) ([]ast.Stmt, bool) {
+func (p *parser) fastStmts(toks []tok, out []ast.Stmt) ([]ast.Stmt, bool) {
 	b := fastBuilder{p: p, toks: toks}
 	n := len(out)
 	for !b.at(lexer.EOF) {
@@ -53,14 +53,14 @@ func (p *parser) fastStmts(toks []lexer.Token, out []ast.Stmt) ([]ast.Stmt, bool
 }
 
 // fastCond builds a whole condition.
-func (p *parser) fastCond(toks []lexer.Token) (ast.Cond, bool) {
+func (p *parser) fastCond(toks []tok) (ast.Cond, bool) {
 	b := fastBuilder{p: p, toks: toks}
 	c, ok := b.cond()
 	return c, ok && b.at(lexer.EOF)
 }
 
 // fastValue builds a token slice holding exactly one value.
-func (p *parser) fastValue(toks []lexer.Token) (ast.Expr, bool) {
+func (p *parser) fastValue(toks []tok) (ast.Expr, bool) {
 	b := fastBuilder{p: p, toks: toks}
 	if !b.startsValue() {
 		return nil, false
@@ -71,7 +71,7 @@ func (p *parser) fastValue(toks []lexer.Token) (ast.Expr, bool) {
 
 // fastTrailers builds a token slice holding only "-> VAR" and
 // "(fallback: ...)" trailers (a requirement's tail).
-func (p *parser) fastTrailers(toks []lexer.Token) (*ast.Binding, *ast.Fallback, bool) {
+func (p *parser) fastTrailers(toks []tok) (*ast.Binding, *ast.Fallback, bool) {
 	b := fastBuilder{p: p, toks: toks}
 	bind, fb, ok := b.trailers()
 	return bind, fb, ok && b.at(lexer.EOF)
@@ -90,26 +90,30 @@ func (p *parser) fastOK(ok bool, mark int) bool {
 }
 
 // peek returns the token at offset k from the cursor (EOF past the end).
-func (b *fastBuilder) peek(k int) *lexer.Token {
+func (b *fastBuilder) peek(k int) *tok {
 	if b.i+k < len(b.toks) {
 		return &b.toks[b.i+k]
 	}
-	return &eofToken
+	return &eofTok
 }
 
-var eofToken = lexer.Token{Type: lexer.EOF}
+var eofTok = tok{typ: lexer.EOF}
 
-func (b *fastBuilder) at(t lexer.TokenType) bool { return b.peek(0).Type == t }
+func (b *fastBuilder) at(t lexer.TokenType) bool { return b.peek(0).typ == t }
+
+// is reports whether t's text is s (EOF has no text).
+func (b *fastBuilder) is(t *tok, s string) bool {
+	return t.typ != lexer.EOF && b.p.text[t.from:t.to] == s
+}
 
 // atLit reports whether the next token's text is s, whatever its type (a
 // quoted literal in the grammar matches on the text alone).
 func (b *fastBuilder) atLit(s string) bool {
-	t := b.peek(0)
-	return t.Type != lexer.EOF && t.Value == s
+	return b.is(b.peek(0), s)
 }
 
 // take consumes and returns the next token.
-func (b *fastBuilder) take() *lexer.Token {
+func (b *fastBuilder) take() *tok {
 	t := b.peek(0)
 	if b.i < len(b.toks) {
 		b.i++
@@ -119,13 +123,12 @@ func (b *fastBuilder) take() *lexer.Token {
 
 // span returns the range of the tokens consumed since start (at least one).
 func (b *fastBuilder) span(start int) ast.Range {
-	first, last := &b.toks[start], &b.toks[b.i-1]
-	return ast.RangeOf(first.Pos.Offset, last.Pos.Offset+len(last.Value))
+	return ast.RangeOf(b.toks[start].from, b.toks[b.i-1].to)
 }
 
 // ident is [parser.ident] for a consumed token.
-func (b *fastBuilder) ident(t *lexer.Token) *ast.Ident {
-	return b.p.newIdent(ast.RangeOf(t.Pos.Offset, t.Pos.Offset+len(t.Value)), t.Value)
+func (b *fastBuilder) ident(t *tok) *ast.Ident {
+	return b.p.newIdent(t.rng(), b.p.text[t.from:t.to])
 }
 
 func (b *fastBuilder) stmt() (ast.Stmt, bool) {
@@ -136,7 +139,7 @@ func (b *fastBuilder) stmt() (ast.Stmt, bool) {
 		return b.appendStmt()
 	case b.at(tDollar):
 		return b.dispatch()
-	case b.at(tIdent) && b.peek(1).Type != lexer.EOF && b.peek(1).Value == "(":
+	case b.at(tIdent) && b.is(b.peek(1), "("):
 		return b.call()
 	}
 	return nil, false
@@ -145,11 +148,11 @@ func (b *fastBuilder) stmt() (ast.Stmt, bool) {
 func (b *fastBuilder) set() (ast.Stmt, bool) {
 	start := b.i
 	kw := b.take()
-	if !b.at(tIdent) || b.peek(1).Type != tEq {
+	if !b.at(tIdent) || b.peek(1).typ != tEq {
 		return nil, false // no name or no "=": diagnosed by the slow path
 	}
-	st := &ast.SetStmt{Keyword: tokRange(*kw), Name: b.ident(b.take())}
-	st.Eq = ast.PosOf(b.take().Pos.Offset)
+	st := &ast.SetStmt{Keyword: kw.rng(), Name: b.ident(b.take())}
+	st.Eq = ast.PosOf(b.take().from)
 	if !b.startsValue() {
 		return nil, false
 	}
@@ -168,7 +171,7 @@ func (b *fastBuilder) appendStmt() (ast.Stmt, bool) {
 	if !b.at(tIdent) {
 		return nil, false
 	}
-	st := &ast.AppendStmt{Keyword: tokRange(*kw), Name: b.ident(b.take())}
+	st := &ast.AppendStmt{Keyword: kw.rng(), Name: b.ident(b.take())}
 	if !b.startsValue() {
 		return nil, false
 	}
@@ -183,15 +186,16 @@ func (b *fastBuilder) appendStmt() (ast.Stmt, bool) {
 
 func (b *fastBuilder) dispatch() (ast.Stmt, bool) {
 	start := b.i
-	st := &ast.DispatchStmt{Dollar: tokRange(*b.take())}
-	switch t := b.peek(0); t.Type {
+	st := &ast.DispatchStmt{Dollar: b.take().rng()}
+	switch t := b.peek(0); t.typ {
 	case tDotted:
 		b.take()
-		dot := strings.IndexByte(t.Value, '.')
-		off := t.Pos.Offset
-		st.Connector = b.p.newIdent(ast.RangeOf(off, off+dot), t.Value[:dot])
+		v := b.p.val(t)
+		dot := strings.IndexByte(v, '.')
+		off := t.from
+		st.Connector = b.p.newIdent(ast.RangeOf(off, off+dot), v[:dot])
 		st.Dot = ast.PosOf(off + dot)
-		st.Tool = b.p.newIdent(ast.RangeOf(off+dot+1, off+len(t.Value)), t.Value[dot+1:])
+		st.Tool = b.p.newIdent(ast.RangeOf(off+dot+1, t.to), v[dot+1:])
 	case tIdent:
 		st.Tool = b.ident(b.take())
 	default:
@@ -212,7 +216,7 @@ func (b *fastBuilder) call() (ast.Stmt, bool) {
 	start := b.i
 	name := b.take()
 	lp := b.take() // "("
-	st := &ast.CallStmt{Name: b.ident(name), Lparen: ast.PosOf(lp.Pos.Offset)}
+	st := &ast.CallStmt{Name: b.ident(name), Lparen: ast.PosOf(lp.from)}
 	var ok bool
 	if st.Args, st.Positional, ok = b.items(); !ok {
 		return nil, false
@@ -220,7 +224,7 @@ func (b *fastBuilder) call() (ast.Stmt, bool) {
 	if !b.atLit(")") {
 		return nil, false
 	}
-	st.Rparen = ast.PosOf(b.take().Pos.Offset)
+	st.Rparen = ast.PosOf(b.take().from)
 	if st.Bind, st.Fallback, ok = b.trailers(); !ok {
 		return nil, false
 	}
@@ -234,7 +238,7 @@ func (b *fastBuilder) items() ([]*ast.Arg, []ast.Expr, bool) {
 	var pos []ast.Expr
 	for {
 		switch {
-		case b.at(tIdent) && b.peek(1).Type == tEq, b.at(tColonKey), b.at(tColonWord):
+		case b.at(tIdent) && b.peek(1).typ == tEq, b.at(tColonKey), b.at(tColonWord):
 			a, ok := b.arg()
 			if !ok {
 				return nil, nil, false
@@ -258,23 +262,24 @@ func (b *fastBuilder) items() ([]*ast.Arg, []ast.Expr, bool) {
 func (b *fastBuilder) arg() (*ast.Arg, bool) {
 	start := b.i
 	a := &ast.Arg{}
-	switch t := b.take(); t.Type {
+	switch t := b.take(); t.typ {
 	case tIdent:
 		a.Key = b.ident(t)
-		a.Eq = tokRange(*b.take())
+		a.Eq = b.take().rng()
 	case tColonKey:
-		off := t.Pos.Offset
-		name := t.Value[:len(t.Value)-1]
+		off := t.from
+		name := b.p.text[t.from : t.to-1]
 		a.Key = b.p.newIdent(ast.RangeOf(off, off+len(name)), name)
 		a.Eq = ast.RangeOf(off+len(name), off+len(name)+1)
 		a.Colon = true
 	default: // tColonWord: key:value in one token
-		off := t.Pos.Offset
-		i := strings.IndexByte(t.Value, ':')
-		a.Key = b.p.newIdent(ast.RangeOf(off, off+i), t.Value[:i])
+		off := t.from
+		v := b.p.val(t)
+		i := strings.IndexByte(v, ':')
+		a.Key = b.p.newIdent(ast.RangeOf(off, off+i), v[:i])
 		a.Eq = ast.RangeOf(off+i, off+i+1)
 		a.Colon = true
-		a.Value = b.p.scalarAt(off+i+1, off+len(t.Value))
+		a.Value = b.p.scalarAt(off+i+1, t.to)
 		a.Range = b.span(start)
 		return a, true
 	}
@@ -298,12 +303,12 @@ func (b *fastBuilder) trailers() (*ast.Binding, *ast.Fallback, bool) {
 	for {
 		switch {
 		case b.at(tArrow):
-			if bind != nil || b.peek(1).Type != tIdent {
+			if bind != nil || b.peek(1).typ != tIdent {
 				return nil, nil, false
 			}
 			start := b.i
 			arrow := b.take()
-			bind = &ast.Binding{Arrow: tokRange(*arrow), Name: b.ident(b.take())}
+			bind = &ast.Binding{Arrow: arrow.rng(), Name: b.ident(b.take())}
 			bind.Range = b.span(start)
 		case b.atLit("("):
 			if fb != nil {
@@ -324,17 +329,18 @@ func (b *fastBuilder) fallback() (*ast.Fallback, bool) {
 	start := b.i
 	b.take() // "("
 	key := b.peek(0)
-	if key.Type != tColonKey && key.Type != tColonWord {
+	if key.typ != tColonKey && key.typ != tColonWord {
 		return nil, false
 	}
 	b.take()
-	off := key.Pos.Offset
-	colon := strings.IndexByte(key.Value, ':')
-	if key.Value[:colon] != "fallback" {
+	off := key.from
+	kv := b.p.val(key)
+	colon := strings.IndexByte(kv, ':')
+	if kv[:colon] != "fallback" {
 		return nil, false
 	}
 	f := &ast.Fallback{Keyword: ast.RangeOf(off, off+colon)}
-	if key.Type == tColonKey {
+	if key.typ == tColonKey {
 		if b.startsValue() {
 			v, ok := b.value()
 			if !ok {
@@ -343,10 +349,10 @@ func (b *fastBuilder) fallback() (*ast.Fallback, bool) {
 			f.Value = v
 		}
 	} else {
-		if strings.HasPrefix(key.Value[colon+1:], ":") {
+		if strings.HasPrefix(kv[colon+1:], ":") {
 			return nil, false
 		}
-		f.Value = b.p.scalarAt(off+colon+1, off+len(key.Value))
+		f.Value = b.p.scalarAt(off+colon+1, key.to)
 	}
 	if !b.atLit(")") {
 		return nil, false
@@ -359,7 +365,7 @@ func (b *fastBuilder) fallback() (*ast.Fallback, bool) {
 // startsValue reports whether the next token can begin a value.
 func (b *fastBuilder) startsValue() bool {
 	t := b.peek(0)
-	return isScalar(t.Type) || t.Type != lexer.EOF && (t.Value == "[" || t.Value == "{")
+	return isScalar(t.typ) || t.typ == tPunct && (b.is(t, "[") || b.is(t, "{"))
 }
 
 // isScalar reports whether t is one of the scalar token types of gValue.
@@ -375,38 +381,39 @@ func isScalar(t lexer.TokenType) bool {
 func (b *fastBuilder) value() (ast.Expr, bool) {
 	t := b.peek(0)
 	switch {
-	case isScalar(t.Type):
+	case isScalar(t.typ):
 		b.take()
 		return b.scalar(t)
-	case t.Value == "[":
+	case b.is(t, "["):
 		return b.list()
 	}
 	return b.object()
 }
 
 // scalar is [parser.convScalar] for clean tokens.
-func (b *fastBuilder) scalar(t *lexer.Token) (ast.Expr, bool) {
+func (b *fastBuilder) scalar(t *tok) (ast.Expr, bool) {
 	p := b.p
-	from, to := t.Pos.Offset, t.Pos.Offset+len(t.Value)
-	switch t.Type {
+	from, to := t.from, t.to
+	switch t.typ {
 	case tString, tSString, tTriple:
 		return p.stringLit(from, to), true
 	case tBadString:
 		return nil, false
 	case tNumber:
-		v, err := strconv.ParseFloat(t.Value, 64)
+		raw := p.val(t)
+		v, err := strconv.ParseFloat(raw, 64)
 		if err != nil {
 			return nil, false
 		}
-		return p.number(ast.RangeOf(from, to), t.Value, v), true
+		return p.number(ast.RangeOf(from, to), raw, v), true
 	case tSubst, tLegacy:
 		return p.parseSubst(from, to, false), true
 	case tSecret:
 		return p.parseSecret(from, to), true
 	case tIdent:
-		switch t.Value {
+		switch v := p.val(t); v {
 		case "true", "false":
-			return &ast.BoolLit{Range: ast.RangeOf(from, to), Value: t.Value == "true"}, true
+			return &ast.BoolLit{Range: ast.RangeOf(from, to), Value: v == "true"}, true
 		case "null":
 			return &ast.NullLit{Range: ast.RangeOf(from, to)}, true
 		}
@@ -441,22 +448,22 @@ func (b *fastBuilder) list() (ast.Expr, bool) {
 
 // listLen counts the elements of the flat list whose elements start toks
 // (up to its "]"), to size it once: 0 when the list nests or is short.
-func (p *parser) listLen(toks []lexer.Token) int {
+func (p *parser) listLen(toks []tok) int {
 	const small = 8
 	n := 0
 	for i := range toks {
 		t := &toks[i]
 		switch {
-		case t.Type == lexer.EOF:
+		case t.typ == lexer.EOF:
 			return 0
-		case t.Type == tPunct && t.Value == "]":
+		case t.typ == tPunct && p.src[t.from] == ']':
 			if n < small {
 				return 0
 			}
 			return n
-		case t.Type == tPunct && t.Value != ",":
+		case t.typ == tPunct && p.src[t.from] != ',':
 			return 0 // a nested list or object: append grows it
-		case t.Type != tPunct:
+		case t.typ != tPunct:
 			n++
 		}
 	}
@@ -485,13 +492,12 @@ func (b *fastBuilder) object() (ast.Expr, bool) {
 func (b *fastBuilder) entry() (*ast.ObjEntry, bool) {
 	start := b.i
 	ent := &ast.ObjEntry{}
-	switch t := b.peek(0); t.Type {
+	switch t := b.peek(0); t.typ {
 	case tColonKey:
 		b.take()
-		off := t.Pos.Offset
-		ent.Key = b.p.bareWord(off, off+len(t.Value)-1)
+		ent.Key = b.p.bareWord(t.from, t.to-1)
 	case tString, tSString, tIdent, tNumber:
-		if b.peek(1).Type == lexer.EOF || b.peek(1).Value != ":" {
+		if !b.is(b.peek(1), ":") {
 			return nil, false
 		}
 		b.take()
@@ -524,7 +530,7 @@ func (b *fastBuilder) cond() (ast.Cond, bool) {
 		return nil, false
 	}
 	for b.atLit("or") {
-		op := tokRange(*b.take())
+		op := b.take().rng()
 		y, ok := b.and()
 		if !ok {
 			return nil, false
@@ -540,7 +546,7 @@ func (b *fastBuilder) and() (ast.Cond, bool) {
 		return nil, false
 	}
 	for b.atLit("and") {
-		op := tokRange(*b.take())
+		op := b.take().rng()
 		y, ok := b.not()
 		if !ok {
 			return nil, false
@@ -555,7 +561,7 @@ func (b *fastBuilder) not() (ast.Cond, bool) {
 		return b.prim()
 	}
 	start := b.i
-	kw := tokRange(*b.take())
+	kw := b.take().rng()
 	x, ok := b.not()
 	if !ok {
 		return nil, false
@@ -579,28 +585,28 @@ func (b *fastBuilder) prim() (ast.Cond, bool) {
 		return nil, false
 	}
 	t := b.peek(0)
-	if t.Type == tCmpOp || t.Type != lexer.EOF && t.Value == "in" {
+	if t.typ == tCmpOp || b.is(t, "in") {
 		op := b.take()
 		y, ok := b.operand()
 		if !ok {
 			return nil, false
 		}
-		return &ast.CompareCond{Range: b.span(start), X: x, Op: cmpOps[op.Value], OpRg: tokRange(*op), Y: y}, true
+		return &ast.CompareCond{Range: b.span(start), X: x, Op: cmpOps[b.p.val(op)], OpRg: op.rng(), Y: y}, true
 	}
 	if b.atLit("not") {
 		// only "X not in Y" is clean
-		if n := b.peek(1); n.Type == lexer.EOF || n.Value != "in" {
+		if !b.is(b.peek(1), "in") {
 			return nil, false
 		}
-		not := tokRange(*b.take())
+		not := b.take().rng()
 		in := b.take()
 		y, ok := b.operand()
 		if !ok {
 			return nil, false
 		}
-		return &ast.CompareCond{Range: b.span(start), X: x, Op: ast.OpNotIn, OpRg: not.Join(tokRange(*in)), Y: y}, true
+		return &ast.CompareCond{Range: b.span(start), X: x, Op: ast.OpNotIn, OpRg: not.Join(in.rng()), Y: y}, true
 	}
-	if t.Type == tEq {
+	if t.typ == tEq {
 		return nil, false // "=" in a condition is diagnosed
 	}
 	return &ast.TruthyCond{Range: b.span(start), X: x}, true
@@ -610,7 +616,7 @@ func (b *fastBuilder) prim() (ast.Cond, bool) {
 // take the slow path.
 func (b *fastBuilder) operand() (ast.Expr, bool) {
 	t := b.peek(0)
-	switch t.Type {
+	switch t.typ {
 	case tSubst, tLegacy, tString, tSString, tNumber:
 		b.take()
 		return b.scalar(t)

@@ -17,14 +17,14 @@ import (
 // decline anything, but whatever it builds without a diagnostic the slow
 // path must parse to the identical tree, also without a diagnostic. It
 // returns how many of the four the fast path took.
-func checkFast(t *testing.T, what string, src []byte, toks []lexer.Token) int {
+func checkFast(t *testing.T, what string, src []byte, toks []tok) int {
 	t.Helper()
 	n := 0
 	fast, slow := newParser("fast", src), newParser("slow", src)
 	if got, ok := fast.fastStmts(toks, nil); fast.fastOK(ok, 0) {
 		n++
 		var want []ast.Stmt
-		g, err := lineParser().ParseFromLexer(mustUpgrade(toks))
+		g, err := lineParser().ParseFromLexer(mustUpgrade(slow.tokens(toks)))
 		if err == nil {
 			for _, s := range g.Stmts {
 				want = append(want, slow.convStmt(s))
@@ -36,7 +36,7 @@ func checkFast(t *testing.T, what string, src []byte, toks []lexer.Token) int {
 	if got, ok := fast.fastCond(toks); fast.fastOK(ok, 0) {
 		n++
 		var want ast.Cond
-		g, err := condParser().ParseFromLexer(mustUpgrade(toks))
+		g, err := condParser().ParseFromLexer(mustUpgrade(slow.tokens(toks)))
 		if err == nil {
 			want = slow.convCond(g)
 		}
@@ -46,7 +46,7 @@ func checkFast(t *testing.T, what string, src []byte, toks []lexer.Token) int {
 	if got, ok := fast.fastValue(toks); fast.fastOK(ok, 0) {
 		n++
 		var want ast.Expr
-		g, err := valueParser().ParseFromLexer(mustUpgrade(toks))
+		g, err := valueParser().ParseFromLexer(mustUpgrade(slow.tokens(toks)))
 		if err == nil {
 			want = slow.convValue(g)
 		}
@@ -61,13 +61,19 @@ func checkFast(t *testing.T, what string, src []byte, toks []lexer.Token) int {
 		}
 		var want trailers
 		dollar := lexer.Token{Type: tDollar, Value: "$"}
-		g, err := lineParser().ParseFromLexer(mustUpgrade(append([]lexer.Token{dollar}, toks...)))
+		g, err := lineParser().ParseFromLexer(mustUpgrade(append([]lexer.Token{dollar}, slow.tokens(toks)...)))
 		if err == nil {
 			want.Bind, want.Fallback = slow.convTrailers(g.Stmts[0].Dispatch.Trailer)
 		}
 		compareFast(t, what, "trailers", want, trailers{bind, fb}, err, slow.diags)
 	}
 	return n
+}
+
+// lexToks lexes all of src into statement tokens.
+func lexToks(src []byte) []tok {
+	toks, _ := lexStmtIn(src, string(src), 0, nil)
+	return toks
 }
 
 func compareFast[T any](t *testing.T, what, kind string, want, got T, err error, diags ast.Diagnostics) {
@@ -92,12 +98,12 @@ func checkFastSource(t *testing.T, name string, src []byte) int {
 	for _, line := range bytes.Split(src, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		what := name + ": " + string(line)
-		toks, _ := lexStmt(line, 0, len(line))
+		toks := lexToks(line)
 		for k := range min(len(toks), 24) {
 			n += checkFast(t, what, line, toks[k:])
 		}
 		if c := bytes.TrimSuffix(line, []byte(":")); len(c) < len(line) {
-			toks, _ := lexStmt(c, 0, len(c))
+			toks := lexToks(c)
 			for k := range min(len(toks), 3) {
 				n += checkFast(t, what, c, toks[k:])
 			}
@@ -132,7 +138,7 @@ func TestFastPath(t *testing.T) {
 		`${A} == 1 and not (${B} not in ${C} or ${D})`,
 		`not ${X}`,
 	} {
-		toks, _ := lexStmt([]byte(src), 0, len(src))
+		toks := lexToks([]byte(src))
 		if checkFast(t, src, []byte(src), toks) == 0 {
 			t.Errorf("%s: the fast path should take this well-formed input", src)
 		}
@@ -147,7 +153,7 @@ func TestFastPath(t *testing.T) {
 		`[1, 2`,
 		`$set X = 1 =`,
 	} {
-		toks, _ := lexStmt([]byte(src), 0, len(src))
+		toks := lexToks([]byte(src))
 		if checkFast(t, src, []byte(src), toks) != 0 {
 			t.Errorf("%s: the fast path should leave this to the slow path", src)
 		}

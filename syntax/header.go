@@ -257,7 +257,7 @@ func (p *parser) defaultValue(from, to int) ast.Expr {
 	toks, _ := p.lex(from, to)
 	v, err := p.parseValueToks(toks)
 	if err != nil {
-		if toks[0].Type == tBadString || toks[0].Type == tString && len(toks) > 2 {
+		if toks[0].typ == tBadString || toks[0].typ == tString && len(toks) > 2 {
 			p.badStmt(from, to, err, "parse-error")
 		}
 		return p.bareWord(from, to)
@@ -428,7 +428,7 @@ func (p *parser) reqVar(r *ast.Requirement, a, b int) {
 	} else {
 		// the slow path: the tail parsed as the trailers of a "$" op
 		dollar := lexer.Token{Type: tDollar, Value: "$", Pos: lexer.Position{Offset: ke}}
-		line, err := lineParser().ParseFromLexer(mustUpgrade(append([]lexer.Token{dollar}, toks...)))
+		line, err := lineParser().ParseFromLexer(mustUpgrade(append([]lexer.Token{dollar}, p.tokens(toks)...)))
 		if err != nil || len(line.Stmts) != 1 || line.Stmts[0].Dispatch == nil || len(line.Stmts[0].Dispatch.Items) > 0 {
 			p.errorf("parse-error", ast.RangeOf(ke, b), "expected \"-> NAME\" and an optional (fallback: value) after the key")
 			return

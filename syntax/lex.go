@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/skillscript/skillc/ast"
 )
 
 // Token types of the statement lexer. The lexer is total: every byte of the
@@ -106,11 +107,46 @@ const maxNesting = 200
 // lexComment is a "# ..." comment found by the lexer.
 type lexComment struct{ from, to int }
 
-// lexStmt tokenizes src[from:to]. Token offsets are absolute offsets into
-// src. Comments (" # ..." outside strings) are skipped and returned.
-func lexStmt(src []byte, from, to int) ([]lexer.Token, []lexComment) {
-	return lexStmtIn(src, string(src[from:to]), from, make([]lexer.Token, 0, tokenEstimate(from, to)))
+// tok is one token of the statement lexer: its type and the bounds of its
+// text in the source. It holds no pointer, so a slice of them costs the
+// collector nothing; [parser.token] makes a participle token of one.
+type tok struct {
+	typ      lexer.TokenType
+	from, to int
 }
+
+// rng returns the token's source range.
+func (t *tok) rng() ast.Range { return ast.RangeOf(t.from, t.to) }
+
+// lexStmt tokenizes src[from:to] into participle tokens. Token offsets are
+// absolute offsets into src. Comments (" # ..." outside strings) are
+// skipped and returned.
+func lexStmt(src []byte, from, to int) ([]lexer.Token, []lexComment) {
+	text := string(src[from:to])
+	toks, comments := lexStmtIn(src, text, from, make([]tok, 0, tokenEstimate(from, to)))
+	out := make([]lexer.Token, len(toks))
+	for i, t := range toks {
+		out[i] = lexer.Token{Type: t.typ, Value: text[t.from-from : t.to-from], Pos: lexer.Position{Offset: t.from}}
+	}
+	return out, comments
+}
+
+// token returns t as a participle token.
+func (p *parser) token(t tok) lexer.Token {
+	return lexer.Token{Type: t.typ, Value: p.text[t.from:t.to], Pos: lexer.Position{Offset: t.from}}
+}
+
+// tokens returns toks as participle tokens, for the slow path.
+func (p *parser) tokens(toks []tok) []lexer.Token {
+	out := make([]lexer.Token, len(toks))
+	for i, t := range toks {
+		out[i] = p.token(t)
+	}
+	return out
+}
+
+// val returns the text of t.
+func (p *parser) val(t *tok) string { return p.text[t.from:t.to] }
 
 // maxArenaTokens bounds the statements parser.lex lexes into its reused
 // token arena.
@@ -126,16 +162,16 @@ func tokenEstimate(from, to int) int { return (to-from)/4 + 2 }
 // tokens, so one statement's tokens cost no allocation. A nested lex (a
 // glued "key:value" argument) appends above its caller's tokens; when the
 // arena grows, the caller's slice keeps the old array.
-func (p *parser) lex(from, to int) ([]lexer.Token, []lexComment) {
+func (p *parser) lex(from, to int) ([]tok, []lexComment) {
 	est := tokenEstimate(from, to)
 	if est > maxArenaTokens {
 		// a very long statement (a # Vars: list of a million numbers) gets
 		// its own slice: growing the arena would keep it alive
-		return lexStmtIn(p.src, p.text[from:to], from, make([]lexer.Token, 0, est))
+		return lexStmtIn(p.src, p.text[from:to], from, make([]tok, 0, est))
 	}
 	start := len(p.arena)
 	if cap(p.arena)-start < est {
-		grown := make([]lexer.Token, start, max(2*cap(p.arena), start+est, 64))
+		grown := make([]tok, start, max(2*cap(p.arena), start+est, 64))
 		copy(grown, p.arena)
 		p.arena = grown
 	}
@@ -151,7 +187,7 @@ func (p *parser) lexMark() int { return len(p.arena) }
 func (p *parser) lexRelease(mark int) { p.arena = p.arena[:mark] }
 
 // lexStmtIn tokenizes src[from:to], whose text is text, appending to toks.
-func lexStmtIn(src []byte, text string, from int, toks []lexer.Token) ([]lexer.Token, []lexComment) {
+func lexStmtIn(src []byte, text string, from int, toks []tok) ([]tok, []lexComment) {
 	l := &stmtLexer{src: src, p: from, end: from + len(text), text: text, base: from, toks: toks}
 	l.run()
 	return l.toks, l.comments
@@ -162,24 +198,20 @@ type stmtLexer struct {
 	text     string // src[base:end] as a string: token values are slices of it
 	base     int
 	p, end   int
-	toks     []lexer.Token
+	toks     []tok
 	comments []lexComment
 	depth    int
 }
 
 func (l *stmtLexer) emit(t lexer.TokenType, from int) {
-	l.toks = append(l.toks, lexer.Token{
-		Type:  t,
-		Value: l.text[from-l.base : min(l.p, l.end)-l.base],
-		Pos:   lexer.Position{Offset: from},
-	})
+	l.toks = append(l.toks, tok{typ: t, from: from, to: min(l.p, l.end)})
 }
 
 func (l *stmtLexer) run() {
 	for {
 		l.skipSpace()
 		if l.p >= l.end {
-			l.toks = append(l.toks, lexer.Token{Type: lexer.EOF, Pos: lexer.Position{Offset: l.end}})
+			l.toks = append(l.toks, tok{typ: lexer.EOF, from: l.end, to: l.end})
 			return
 		}
 		l.next()
@@ -428,7 +460,7 @@ func (l *stmtLexer) word() {
 		l.emit(tInvalid, start)
 		return
 	}
-	l.emit(classifyRun(string(l.src[start:l.p]), units, lits), start)
+	l.emit(classifyRun(l.text[start-l.base:l.p-l.base], units, lits), start)
 }
 
 // unitLen returns the length of a ${...}, $(...) or {{...}} unit at the

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/slab"
 )
@@ -42,7 +41,7 @@ type parser struct {
 	substs  slab.Slab[ast.Subst]
 	strLits slab.Slab[ast.StringLit]
 	nums    slab.Slab[ast.NumberLit]
-	arena   []lexer.Token // the token stack of lex
+	arena   []tok // the token stack of lex
 	parts   slab.Slices[ast.TextPart]
 
 	partStack []ast.TextPart // scratch of textParser.parse, used as a stack

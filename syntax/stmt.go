@@ -81,13 +81,13 @@ func (p *parser) simpleStmts(from, to int, blk *ast.Block) {
 	for _, c := range comments {
 		p.comment(c.from, c.to, true)
 	}
-	if len(toks) > 0 && toks[0].Type == tDollarWord {
-		blk.Stmts = append(blk.Stmts, p.badDollarWord(toks[0], from, to))
+	if len(toks) > 0 && toks[0].typ == tDollarWord {
+		blk.Stmts = append(blk.Stmts, p.badDollarWord(p.token(toks[0]), from, to))
 		return
 	}
 	for _, t := range toks {
-		if t.Type == tBadString {
-			p.badString(t.Pos.Offset, t.Pos.Offset+len(t.Value))
+		if t.typ == tBadString {
+			p.badString(t.from, t.to)
 			blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: ast.RangeOf(from, to), Text: p.text[from:to]})
 			return
 		}
@@ -102,7 +102,7 @@ func (p *parser) simpleStmts(from, to int, blk *ast.Block) {
 	}
 	clear(stmts[n:])
 	blk.Stmts = stmts[:n]
-	pl, err := lineParser().ParseFromLexer(mustUpgrade(toks))
+	pl, err := lineParser().ParseFromLexer(mustUpgrade(p.tokens(toks)))
 	if err != nil {
 		blk.Stmts = append(blk.Stmts, p.badStmt(from, to, err, "malformed-op-grammar"))
 		return
@@ -114,7 +114,7 @@ func (p *parser) simpleStmts(from, to int, blk *ast.Block) {
 
 // parseValueToks parses tokens holding one value: clean values through
 // the fast path, anything else through participle and the conversion.
-func (p *parser) parseValueToks(toks []lexer.Token) (ast.Expr, error) {
+func (p *parser) parseValueToks(toks []tok) (ast.Expr, error) {
 	mark := len(p.diags)
 	v, ok := p.fastValue(toks)
 	if p.fastOK(ok, mark) {
@@ -122,7 +122,7 @@ func (p *parser) parseValueToks(toks []lexer.Token) (ast.Expr, error) {
 		return v, nil
 	}
 	p.stats.values.count(false)
-	g, err := valueParser().ParseFromLexer(mustUpgrade(toks))
+	g, err := valueParser().ParseFromLexer(mustUpgrade(p.tokens(toks)))
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func (p *parser) parseValueToks(toks []lexer.Token) (ast.Expr, error) {
 
 // parseCondToks parses the tokens of a condition, like
 // [parser.parseValueToks].
-func (p *parser) parseCondToks(toks []lexer.Token) (ast.Cond, error) {
+func (p *parser) parseCondToks(toks []tok) (ast.Cond, error) {
 	mark := len(p.diags)
 	c, ok := p.fastCond(toks)
 	if p.fastOK(ok, mark) {
@@ -139,7 +139,7 @@ func (p *parser) parseCondToks(toks []lexer.Token) (ast.Cond, error) {
 		return c, nil
 	}
 	p.stats.conds.count(false)
-	g, err := condParser().ParseFromLexer(mustUpgrade(toks))
+	g, err := condParser().ParseFromLexer(mustUpgrade(p.tokens(toks)))
 	if err != nil {
 		return nil, err
 	}
@@ -209,15 +209,16 @@ func (p *parser) parseCond(from, to int) ast.Cond {
 	mark := p.lexMark()
 	defer p.lexRelease(mark)
 	toks, _ := p.lex(from, to)
-	if nestingOf(toks) > MaxCondNesting {
+	if p.nestingOf(toks) > MaxCondNesting {
 		p.errorf("invalid-conditional-syntax", ast.RangeOf(from, to), "condition nests \"not\" and parentheses more than %d deep: split it into several if blocks or $set steps", MaxCondNesting)
 		return nil
 	}
-	for _, t := range toks {
-		if t.Type == tWord && (t.Value == "&&" || t.Value == "||") {
-			word := map[string]string{"&&": "and", "||": "or"}[t.Value]
-			p.errorf("invalid-conditional-syntax", tokRange(t), "%q is not a condition operator: use %q", t.Value, word).
-				WithFix(fmt.Sprintf("replace %s with %s", t.Value, word), tokRange(t), word)
+	for i := range toks {
+		t := &toks[i]
+		if v := p.val(t); t.typ == tWord && (v == "&&" || v == "||") {
+			word := map[string]string{"&&": "and", "||": "or"}[v]
+			p.errorf("invalid-conditional-syntax", t.rng(), "%q is not a condition operator: use %q", v, word).
+				WithFix(fmt.Sprintf("replace %s with %s", v, word), t.rng(), word)
 			return nil
 		}
 	}
@@ -258,10 +259,10 @@ func hasSubst(n ast.Node) bool {
 
 // nestingOf counts the "not" and "(" tokens of a condition: an upper bound
 // of its nesting depth.
-func nestingOf(toks []lexer.Token) int {
+func (p *parser) nestingOf(toks []tok) int {
 	n := 0
-	for _, t := range toks {
-		if t.Value == "not" || t.Value == "(" {
+	for i := range toks {
+		if v := p.val(&toks[i]); v == "not" || v == "(" {
 			n++
 		}
 	}
