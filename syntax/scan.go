@@ -186,6 +186,15 @@ func stripTrailingComment(src []byte, from, to int) int {
 	return to
 }
 
+// logicalSpecial marks the bytes the logical-line scan looks at outside
+// strings; it steps over every other byte at once.
+var logicalSpecial = func() (t [256]bool) {
+	for _, c := range []byte(`"'([{)]}#`) {
+		t[c] = true
+	}
+	return t
+}()
+
 // logical finds the end of the logical statement starting at offset from
 // on line i: it continues across lines while a bracket is open (and the next
 // line is deeper or starts with a closer) or a """ string is open. It
@@ -202,6 +211,10 @@ func (p *parser) logical(i, from, width int) (end, last int) {
 		lineEndStmt := le
 		for pos < le {
 			c := src[pos]
+			if !triple && q == 0 && !logicalSpecial[c] {
+				pos++
+				continue
+			}
 			switch {
 			case triple:
 				if c == '\\' {
