@@ -13,6 +13,9 @@ import (
 // parent. It returns the block and the next line to look at.
 func (p *parser) block(i, parent int) (*ast.Block, int) {
 	blk := &ast.Block{Indent: -1}
+	if n := p.blockLen(i, parent); n > 0 {
+		blk.Stmts = p.stmtSlices.Make(0, n)
+	}
 	for i <= p.last {
 		raw := p.line(i)
 		if isBlankLine(raw) {
@@ -56,11 +59,38 @@ func (p *parser) block(i, parent int) (*ast.Block, int) {
 	}
 	if len(blk.Stmts) > 0 {
 		blk.Range = ast.Range{From: blk.Stmts[0].Pos(), To: blk.Stmts[len(blk.Stmts)-1].End()}
+	} else {
+		blk.Stmts = nil
 	}
 	if blk.Indent < 0 {
 		blk.Indent = 0
 	}
 	return blk, i
+}
+
+// blockLen estimates, to size its statement slice, how many statements
+// the block starting at line i holds: the lines indented like its first
+// one, among the next maxBlockLook, before a line at or above parent's
+// indentation or shallower than the first.
+func (p *parser) blockLen(i, parent int) int {
+	const maxBlockLook = 64
+	n, width := 0, -1
+	for j := i; j <= p.last && j < i+maxBlockLook; j++ {
+		if isBlankLine(p.line(j)) {
+			continue
+		}
+		w, _ := p.indent(j)
+		if w <= parent || width >= 0 && w < width {
+			break
+		}
+		if width < 0 {
+			width = w
+		}
+		if w == width {
+			n++
+		}
+	}
+	return n
 }
 
 // body parses a block like [parser.block]; an empty block gets the empty
@@ -138,8 +168,8 @@ func (p *parser) condElse(lead, end, width int, blk *ast.Block, next int) int {
 // matchForeach matches a whole "foreach ITEM in LIST:" line, as the
 // expression ^foreach[ \t]+([^ \t]+)[ \t]+in[ \t]+(.+?)[ \t]*:$ would
 // (TestClassifiers and FuzzClassifiers hold it to that): m holds the
-// bounds of ITEM and of LIST, or is nil.
-func matchForeach(text string) []int {
+// bounds of the match, ITEM and LIST, as the expression's submatch indexes.
+func matchForeach(text string) (m [6]int, ok bool) {
 	blank := func(c byte) bool { return c == ' ' || c == '\t' }
 	skip := func(i int) int {
 		for i < len(text) && blank(text[i]) {
@@ -148,11 +178,11 @@ func matchForeach(text string) []int {
 		return i
 	}
 	if !strings.HasPrefix(text, "foreach") || !strings.HasSuffix(text, ":") {
-		return nil
+		return m, false
 	}
 	a := skip(len("foreach"))
 	if a == len("foreach") {
-		return nil
+		return m, false
 	}
 	b := a
 	for b < len(text) && !blank(text[b]) {
@@ -160,11 +190,11 @@ func matchForeach(text string) []int {
 	}
 	k := skip(b)
 	if b == a || k == b || !strings.HasPrefix(text[k:], "in") {
-		return nil
+		return m, false
 	}
 	ls := skip(k + 2)
 	if ls == k+2 {
-		return nil
+		return m, false
 	}
 	end := len(text) - 1 // the final ':'
 	le := end
@@ -175,14 +205,14 @@ func matchForeach(text string) []int {
 		// nothing but blanks before the colon: the list is the last blank
 		// of the run after "in", when that run is longer than one
 		if ls-(k+2) < 2 {
-			return nil
+			return m, false
 		}
 		ls, le = ls-1, ls
 	}
 	if strings.IndexByte(text[ls:le], '\n') >= 0 {
-		return nil
+		return m, false
 	}
-	return []int{0, len(text), a, b, ls, le}
+	return [6]int{0, len(text), a, b, ls, le}, true
 }
 
 // foreach parses "foreach X in ${LIST}:" and its body.
@@ -190,8 +220,8 @@ func (p *parser) foreach(lead, end, width int, blk *ast.Block, next int) int {
 	text := p.text[lead:end]
 	body, n := p.body(next, width, end)
 	r := ast.Range{From: ast.PosOf(lead), To: maxPos(ast.PosOf(end), body.To)}
-	m := matchForeach(text)
-	if m == nil {
+	m, ok := matchForeach(text)
+	if !ok {
 		p.errorf("malformed-op-grammar", ast.RangeOf(lead, end), "malformed foreach: write \"foreach ITEM in ${LIST}:\"")
 		blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: r, Text: text})
 		return n

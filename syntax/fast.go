@@ -233,30 +233,57 @@ func (b *fastBuilder) call() (ast.Stmt, bool) {
 }
 
 // items matches (item ","?)* into keyword arguments and positional values.
+// They are gathered on the parser's stacks and copied out exactly.
 func (b *fastBuilder) items() ([]*ast.Arg, []ast.Expr, bool) {
+	p := b.p
+	argBase, exprBase := len(p.argStack), len(p.exprStack)
+	ok := b.pushItems()
 	var args []*ast.Arg
-	var pos []ast.Expr
+	if n := len(p.argStack) - argBase; ok && n > 0 {
+		args = p.argSlices.Make(n, n)
+		copy(args, p.argStack[argBase:])
+	}
+	clear(p.argStack[argBase:])
+	p.argStack = p.argStack[:argBase]
+	return args, p.popExprs(exprBase, ok), ok
+}
+
+func (b *fastBuilder) pushItems() bool {
+	p := b.p
 	for {
 		switch {
 		case b.at(tIdent) && b.peek(1).typ == tEq, b.at(tColonKey), b.at(tColonWord):
 			a, ok := b.arg()
 			if !ok {
-				return nil, nil, false
+				return false
 			}
-			args = append(args, a)
+			p.argStack = append(p.argStack, a)
 		case b.startsValue():
 			v, ok := b.value()
 			if !ok {
-				return nil, nil, false
+				return false
 			}
-			pos = append(pos, v)
+			p.exprStack = append(p.exprStack, v)
 		default:
-			return args, pos, true
+			return true
 		}
 		if b.atLit(",") {
 			b.take()
 		}
 	}
+}
+
+// popExprs pops the expression stack back to base and returns what was
+// above it as an exact slice (nil when empty or when keep is false).
+func (p *parser) popExprs(base int, keep bool) []ast.Expr {
+	var out []ast.Expr
+	if n := len(p.exprStack) - base; keep && n > 0 {
+		out = p.exprSlices.Make(n, n)
+		copy(out, p.exprStack[base:])
+	}
+	clear(p.exprStack[base:])
+	p.exprStack = p.exprStack[:base]
+	return out
 }
 
 func (b *fastBuilder) arg() (*ast.Arg, bool) {
@@ -424,50 +451,25 @@ func (b *fastBuilder) scalar(t *tok) (ast.Expr, bool) {
 func (b *fastBuilder) list() (ast.Expr, bool) {
 	start := b.i
 	b.take() // "["
-	l := &ast.ListLit{}
-	if n := b.p.listLen(b.toks[b.i:]); n > 0 {
-		l.Elems = make([]ast.Expr, 0, n)
-	}
+	base := len(b.p.exprStack)
 	for b.startsValue() {
 		v, ok := b.value()
 		if !ok {
+			b.p.popExprs(base, false)
 			return nil, false
 		}
-		l.Elems = append(l.Elems, v)
+		b.p.exprStack = append(b.p.exprStack, v)
 		if b.atLit(",") {
 			b.take()
 		}
 	}
 	if !b.atLit("]") {
+		b.p.popExprs(base, false)
 		return nil, false
 	}
 	b.take()
-	l.Range = b.span(start)
+	l := &ast.ListLit{Range: b.span(start), Elems: b.p.popExprs(base, true)}
 	return l, true
-}
-
-// listLen counts the elements of the flat list whose elements start toks
-// (up to its "]"), to size it once: 0 when the list nests or is short.
-func (p *parser) listLen(toks []tok) int {
-	const small = 8
-	n := 0
-	for i := range toks {
-		t := &toks[i]
-		switch {
-		case t.typ == lexer.EOF:
-			return 0
-		case t.typ == tPunct && p.src[t.from] == ']':
-			if n < small {
-				return 0
-			}
-			return n
-		case t.typ == tPunct && p.src[t.from] != ',':
-			return 0 // a nested list or object: append grows it
-		case t.typ != tPunct:
-			n++
-		}
-	}
-	return 0
 }
 
 func (b *fastBuilder) object() (ast.Expr, bool) {

@@ -213,7 +213,12 @@ func checkClassifiers(t *testing.T, s string) {
 			t.Errorf("targetHeaderRest(%q) = %q, %v; the regexp says %q", s, rest, ok, m)
 		}
 	}
-	if got, want := matchForeach(s), regexp.MustCompile(foreachFull).FindStringSubmatchIndex(s); !slices.Equal(got, want) {
+	m, ok := matchForeach(s)
+	var got []int
+	if ok {
+		got = m[:]
+	}
+	if want := regexp.MustCompile(foreachFull).FindStringSubmatchIndex(s); !slices.Equal(got, want) {
 		t.Errorf("matchForeach(%q) = %v, the regexp says %v", s, got, want)
 	}
 	if got, want := isIdent(s), reIdent.MatchString(s); got != want {

@@ -45,6 +45,14 @@ type parser struct {
 	parts   slab.Slices[ast.TextPart]
 
 	partStack []ast.TextPart // scratch of textParser.parse, used as a stack
+
+	// the fast path gathers lists and arguments on stacks and copies them
+	// out exactly, into slices carved from chunks
+	exprStack  []ast.Expr
+	argStack   []*ast.Arg
+	exprSlices slab.Slices[ast.Expr]
+	argSlices  slab.Slices[*ast.Arg]
+	stmtSlices slab.Slices[ast.Stmt]
 }
 
 // number returns a number literal node from the parser's slab.
