@@ -12,7 +12,8 @@ import (
 // block parses the indented lines after line i-1 that are deeper than
 // parent. It returns the block and the next line to look at.
 func (p *parser) block(i, parent int) (*ast.Block, int) {
-	blk := &ast.Block{Indent: -1}
+	blk := p.n.blocks.New()
+	blk.Indent = -1
 	if n := p.blockLen(i, parent); n > 0 {
 		blk.Stmts = p.stmtSlices.Make(0, n)
 	}
@@ -114,14 +115,18 @@ func maxPos(a, b ast.Pos) ast.Pos {
 func (p *parser) ifClause(lead, end, width int, blk *ast.Block, next int) int {
 	kwEnd := scanIdent(p.src, lead, end)
 	kw := p.text[lead:kwEnd]
-	cl := &ast.CondClause{Keyword: ast.RangeOf(lead, kwEnd)}
+	cl := p.n.clauses.New()
+	cl.Keyword = ast.RangeOf(lead, kwEnd)
 	cl.Cond = p.parseCond(kwEnd, end-1)
 	body, n := p.body(next, width, end)
 	cl.Body = body
 	cl.Range = ast.Range{From: ast.PosOf(lead), To: maxPos(ast.PosOf(end), body.To)}
 	p.requireBody(body, cl.Keyword, kw)
 	if kw == "if" {
-		blk.Stmts = append(blk.Stmts, &ast.IfStmt{Range: cl.Range, Clauses: []*ast.CondClause{cl}})
+		st := p.n.ifs.New()
+		st.Range, st.Clauses = cl.Range, p.n.clauseSl.Make(1, 1)
+		st.Clauses[0] = cl
+		blk.Stmts = append(blk.Stmts, st)
 		return n
 	}
 	if st := lastIf(blk); st != nil {
@@ -226,7 +231,8 @@ func (p *parser) foreach(lead, end, width int, blk *ast.Block, next int) int {
 		blk.Stmts = append(blk.Stmts, &ast.BadStmt{Range: r, Text: text})
 		return n
 	}
-	st := &ast.ForeachStmt{Range: r, Body: body}
+	st := p.n.foreachs.New()
+	st.Range, st.Body = r, body
 	st.Iter = &ast.Ident{Range: ast.RangeOf(lead+m[2], lead+m[3]), Name: text[m[2]:m[3]]}
 	if !isIdent(st.Iter.Name) {
 		p.errorf("malformed-op-grammar", st.Iter.Range, "%q is not a valid iterator name", st.Iter.Name)

@@ -151,7 +151,8 @@ func (b *fastBuilder) set() (ast.Stmt, bool) {
 	if !b.at(tIdent) || b.peek(1).typ != tEq {
 		return nil, false // no name or no "=": diagnosed by the slow path
 	}
-	st := &ast.SetStmt{Keyword: kw.rng(), Name: b.ident(b.take())}
+	st := b.p.n.sets.New()
+	st.Keyword, st.Name = kw.rng(), b.ident(b.take())
 	st.Eq = ast.PosOf(b.take().from)
 	if !b.startsValue() {
 		return nil, false
@@ -216,7 +217,8 @@ func (b *fastBuilder) call() (ast.Stmt, bool) {
 	start := b.i
 	name := b.take()
 	lp := b.take() // "("
-	st := &ast.CallStmt{Name: b.ident(name), Lparen: ast.PosOf(lp.from)}
+	st := b.p.n.calls.New()
+	st.Name, st.Lparen = b.ident(name), ast.PosOf(lp.from)
 	var ok bool
 	if st.Args, st.Positional, ok = b.items(); !ok {
 		return nil, false
@@ -288,7 +290,7 @@ func (p *parser) popExprs(base int, keep bool) []ast.Expr {
 
 func (b *fastBuilder) arg() (*ast.Arg, bool) {
 	start := b.i
-	a := &ast.Arg{}
+	a := b.p.n.args.New()
 	switch t := b.take(); t.typ {
 	case tIdent:
 		a.Key = b.ident(t)
@@ -335,7 +337,8 @@ func (b *fastBuilder) trailers() (*ast.Binding, *ast.Fallback, bool) {
 			}
 			start := b.i
 			arrow := b.take()
-			bind = &ast.Binding{Arrow: arrow.rng(), Name: b.ident(b.take())}
+			bind = b.p.n.binds.New()
+			bind.Arrow, bind.Name = arrow.rng(), b.ident(b.take())
 			bind.Range = b.span(start)
 		case b.atLit("("):
 			if fb != nil {
@@ -468,7 +471,8 @@ func (b *fastBuilder) list() (ast.Expr, bool) {
 		return nil, false
 	}
 	b.take()
-	l := &ast.ListLit{Range: b.span(start), Elems: b.p.popExprs(base, true)}
+	l := b.p.n.lists.New()
+	l.Range, l.Elems = b.span(start), b.p.popExprs(base, true)
 	return l, true
 }
 
@@ -593,7 +597,9 @@ func (b *fastBuilder) prim() (ast.Cond, bool) {
 		if !ok {
 			return nil, false
 		}
-		return &ast.CompareCond{Range: b.span(start), X: x, Op: cmpOps[b.p.val(op)], OpRg: op.rng(), Y: y}, true
+		c := b.p.n.compares.New()
+		*c = ast.CompareCond{Range: b.span(start), X: x, Op: cmpOps[b.p.val(op)], OpRg: op.rng(), Y: y}
+		return c, true
 	}
 	if b.atLit("not") {
 		// only "X not in Y" is clean
@@ -611,7 +617,9 @@ func (b *fastBuilder) prim() (ast.Cond, bool) {
 	if t.typ == tEq {
 		return nil, false // "=" in a condition is diagnosed
 	}
-	return &ast.TruthyCond{Range: b.span(start), X: x}, true
+	c := b.p.n.truthys.New()
+	c.Range, c.X = b.span(start), x
+	return c, true
 }
 
 // operand builds a comparison operand; bare words are diagnosed, so they

@@ -53,6 +53,23 @@ type parser struct {
 	exprSlices slab.Slices[ast.Expr]
 	argSlices  slab.Slices[*ast.Arg]
 	stmtSlices slab.Slices[ast.Stmt]
+	n          nodeSlabs
+}
+
+// nodeSlabs carve the nodes every statement line makes from chunks.
+type nodeSlabs struct {
+	blocks   slab.Slab[ast.Block]
+	ifs      slab.Slab[ast.IfStmt]
+	clauses  slab.Slab[ast.CondClause]
+	foreachs slab.Slab[ast.ForeachStmt]
+	sets     slab.Slab[ast.SetStmt]
+	calls    slab.Slab[ast.CallStmt]
+	args     slab.Slab[ast.Arg]
+	lists    slab.Slab[ast.ListLit]
+	compares slab.Slab[ast.CompareCond]
+	truthys  slab.Slab[ast.TruthyCond]
+	binds    slab.Slab[ast.Binding]
+	clauseSl slab.Slices[*ast.CondClause]
 }
 
 // number returns a number literal node from the parser's slab.
