@@ -245,7 +245,6 @@ func (b *fastBuilder) items() ([]*ast.Arg, []ast.Expr, bool) {
 		args = p.argSlices.Make(n, n)
 		copy(args, p.argStack[argBase:])
 	}
-	clear(p.argStack[argBase:])
 	p.argStack = p.argStack[:argBase]
 	return args, p.popExprs(exprBase, ok), ok
 }
@@ -283,7 +282,6 @@ func (p *parser) popExprs(base int, keep bool) []ast.Expr {
 		out = p.exprSlices.Make(n, n)
 		copy(out, p.exprStack[base:])
 	}
-	clear(p.exprStack[base:])
 	p.exprStack = p.exprStack[:base]
 	return out
 }

@@ -44,7 +44,10 @@ type parser struct {
 	arena   []tok // the token stack of lex
 	parts   slab.Slices[ast.TextPart]
 
-	partStack []ast.TextPart // scratch of textParser.parse, used as a stack
+	// scratch of textParser.parse, used as a stack. This and the stacks
+	// below are truncated, not cleared: what they hold are nodes of the
+	// tree being built, alive as long as it is anyway.
+	partStack []ast.TextPart
 
 	// the fast path gathers lists and arguments on stacks and copies them
 	// out exactly, into slices carved from chunks

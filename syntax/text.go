@@ -136,7 +136,6 @@ func (tp textParser) parse(from, to int) *ast.Text {
 		t.Parts = tp.p.parts.Make(n, n)
 		copy(t.Parts, parts[base:])
 	}
-	clear(parts[base:])
 	tp.p.partStack = parts[:base]
 	return t
 }
