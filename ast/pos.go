@@ -1,6 +1,7 @@
 package ast
 
 import (
+	"bytes"
 	"sort"
 	"unicode/utf8"
 )
@@ -78,11 +79,14 @@ type LineTable struct {
 
 // NewLineTable indexes the line starts of src.
 func NewLineTable(src []byte) *LineTable {
-	starts := []int{0}
-	for i, b := range src {
-		if b == '\n' {
-			starts = append(starts, i+1)
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for i := 0; ; {
+		nl := bytes.IndexByte(src[i:], '\n')
+		if nl < 0 {
+			break
 		}
+		i += nl + 1
+		starts = append(starts, i)
 	}
 	return &LineTable{src: src, start: starts}
 }
