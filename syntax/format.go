@@ -60,6 +60,8 @@ type formatter struct {
 	topLimit    ast.Pos // start of the next top-level node
 	prevTarget  bool    // the last top-level node was a target or default:
 	prevComment bool    // the last top-level line was an own-line comment
+
+	scratch []tok // the statement lexer's, reused
 }
 
 func newFormatter(f *ast.File) *formatter {

@@ -20,7 +20,7 @@ type spacing struct {
 // base (a column) by bracket depth. lead is written before the first
 // token. It returns the offset just past the last token or comment.
 func (fm *formatter) tokens(from, to, base int, lead string, sp spacing) int {
-	toks, cmts := lexStmt(fm.src, from, to)
+	toks, cmts := lexStmtScratch(fm.src, from, to, &fm.scratch)
 	var prev *lexer.Token
 	depth := 0
 	ci := 0

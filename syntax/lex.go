@@ -122,8 +122,19 @@ func (t *tok) rng() ast.Range { return ast.RangeOf(t.from, t.to) }
 // absolute offsets into src. Comments (" # ..." outside strings) are
 // skipped and returned.
 func lexStmt(src []byte, from, to int) ([]lexer.Token, []lexComment) {
+	var scratch []tok
+	return lexStmtScratch(src, from, to, &scratch)
+}
+
+// lexStmtScratch is lexStmt lexing through *scratch, which it reuses and
+// keeps for the caller's next call.
+func lexStmtScratch(src []byte, from, to int, scratch *[]tok) ([]lexer.Token, []lexComment) {
 	text := string(src[from:to])
-	toks, comments := lexStmtIn(src, text, from, make([]tok, 0, tokenEstimate(from, to)))
+	if est := tokenEstimate(from, to); cap(*scratch) < est {
+		*scratch = make([]tok, 0, max(est, 16))
+	}
+	toks, comments := lexStmtIn(src, text, from, (*scratch)[:0])
+	*scratch = toks[:0]
 	out := make([]lexer.Token, len(toks))
 	for i, t := range toks {
 		out[i] = lexer.Token{Type: t.typ, Value: text[t.from-from : t.to-from], Pos: lexer.Position{Offset: t.from}}
