@@ -35,23 +35,26 @@
 //     and # Output: targets, so each part has its own range.
 //
 // Participle is the grammar of record. Because participle spends most of
-// its time trying and discarding alternatives, fast.go first tries a
-// single-pass matcher over the same tokens for well-formed statements: it
-// builds exactly the grammar structs participle would (which then go
-// through the same conversion), never reports errors, and gives up on
-// anything unusual, which participle then parses and diagnoses. A
-// construct the matcher does not know simply falls back, so grammar
-// changes need no change here; TestFastMatcher and FuzzFastMatcher check
-// that whenever the matcher accepts, participle produces the identical
-// structs. This made parsing about 5x faster (docs/benchmarks.md).
+// its time trying and discarding alternatives, and its grammar structs then
+// have to be converted (convert.go), fast.go first tries a single-pass
+// builder over the same tokens: for a clean statement, condition or value
+// it builds the package ast nodes the conversion would, directly. It never
+// reports anything and gives up on anything unusual or anything the
+// conversion would diagnose; participle then parses it and the conversion
+// reports. A construct the builder does not know simply falls back, so
+// grammar changes need no change here; TestFastPath and FuzzFastPath check
+// that whenever the builder succeeds, participle and the conversion
+// produce the identical tree and no diagnostic (docs/benchmarks.md has
+// the speed-ups: about 5x for the first matcher, about 2x more for the
+// direct builder).
 //
 // Two tests guard the pair. TestGrammarGolden keeps the grammars as
 // participle prints them in testdata/syntax/golden/grammar.txtar, so any
 // grammar change shows up in review as a diff of that file, the cue to
 // check fast.go (go test ./syntax -update rewrites it). TestFastPathShare
 // parses all the .skill.md files under testdata and fails when the share
-// of statements, conditions and values taken by the fast matcher drops
-// below its bar: a grammar change the matcher does not follow stays
+// of statements, conditions and values taken by the fast path drops
+// below its bar: a grammar change the builder does not follow stays
 // correct (participle parses it) but would silently lose the speed-up.
 //
 // Scans for a closing delimiter are bounded (a substitution or marker is at
