@@ -101,6 +101,9 @@ func (p *parser) checkEncoding() bool {
 		p.file.NotText = true
 		return false
 	}
+	if utf8.Valid(p.src) {
+		return true
+	}
 	for off := 0; off < len(p.src); {
 		r, w := utf8.DecodeRune(p.src[off:])
 		if r == utf8.RuneError && w == 1 {
@@ -115,6 +118,9 @@ func (p *parser) checkEncoding() bool {
 
 // findFence narrows the region to the first ```skillscript fence, if any.
 func (p *parser) findFence() {
+	if !bytes.Contains(p.src, []byte("```")) {
+		return // no line can open a fence
+	}
 	for i := p.first; i <= p.last; i++ {
 		if l := p.line(i); !hasFenceMark(l) || !reFenceOpen.Match(l) {
 			continue
