@@ -257,18 +257,24 @@ func (l *stmtLexer) has(s string) bool {
 func (l *stmtLexer) next() {
 	start := l.p
 	c := l.src[l.p]
+	if isWordByte(c) {
+		// the commonest token: a name, number or bare word (no case below
+		// starts with a letter, a digit or '_')
+		l.word()
+		return
+	}
 	switch {
-	case l.has(`"""`):
+	case c == '"' && l.has(`"""`):
 		l.triple()
 	case c == '"' || c == '\'':
 		l.quoted(c)
-	case l.has("->"):
+	case c == '-' && l.has("->"):
 		l.p += 2
 		l.emit(tArrow, start)
-	case l.has("→"):
+	case c == 0xE2 && l.has("→"):
 		l.p += len("→")
 		l.emit(tArrow, start)
-	case l.has("==") || l.has("!=") || l.has("<=") || l.has(">="):
+	case (c == '=' || c == '!' || c == '<' || c == '>') && l.p+1 < l.end && l.src[l.p+1] == '=':
 		l.p += 2
 		l.emit(tCmpOp, start)
 	case c == '<' || c == '>':
