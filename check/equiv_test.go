@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
@@ -31,7 +33,7 @@ func TestCheckMatchesReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		f, _ := syntax.Parse(p, src)
-		if err := sameInfo(Check(f), refCheck(f)); err != nil {
+		if err := sameInfo(Check(f), refCheck); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
 		n++
@@ -40,14 +42,40 @@ func TestCheckMatchesReference(t *testing.T) {
 		"Big(14000)": benchinput.Big(14000),
 		"Loop(50)":   benchinput.Loop(50),
 		"Trivial":    benchinput.Trivial(),
+		"ManyNames":  manyNames(20),
 	} {
 		f, _ := syntax.Parse(name, src)
-		if err := sameInfo(Check(f), refCheck(f)); err != nil {
+		if err := sameInfo(Check(f), refCheck); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 		n++
 	}
 	t.Logf("%d files compared", n)
+}
+
+// manyNames is a skill whose loop, nested loop and else: scopes each bind
+// n names (more than a scope lists before it switches to a map), set and
+// appended more than once, and referenced inside and outside the scope.
+func manyNames(n int) []byte {
+	var b strings.Builder
+	b.WriteString("# Skill: many\n# Vars: L=[1, 2]\n\nt:\n    $set ACC = []\n    foreach IT in ${L}:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "        $set V%d = \"${IT} ${V%d}\"\n", i, max(i-1, 0))
+		fmt.Fprintf(&b, "        $append ACC ${V%d}\n", i)
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "        $set V%d = \"again ${V%d}\"\n", i, i)
+		}
+	}
+	b.WriteString("        foreach J in ${L}:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "            $set W%d = \"${J} ${V%d} ${W%d}\"\n", i, i, i)
+	}
+	b.WriteString("    emit(text=\"${V1} ${W2} ${ACC}\")\nelse:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "    $ llm prompt=\"${ERROR_CONTEXT.message} ${E%d}\" -> E%d\n", i, i)
+	}
+	b.WriteString("    emit(text=\"${E3}\")\ndefault: t\n")
+	return []byte(b.String())
 }
 
 // FuzzCheckMatchesReference: on any input the parser accepts (with or
@@ -62,7 +90,7 @@ func FuzzCheckMatchesReference(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, _ := syntax.Parse("fuzz.skill.md", src)
-		if err := sameInfo(Check(file), refCheck(file)); err != nil {
+		if err := sameInfo(Check(file), refCheck); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -72,14 +100,12 @@ func FuzzCheckMatchesReference(f *testing.F) {
 // are pointers into the check result (scopes, bindings, ops) are compared
 // by position: the i-th binding of got must correspond to the i-th of
 // want, and so on.
-func sameInfo(got, want *Info) error {
+func sameInfo(got *Info, ref func(*ast.File) (*Info, *refFacts)) error {
+	want, facts := ref(got.File)
 	c := &infoCmp{
 		scopes: map[*Scope]*Scope{},
 		gotB:   index(got.Binds), wantB: index(want.Binds),
 		gotO: index(got.Ops), wantO: index(want.Ops),
-	}
-	if got.File != want.File {
-		return fmt.Errorf("File differs")
 	}
 	if err := c.scope(got.Root, want.Root); err != nil {
 		return fmt.Errorf("Root: %v", err)
@@ -108,12 +134,9 @@ func sameInfo(got, want *Info) error {
 			return fmt.Errorf("op %d scope: %v", i, err)
 		}
 	}
-	if len(got.OpOf) != len(want.OpOf) {
-		return fmt.Errorf("OpOf has %d entries, want %d", len(got.OpOf), len(want.OpOf))
-	}
-	for s, g := range got.OpOf {
-		if !c.sameOp(g, want.OpOf[s]) {
-			return fmt.Errorf("OpOf[%T at %d] differs", s, s.Pos())
+	for s, w := range facts.opOf {
+		if !c.sameOp(got.OpOf(s), w) {
+			return fmt.Errorf("OpOf(%T at %d) differs", s, s.Pos())
 		}
 	}
 	if len(got.Refs) != len(want.Refs) {
@@ -137,13 +160,36 @@ func sameInfo(got, want *Info) error {
 		if g == nil {
 			continue
 		}
-		if len(g.Bindings) != len(w.Bindings) {
-			return fmt.Errorf("scope at %v binds %d names, want %d", nodePos(g.Node), len(g.Bindings), len(w.Bindings))
+		wb := facts.scopes[w]
+		if n := len(g.few) + len(g.many); n != len(wb) {
+			return fmt.Errorf("scope at %v binds %d names, want %d", nodePos(g.Node), n, len(wb))
 		}
-		for name, bs := range g.Bindings {
-			if err := c.binds(bs, w.Bindings[name]); err != nil {
+		if g.many != nil && len(g.few) > 0 {
+			return fmt.Errorf("scope at %v has both a list and a map", nodePos(g.Node))
+		}
+		for name, bs := range wb {
+			if err := c.binds(g.Local(name), bs); err != nil {
 				return fmt.Errorf("scope at %v, name %s: %v", nodePos(g.Node), name, err)
 			}
+		}
+		if len(c.scopes)*len(facts.scopes[want.Root]) > 100000 {
+			continue // Names is linear in the visible names; skip the quadratic check on the largest inputs
+		}
+		var visible []string
+		seen := map[string]bool{}
+		for sc := w; sc != nil; sc = sc.Parent {
+			for name := range facts.scopes[sc] {
+				if !seen[name] {
+					seen[name] = true
+					visible = append(visible, name)
+				}
+			}
+		}
+		names := g.Names()
+		slices.Sort(names)
+		slices.Sort(visible)
+		if !slices.Equal(names, visible) {
+			return fmt.Errorf("scope at %v: Names() = %v, want %v", nodePos(g.Node), names, visible)
 		}
 	}
 	for _, p := range []struct {

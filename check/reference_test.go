@@ -10,18 +10,24 @@ import (
 	"github.com/skillscript/skillc/ast"
 )
 
+// refFacts are the facts the reference keeps beside its Info: each
+// scope's bindings by name, and the op of each statement.
+type refFacts struct {
+	scopes map[*Scope]map[string][]*Binding
+	opOf   map[ast.Stmt]*Op
+}
+
 // refCheck computes the facts of f the plain way.
-func refCheck(f *ast.File) *Info {
+func refCheck(f *ast.File) (*Info, *refFacts) {
 	info := &Info{
 		File:      f,
-		Root:      &Scope{Kind: ScopeFile, Node: f, Bindings: map[string][]*Binding{}},
-		OpOf:      map[ast.Stmt]*Op{},
 		Targets:   map[string]*ast.Target{},
 		Declared:  map[string]*ast.VarDecl{},
 		Secrets:   map[string]*ast.Requirement{},
 		SkillType: "procedural",
 	}
-	b := &refBuilder{info: info}
+	b := &refBuilder{info: info, refFacts: refFacts{scopes: map[*Scope]map[string][]*Binding{}, opOf: map[ast.Stmt]*Op{}}}
+	info.Root = b.scope(ScopeFile, nil, f)
 	b.headers()
 	for _, t := range f.Targets {
 		if t.Name == nil {
@@ -38,12 +44,28 @@ func refCheck(f *ast.File) *Info {
 	}
 	b.resolveAll()
 	info.Graph = refBuildGraph(f, info.Targets)
-	return info
+	return info, &b.refFacts
+}
+
+func (b *refBuilder) scope(kind ScopeKind, parent *Scope, node ast.Node) *Scope {
+	sc := &Scope{Kind: kind, Parent: parent, Node: node}
+	b.scopes[sc] = map[string][]*Binding{}
+	return sc
+}
+
+func (b *refBuilder) lookup(s *Scope, name string) []*Binding {
+	for sc := s; sc != nil; sc = sc.Parent {
+		if bs := b.scopes[sc][name]; len(bs) > 0 {
+			return bs
+		}
+	}
+	return nil
 }
 
 type refBuilder struct {
 	info    *Info
 	pending []*Ref
+	refFacts
 }
 
 func (b *refBuilder) bind(sc *Scope, kind BindKind, id *ast.Ident, node ast.Node, val ast.Expr, t *ast.Target) {
@@ -52,7 +74,7 @@ func (b *refBuilder) bind(sc *Scope, kind BindKind, id *ast.Ident, node ast.Node
 	}
 	bd := new(Binding)
 	*bd = Binding{Name: id.Name, Kind: kind, Ident: id, Node: node, Value: val, Target: t, Scope: sc}
-	sc.Bindings[id.Name] = append(sc.Bindings[id.Name], bd)
+	b.scopes[sc][id.Name] = append(b.scopes[sc][id.Name], bd)
 	b.info.Binds = append(b.info.Binds, bd)
 }
 
@@ -131,16 +153,16 @@ func (b *refBuilder) headers() {
 func (b *refBuilder) target(t *ast.Target) {
 	b.block(t.Body, b.info.Root, t, nil, false, 0)
 	if t.Else != nil {
-		sc := &Scope{Kind: ScopeElse, Parent: b.info.Root, Node: t.Else, Bindings: map[string][]*Binding{}}
+		sc := b.scope(ScopeElse, b.info.Root, t.Else)
 		b.block(t.Else.Body, sc, t, nil, true, 0)
 		// bindings made by a recovering else: handler are skill-level
-		for name, bs := range sc.Bindings {
-			b.info.Root.Bindings[name] = append(b.info.Root.Bindings[name], bs...)
+		for name, bs := range b.scopes[sc] {
+			b.scopes[b.info.Root][name] = append(b.scopes[b.info.Root][name], bs...)
 		}
 	}
 }
 
-func (b *refBuilder) block(blk *ast.Block, sc *Scope, t *ast.Target, loops []*ast.ForeachStmt, inElse bool, conds int) {
+func (b *refBuilder) block(blk *ast.Block, sc *Scope, t *ast.Target, loops []*ast.ForeachStmt, inElse bool, conds int32) {
 	if blk == nil {
 		return
 	}
@@ -149,11 +171,11 @@ func (b *refBuilder) block(blk *ast.Block, sc *Scope, t *ast.Target, loops []*as
 	}
 }
 
-func (b *refBuilder) stmt(s ast.Stmt, sc *Scope, t *ast.Target, loops []*ast.ForeachStmt, inElse bool, conds int) {
+func (b *refBuilder) stmt(s ast.Stmt, sc *Scope, t *ast.Target, loops []*ast.ForeachStmt, inElse bool, conds int32) {
 	op := new(Op)
 	*op = Op{Stmt: s, Target: t, Scope: sc, Loops: loops, InElse: inElse, Conds: conds}
 	b.info.Ops = append(b.info.Ops, op)
-	b.info.OpOf[s] = op
+	b.opOf[s] = op
 	switch s := s.(type) {
 	case *ast.SetStmt:
 		b.refs(s.Value, InOp, sc, t, op)
@@ -191,7 +213,7 @@ func (b *refBuilder) stmt(s ast.Stmt, sc *Scope, t *ast.Target, loops []*ast.For
 		}
 	case *ast.ForeachStmt:
 		b.refs(s.List, InOp, sc, t, op)
-		inner := &Scope{Kind: ScopeLoop, Parent: sc, Node: s, Bindings: map[string][]*Binding{}}
+		inner := b.scope(ScopeLoop, sc, s)
 		b.bind(inner, BindIter, s.Iter, s, nil, t)
 		nl := append(append([]*ast.ForeachStmt(nil), loops...), s)
 		b.block(s.Body, inner, t, nl, inElse, conds)
@@ -216,7 +238,7 @@ func (b *refBuilder) bindAppend(s *ast.AppendStmt, sc *Scope, t *ast.Target) {
 	}
 	owner := sc
 	for o := sc; o != nil; o = o.Parent {
-		if len(o.Bindings[s.Name.Name]) > 0 {
+		if len(b.scopes[o][s.Name.Name]) > 0 {
 			owner = o
 			break
 		}
@@ -244,7 +266,7 @@ func (b *refBuilder) resolve(r *Ref) {
 	if name == "" {
 		return
 	}
-	if r.Bindings = r.Scope.Lookup(name); len(r.Bindings) > 0 {
+	if r.Bindings = b.lookup(r.Scope, name); len(r.Bindings) > 0 {
 		return
 	}
 	if IsAmbient(name) || name == "ERROR_CONTEXT" && r.Scope.InElse() {
