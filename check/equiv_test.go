@@ -43,6 +43,7 @@ func TestCheckMatchesReference(t *testing.T) {
 		"Loop(50)":   benchinput.Loop(50),
 		"Trivial":    benchinput.Trivial(),
 		"ManyNames":  manyNames(20),
+		"Tangle":     tangle(60),
 	} {
 		f, _ := syntax.Parse(name, src)
 		if err := sameInfo(Check(f), refCheck); err != nil {
@@ -75,6 +76,33 @@ func manyNames(n int) []byte {
 		fmt.Fprintf(&b, "    $ llm prompt=\"${ERROR_CONTEXT.message} ${E%d}\" -> E%d\n", i, i)
 	}
 	b.WriteString("    emit(text=\"${E3}\")\ndefault: t\n")
+	return []byte(b.String())
+}
+
+// tangle is a skill of n targets whose needs form many cycles (self
+// loops included), name missing targets and repeat target names, with a
+// goal in the middle.
+func tangle(n int) []byte {
+	var b strings.Builder
+	b.WriteString("# Skill: tangle\n\n")
+	x := uint32(7)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "t%d:", i%(n-5)) // the last five reuse names
+		for k := 0; k < 3; k++ {
+			x = x*1103515245 + 12345
+			switch d := int(x>>16) % (n + 4); {
+			case d >= n:
+				fmt.Fprintf(&b, " ghost%d", d)
+			default:
+				fmt.Fprintf(&b, " t%d", d)
+			}
+			if k < 2 {
+				b.WriteString(",")
+			}
+		}
+		fmt.Fprintf(&b, "\n    emit(text=\"%d\")\n", i)
+	}
+	fmt.Fprintf(&b, "default: t%d\n", n/2)
 	return []byte(b.String())
 }
 

@@ -32,18 +32,49 @@ func (g *Graph) Dependents(t *ast.Target) []*ast.Target {
 	return out
 }
 
+// buildGraph computes the graph over the targets that own their name
+// (the first of each name), numbered in source order. The traversals run
+// on those numbers (edge lists in one array, state in byte slices, an
+// explicit stack instead of recursion, so a long needs: chain costs no
+// deep Go stack); only the results are maps.
 func buildGraph(f *ast.File, targets map[string]*ast.Target) Graph {
-	g := Graph{Deps: map[*ast.Target][]*ast.Target{}, Reachable: map[*ast.Target]bool{}}
+	g := Graph{}
+	nodes := make([]*ast.Target, 0, len(targets))
+	edges := 0
 	for _, t := range f.Targets {
-		if targets[nameOf(t)] != t {
-			continue
+		if targets[nameOf(t)] == t {
+			nodes = append(nodes, t)
+			edges += len(t.Needs)
 		}
+	}
+	num := make(map[*ast.Target]int32, len(nodes))
+	for i, t := range nodes {
+		num[t] = int32(i)
+	}
+	// adjacency in one array: the deps of node i are adj[start[i]:start[i+1]]
+	adj := make([]int32, 0, edges)
+	start := make([]int32, len(nodes)+1)
+	depsAll := make([]*ast.Target, 0, edges)
+	withDeps := 0
+	for i, t := range nodes {
+		from := len(adj)
 		for _, n := range t.Needs {
 			if d, ok := targets[n.Name]; ok {
-				g.Deps[t] = append(g.Deps[t], d)
+				adj = append(adj, num[d])
+				depsAll = append(depsAll, d)
 			} else {
 				g.Missing = append(g.Missing, Missing{From: t, Name: n})
 			}
+		}
+		start[i+1] = int32(len(adj))
+		if len(adj) > from {
+			withDeps++
+		}
+	}
+	g.Deps = make(map[*ast.Target][]*ast.Target, withDeps)
+	for i, t := range nodes {
+		if a, b := start[i], start[i+1]; b > a {
+			g.Deps[t] = depsAll[a:b:b] // capped: an append by a caller does not write into the next list
 		}
 	}
 	if len(f.Defaults) > 0 {
@@ -52,9 +83,16 @@ func buildGraph(f *ast.File, targets map[string]*ast.Target) Graph {
 			g.Goal = targets[d.Goal.Name]
 		}
 	}
-	g.Cycles = findCycles(f, targets, g.Deps)
+	gr := numGraph{nodes: nodes, adj: adj, start: start, state: make([]uint8, len(nodes))}
+	g.Cycles = gr.cycles()
+	g.Reachable = map[*ast.Target]bool{}
 	if g.Goal != nil {
-		g.walk(g.Goal, map[*ast.Target]int{})
+		clear(gr.state)
+		g.Order = gr.postorder(num[g.Goal])
+		g.Reachable = make(map[*ast.Target]bool, len(g.Order))
+		for _, t := range g.Order {
+			g.Reachable[t] = true
+		}
 	}
 	return g
 }
@@ -66,52 +104,77 @@ func nameOf(t *ast.Target) string {
 	return t.Name.Name
 }
 
-// walk does a post-order DFS from t, recording reachability and the run
-// order; cycle edges are skipped (they are reported separately).
-func (g *Graph) walk(t *ast.Target, state map[*ast.Target]int) {
-	if state[t] != 0 {
-		return
-	}
-	state[t] = 1
-	g.Reachable[t] = true
-	for _, d := range g.Deps[t] {
-		if state[d] == 1 {
-			continue
-		}
-		g.walk(d, state)
-	}
-	state[t] = 2
-	g.Order = append(g.Order, t)
+// numGraph is the dependency graph over target numbers.
+type numGraph struct {
+	nodes []*ast.Target
+	adj   []int32
+	start []int32
+	state []uint8 // 0 unvisited, 1 on the DFS stack, 2 done
+	stack []frame
 }
 
-// findCycles returns each elementary cycle found by DFS, once.
-func findCycles(f *ast.File, targets map[string]*ast.Target, deps map[*ast.Target][]*ast.Target) [][]*ast.Target {
-	state := map[*ast.Target]int{}
-	var stack []*ast.Target
+// frame is a DFS stack entry: a node and the index of its next edge.
+type frame struct{ node, next int32 }
+
+// postorder does a post-order DFS from root: the run order, dependencies
+// before dependents. Cycle edges are skipped (reported separately).
+func (g *numGraph) postorder(root int32) []*ast.Target {
+	var order []*ast.Target
+	g.state[root] = 1
+	g.stack = append(g.stack[:0], frame{root, g.start[root]})
+	for len(g.stack) > 0 {
+		top := &g.stack[len(g.stack)-1]
+		if top.next < g.start[top.node+1] {
+			d := g.adj[top.next]
+			top.next++
+			if g.state[d] == 0 {
+				g.state[d] = 1
+				g.stack = append(g.stack, frame{d, g.start[d]})
+			}
+			continue
+		}
+		g.state[top.node] = 2
+		order = append(order, g.nodes[top.node])
+		g.stack = g.stack[:len(g.stack)-1]
+	}
+	return order
+}
+
+// cycles returns each elementary cycle found by DFS from every target in
+// source order, once, in dependency order.
+func (g *numGraph) cycles() [][]*ast.Target {
 	var cycles [][]*ast.Target
-	var visit func(t *ast.Target)
-	visit = func(t *ast.Target) {
-		state[t] = 1
-		stack = append(stack, t)
-		for _, d := range deps[t] {
-			switch state[d] {
+	for root := range g.nodes {
+		if g.state[root] != 0 {
+			continue
+		}
+		g.state[root] = 1
+		g.stack = append(g.stack[:0], frame{int32(root), g.start[root]})
+		for len(g.stack) > 0 {
+			top := &g.stack[len(g.stack)-1]
+			if top.next == g.start[top.node+1] {
+				g.state[top.node] = 2
+				g.stack = g.stack[:len(g.stack)-1]
+				continue
+			}
+			d := g.adj[top.next]
+			top.next++
+			switch g.state[d] {
 			case 0:
-				visit(d)
+				g.state[d] = 1
+				g.stack = append(g.stack, frame{d, g.start[d]})
 			case 1:
-				for i := len(stack) - 1; i >= 0; i-- {
-					if stack[i] == d {
-						cycles = append(cycles, append([]*ast.Target(nil), stack[i:]...))
+				for i := len(g.stack) - 1; i >= 0; i-- {
+					if g.stack[i].node == d {
+						c := make([]*ast.Target, len(g.stack)-i)
+						for j, fr := range g.stack[i:] {
+							c[j] = g.nodes[fr.node]
+						}
+						cycles = append(cycles, c)
 						break
 					}
 				}
 			}
-		}
-		stack = stack[:len(stack)-1]
-		state[t] = 2
-	}
-	for _, t := range f.Targets {
-		if targets[nameOf(t)] == t && state[t] == 0 {
-			visit(t)
 		}
 	}
 	return cycles
