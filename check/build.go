@@ -34,7 +34,7 @@ func Check(f *ast.File) *Info {
 		bindBuf:  make([]Binding, 0, n.binds),
 		scopeBuf: make([]Scope, 0, n.scopes+1),
 	}
-	info.Root = b.newScope(ScopeFile, nil, f, n.rootBinds)
+	info.Root = b.newScope(ScopeFile, nil, f, n.names)
 	b.headers()
 	for _, t := range f.Targets {
 		if t.Name == nil {
@@ -57,13 +57,15 @@ func Check(f *ast.File) *Info {
 }
 
 // counts are the sizes Check allocates for, from a first pass over the
-// statements. They are exact for the file's shape; the builder still
-// copes with more (it allocates the excess one by one).
+// statements. The statement and binding counts are exact for the file's
+// shape; names is an estimate of the skill scope's names, sized so that its
+// map is not made twice too big (the builder copes with any count being
+// low: the map grows, and the excess facts are allocated one by one).
 type counts struct {
-	stmts     int // statements at every depth (one Op each)
-	binds     int // binding sites
-	rootBinds int // binding sites outside loops (an upper bound on skill-scope names)
-	scopes    int // loop and else: scopes
+	stmts  int // statements at every depth (one Op each)
+	binds  int // binding sites
+	names  int // skill-scope names, estimated
+	scopes int // loop and else: scopes
 }
 
 func (n *counts) file(f *ast.File) {
@@ -75,44 +77,50 @@ func (n *counts) file(f *ast.File) {
 			n.binds += len(h.Reqs)
 		}
 	}
-	n.rootBinds = n.binds
+	n.names = n.binds
 	for _, t := range f.Targets {
-		n.block(t.Body, false)
+		n.names += n.block(t.Body, false)
 		if t.Else != nil {
 			n.scopes++
-			n.block(t.Else.Body, false)
+			n.block(t.Else.Body, false) // it mostly rebinds the body's names
 		}
 	}
 }
 
-func (n *counts) block(blk *ast.Block, inLoop bool) {
+// block counts blk and returns its estimate of new names outside loops:
+// a $set or -> binding adds one; $append extends a name bound already;
+// the branches of an if mostly bind the same names, so an if adds the most
+// any one branch adds.
+func (n *counts) block(blk *ast.Block, inLoop bool) (names int) {
 	if blk == nil {
-		return
+		return 0
 	}
 	for _, s := range blk.Stmts {
 		n.stmts++
-		binds := 0
+		binds, fresh := 0, 0
 		switch s := s.(type) {
-		case *ast.SetStmt, *ast.AppendStmt:
+		case *ast.SetStmt:
+			binds, fresh = 1, 1
+		case *ast.AppendStmt:
 			binds = 1
 		case *ast.DispatchStmt:
 			if s.Bind != nil {
-				binds = 1
+				binds, fresh = 1, 1
 			}
 		case *ast.CallStmt:
 			if s.Bind != nil {
-				binds = 1
+				binds, fresh = 1, 1
 			}
 		case *ast.LegacyOpStmt:
 			if s.Bind != nil {
-				binds = 1
+				binds, fresh = 1, 1
 			}
 		case *ast.IfStmt:
 			for _, cl := range s.Clauses {
-				n.block(cl.Body, inLoop)
+				fresh = max(fresh, n.block(cl.Body, inLoop))
 			}
 			if s.Else != nil {
-				n.block(s.Else.Body, inLoop)
+				fresh = max(fresh, n.block(s.Else.Body, inLoop))
 			}
 		case *ast.ForeachStmt:
 			n.binds++
@@ -121,9 +129,10 @@ func (n *counts) block(blk *ast.Block, inLoop bool) {
 		}
 		n.binds += binds
 		if !inLoop {
-			n.rootBinds += binds
+			names += fresh
 		}
 	}
+	return names
 }
 
 type builder struct {
@@ -136,6 +145,7 @@ type builder struct {
 	refBuf   slab.Slab[Ref]
 	names    slab.Slices[*Binding] // first binding of each name in a scope
 	few      slab.Slices[scopeName]
+	manyBuf  slab.Slab[scopeName]
 	loops    slab.Slices[*ast.ForeachStmt]
 }
 
@@ -150,7 +160,7 @@ func (b *builder) newScope(kind ScopeKind, parent *Scope, node ast.Node, size in
 	}
 	*sc = Scope{Kind: kind, Parent: parent, Node: node}
 	if size > maxFew {
-		sc.many = make(map[string][]*Binding, size)
+		sc.many = make(map[string]*scopeName, size)
 	}
 	return sc
 }
@@ -174,11 +184,16 @@ func (b *builder) bind(sc *Scope, kind BindKind, id *ast.Ident, node ast.Node, v
 // add appends bds to the bindings of name in sc.
 func (b *builder) add(sc *Scope, name string, bds ...*Binding) {
 	if sc.many != nil {
-		bs, ok := sc.many[name]
-		if !ok && len(bds) == 1 {
-			bs = b.names.Make(0, 1)
+		n := sc.many[name]
+		if n == nil {
+			n = b.manyBuf.New()
+			n.name = name
+			if len(bds) == 1 {
+				n.binds = b.names.Make(0, 1)
+			}
+			sc.many[name] = n
 		}
-		sc.many[name] = append(bs, bds...)
+		n.binds = append(n.binds, bds...)
 		return
 	}
 	for i := range sc.few {
@@ -188,9 +203,9 @@ func (b *builder) add(sc *Scope, name string, bds ...*Binding) {
 		}
 	}
 	if len(sc.few) == maxFew {
-		sc.many = make(map[string][]*Binding, 2*maxFew)
-		for _, n := range sc.few {
-			sc.many[n.name] = n.binds
+		sc.many = make(map[string]*scopeName, 2*maxFew)
+		for i := range sc.few {
+			sc.many[sc.few[i].name] = &sc.few[i]
 		}
 		sc.few = nil
 		b.add(sc, name, bds...)
@@ -377,8 +392,8 @@ func (b *builder) target(t *ast.Target) {
 		for _, n := range sc.few {
 			b.add(b.info.Root, n.name, n.binds...)
 		}
-		for name, bs := range sc.many {
-			b.add(b.info.Root, name, bs...)
+		for name, n := range sc.many {
+			b.add(b.info.Root, name, n.binds...)
 		}
 	}
 }

@@ -54,7 +54,7 @@ type Scope struct {
 	// order while the scope binds few names (a loop or else: scope usually
 	// binds one or two), a map once it binds more (the skill scope).
 	few  []scopeName
-	many map[string][]*Binding
+	many map[string]*scopeName
 }
 
 // scopeName is the bindings of one name in a scope.
@@ -71,7 +71,10 @@ const maxFew = 8
 // scopes.
 func (s *Scope) Local(name string) []*Binding {
 	if s.many != nil {
-		return s.many[name]
+		if n := s.many[name]; n != nil {
+			return n.binds
+		}
+		return nil
 	}
 	for i := range s.few {
 		if s.few[i].name == name {
