@@ -158,7 +158,7 @@ func (b *builder) newScope(kind ScopeKind, parent *Scope, node ast.Node, size in
 	} else {
 		sc = new(Scope)
 	}
-	*sc = Scope{Kind: kind, Parent: parent, Node: node}
+	sc.Kind, sc.Parent, sc.Node = kind, parent, node
 	if size > maxFew {
 		sc.many = make(map[string]*scopeName, size)
 	}
@@ -176,7 +176,7 @@ func (b *builder) bind(sc *Scope, kind BindKind, id *ast.Ident, node ast.Node, v
 	} else {
 		bd = new(Binding)
 	}
-	*bd = Binding{Name: id.Name, Kind: kind, Ident: id, Node: node, Value: val, Target: t, Scope: sc}
+	bd.Name, bd.Kind, bd.Ident, bd.Node, bd.Value, bd.Target, bd.Scope = id.Name, kind, id, node, val, t, sc
 	b.add(sc, id.Name, bd)
 	b.info.Binds = append(b.info.Binds, bd)
 }
@@ -233,7 +233,10 @@ func (b *builder) refs(n ast.Node, ctx RefContext, sc *Scope, t *ast.Target, op 
 			return
 		}
 		r := b.refBuf.New()
-		*r = Ref{Subst: n, Context: ctx, Scope: sc, Target: t, Op: op}
+		// field by field: the memory is zeroed, and single pointer stores
+		// are cheaper than a struct copy's bulk write barrier while the
+		// collector runs (likewise for ops and bindings)
+		r.Subst, r.Scope, r.Target, r.Op, r.Context = n, sc, t, op, ctx
 		b.info.Refs = append(b.info.Refs, r)
 		for _, f := range n.Filters {
 			if f != nil && f.Arg != nil && f.Arg.Text != nil {
@@ -415,7 +418,7 @@ func (b *builder) stmt(s ast.Stmt, sc *Scope, t *ast.Target, loops []*ast.Foreac
 	} else {
 		op = new(Op)
 	}
-	*op = Op{Stmt: s, Target: t, Scope: sc, Loops: loops, InElse: inElse, Conds: conds}
+	op.Stmt, op.Target, op.Scope, op.Loops, op.InElse, op.Conds = s, t, sc, loops, inElse, conds
 	b.info.Ops = append(b.info.Ops, op)
 	switch s := s.(type) {
 	case *ast.SetStmt:
