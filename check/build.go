@@ -36,14 +36,19 @@ func Check(f *ast.File) *Info {
 	}
 	info.Root = b.newScope(ScopeFile, nil, f, n.names)
 	b.headers()
+	// the targets that own their name, numbered in source order for the graph
+	nodes := make([]*ast.Target, 0, len(f.Targets))
+	number := make(map[string]int32, len(f.Targets))
 	for _, t := range f.Targets {
 		if t.Name == nil {
 			continue
 		}
-		if _, dup := info.Targets[t.Name.Name]; dup {
+		if _, dup := number[t.Name.Name]; dup {
 			info.Dups = append(info.Dups, t)
 			continue
 		}
+		number[t.Name.Name] = int32(len(nodes))
+		nodes = append(nodes, t)
 		info.Targets[t.Name.Name] = t
 	}
 	for _, t := range f.Targets {
@@ -52,7 +57,7 @@ func Check(f *ast.File) *Info {
 	for _, r := range info.Refs {
 		b.resolve(r)
 	}
-	info.Graph = buildGraph(f, info.Targets)
+	info.Graph = buildGraph(f, nodes, number)
 	return info
 }
 

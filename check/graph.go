@@ -32,36 +32,26 @@ func (g *Graph) Dependents(t *ast.Target) []*ast.Target {
 	return out
 }
 
-// buildGraph computes the graph over the targets that own their name
-// (the first of each name), numbered in source order. The traversals run
-// on those numbers (edge lists in one array, state in byte slices, an
-// explicit stack instead of recursion, so a long needs: chain costs no
-// deep Go stack); only the results are maps.
-func buildGraph(f *ast.File, targets map[string]*ast.Target) Graph {
+// buildGraph computes the graph over nodes, the targets that own their
+// name in source order, number[name] being the index of each in nodes. The
+// traversals run on those numbers (edge lists in one array, state in a
+// byte slice, an explicit stack instead of recursion, so a long needs:
+// chain costs no deep Go stack); only the results are maps.
+func buildGraph(f *ast.File, nodes []*ast.Target, number map[string]int32) Graph {
 	g := Graph{}
-	nodes := make([]*ast.Target, 0, len(targets))
 	edges := 0
-	for _, t := range f.Targets {
-		if targets[nameOf(t)] == t {
-			nodes = append(nodes, t)
-			edges += len(t.Needs)
-		}
-	}
-	num := make(map[*ast.Target]int32, len(nodes))
-	for i, t := range nodes {
-		num[t] = int32(i)
+	for _, t := range nodes {
+		edges += len(t.Needs)
 	}
 	// adjacency in one array: the deps of node i are adj[start[i]:start[i+1]]
 	adj := make([]int32, 0, edges)
 	start := make([]int32, len(nodes)+1)
-	depsAll := make([]*ast.Target, 0, edges)
 	withDeps := 0
 	for i, t := range nodes {
 		from := len(adj)
 		for _, n := range t.Needs {
-			if d, ok := targets[n.Name]; ok {
-				adj = append(adj, num[d])
-				depsAll = append(depsAll, d)
+			if d, ok := number[n.Name]; ok {
+				adj = append(adj, d)
 			} else {
 				g.Missing = append(g.Missing, Missing{From: t, Name: n})
 			}
@@ -71,37 +61,37 @@ func buildGraph(f *ast.File, targets map[string]*ast.Target) Graph {
 			withDeps++
 		}
 	}
+	depsAll := make([]*ast.Target, len(adj))
+	for i, d := range adj {
+		depsAll[i] = nodes[d]
+	}
 	g.Deps = make(map[*ast.Target][]*ast.Target, withDeps)
 	for i, t := range nodes {
 		if a, b := start[i], start[i+1]; b > a {
 			g.Deps[t] = depsAll[a:b:b] // capped: an append by a caller does not write into the next list
 		}
 	}
+	goal := int32(-1)
 	if len(f.Defaults) > 0 {
 		g.GoalDecl = f.Defaults[0]
 		if d := f.Defaults[0]; d.Goal != nil {
-			g.Goal = targets[d.Goal.Name]
+			if i, ok := number[d.Goal.Name]; ok {
+				goal, g.Goal = i, nodes[i]
+			}
 		}
 	}
-	gr := numGraph{nodes: nodes, adj: adj, start: start, state: make([]uint8, len(nodes))}
+	gr := numGraph{nodes: nodes, adj: adj, start: start, state: make([]uint8, len(nodes)), stack: make([]frame, 0, len(nodes))}
 	g.Cycles = gr.cycles()
 	g.Reachable = map[*ast.Target]bool{}
-	if g.Goal != nil {
+	if goal >= 0 {
 		clear(gr.state)
-		g.Order = gr.postorder(num[g.Goal])
+		g.Order = gr.postorder(goal)
 		g.Reachable = make(map[*ast.Target]bool, len(g.Order))
 		for _, t := range g.Order {
 			g.Reachable[t] = true
 		}
 	}
 	return g
-}
-
-func nameOf(t *ast.Target) string {
-	if t.Name == nil {
-		return ""
-	}
-	return t.Name.Name
 }
 
 // numGraph is the dependency graph over target numbers.
