@@ -36,18 +36,16 @@ func Check(f *ast.File) *Info {
 	}
 	info.Root = b.newScope(ScopeFile, nil, f, n.names)
 	b.headers()
-	// the targets that own their name, numbered in source order for the graph
+	// the targets that own their name, in source order, for the graph
 	nodes := make([]*ast.Target, 0, len(f.Targets))
-	number := make(map[string]int32, len(f.Targets))
 	for _, t := range f.Targets {
 		if t.Name == nil {
 			continue
 		}
-		if _, dup := number[t.Name.Name]; dup {
+		if _, dup := info.Targets[t.Name.Name]; dup {
 			info.Dups = append(info.Dups, t)
 			continue
 		}
-		number[t.Name.Name] = int32(len(nodes))
 		nodes = append(nodes, t)
 		info.Targets[t.Name.Name] = t
 	}
@@ -57,7 +55,7 @@ func Check(f *ast.File) *Info {
 	for _, r := range info.Refs {
 		b.resolve(r)
 	}
-	info.Graph = buildGraph(f, nodes, number)
+	info.Graph = buildGraph(f, nodes, info.Targets)
 	return info
 }
 

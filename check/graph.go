@@ -33,16 +33,19 @@ func (g *Graph) Dependents(t *ast.Target) []*ast.Target {
 }
 
 // buildGraph computes the graph over nodes, the targets that own their
-// name in source order, number[name] being the index of each in nodes. The
-// traversals run on those numbers (edge lists in one array, state in a
-// byte slice, an explicit stack instead of recursion, so a long needs:
-// chain costs no deep Go stack); only the results are maps.
-func buildGraph(f *ast.File, nodes []*ast.Target, number map[string]int32) Graph {
+// name (targets[name]) in source order. The traversals run on the targets'
+// indexes in nodes (edge lists in one array, state in a byte slice, an
+// explicit stack instead of recursion, so a long needs: chain costs no
+// deep Go stack); only the results are maps.
+func buildGraph(f *ast.File, nodes []*ast.Target, targets map[string]*ast.Target) Graph {
 	g := Graph{}
 	edges := 0
-	for _, t := range nodes {
+	pos := make([]ast.Pos, len(nodes))
+	for i, t := range nodes {
 		edges += len(t.Needs)
+		pos[i] = t.Pos()
 	}
+	number := func(t *ast.Target) int32 { return indexOf(nodes, pos, t) }
 	// adjacency in one array: the deps of node i are adj[start[i]:start[i+1]]
 	adj := make([]int32, 0, edges)
 	start := make([]int32, len(nodes)+1)
@@ -50,8 +53,8 @@ func buildGraph(f *ast.File, nodes []*ast.Target, number map[string]int32) Graph
 	for i, t := range nodes {
 		from := len(adj)
 		for _, n := range t.Needs {
-			if d, ok := number[n.Name]; ok {
-				adj = append(adj, d)
+			if d, ok := targets[n.Name]; ok {
+				adj = append(adj, number(d))
 			} else {
 				g.Missing = append(g.Missing, Missing{From: t, Name: n})
 			}
@@ -75,8 +78,8 @@ func buildGraph(f *ast.File, nodes []*ast.Target, number map[string]int32) Graph
 	if len(f.Defaults) > 0 {
 		g.GoalDecl = f.Defaults[0]
 		if d := f.Defaults[0]; d.Goal != nil {
-			if i, ok := number[d.Goal.Name]; ok {
-				goal, g.Goal = i, nodes[i]
+			if t, ok := targets[d.Goal.Name]; ok {
+				goal, g.Goal = number(t), t
 			}
 		}
 	}
@@ -92,6 +95,33 @@ func buildGraph(f *ast.File, nodes []*ast.Target, number map[string]int32) Graph
 		}
 	}
 	return g
+}
+
+// indexOf returns the index of t in nodes, pos[i] being the position of
+// nodes[i]: a binary search, as the parser lists targets in source order,
+// with a linear scan for a tree whose targets are out of order.
+func indexOf(nodes []*ast.Target, pos []ast.Pos, t *ast.Target) int32 {
+	p := t.Pos()
+	lo, hi := 0, len(pos)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if pos[m] < p {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for i := lo; i < len(pos) && pos[i] == p; i++ {
+		if nodes[i] == t {
+			return int32(i)
+		}
+	}
+	for i, n := range nodes {
+		if n == t {
+			return int32(i)
+		}
+	}
+	panic("check: a target of the name map is not among the graph's nodes")
 }
 
 // numGraph is the dependency graph over target numbers.
