@@ -146,9 +146,9 @@ type builder struct {
 	bindBuf  []Binding
 	scopeBuf []Scope
 	refBuf   slab.Slab[Ref]
-	names    slab.Slices[*Binding] // first binding of each name in a scope
+	names    slab.Slices[*Binding] // the bindings of each name in a scope
 	few      slab.Slices[scopeName]
-	manyBuf  slab.Slab[scopeName]
+	lists    slab.Slab[[]*Binding] // the lists of a scope's map
 	loops    slab.Slices[*ast.ForeachStmt]
 }
 
@@ -163,7 +163,7 @@ func (b *builder) newScope(kind ScopeKind, parent *Scope, node ast.Node, size in
 	}
 	sc.Kind, sc.Parent, sc.Node = kind, parent, node
 	if size > maxFew {
-		sc.many = make(map[string]*scopeName, size)
+		sc.many = make(map[string]*[]*Binding, size)
 	}
 	return sc
 }
@@ -184,44 +184,51 @@ func (b *builder) bind(sc *Scope, kind BindKind, id *ast.Ident, node ast.Node, v
 	b.info.Binds = append(b.info.Binds, bd)
 }
 
-// add appends bds to the bindings of name in sc.
+// add appends bds to the bindings of name in sc. The lists grow in the
+// builder's slabs (see appendBinds), not one allocation each.
 func (b *builder) add(sc *Scope, name string, bds ...*Binding) {
 	if sc.many != nil {
-		n := sc.many[name]
-		if n == nil {
-			n = b.manyBuf.New()
-			n.name = name
-			if len(bds) == 1 {
-				n.binds = b.names.Make(0, 1)
-			}
-			sc.many[name] = n
+		bs := sc.many[name]
+		if bs == nil {
+			bs = b.lists.New()
+			sc.many[name] = bs
 		}
-		n.binds = append(n.binds, bds...)
+		*bs = b.appendBinds(*bs, bds)
 		return
 	}
 	for i := range sc.few {
 		if sc.few[i].name == name {
-			sc.few[i].binds = append(sc.few[i].binds, bds...)
+			sc.few[i].binds = b.appendBinds(sc.few[i].binds, bds)
 			return
 		}
 	}
 	if len(sc.few) == maxFew {
-		sc.many = make(map[string]*scopeName, 2*maxFew)
+		sc.many = make(map[string]*[]*Binding, 2*maxFew)
 		for i := range sc.few {
-			sc.many[sc.few[i].name] = &sc.few[i]
+			sc.many[sc.few[i].name] = &sc.few[i].binds
 		}
 		sc.few = nil
 		b.add(sc, name, bds...)
 		return
 	}
-	if sc.few == nil {
-		sc.few = b.few.Make(0, 1)
+	if len(sc.few) == cap(sc.few) {
+		few := b.few.Make(len(sc.few), max(1, 2*len(sc.few)))
+		copy(few, sc.few)
+		sc.few = few
 	}
-	var bs []*Binding
-	if len(bds) == 1 {
-		bs = b.names.Make(0, 1)
+	sc.few = append(sc.few, scopeName{name: name, binds: b.appendBinds(nil, bds)})
+}
+
+// appendBinds appends bds to bs, moving bs to a slab slice of twice the
+// size when it is full. Slab slices have their exact capacity, so an
+// append never writes into a neighbour.
+func (b *builder) appendBinds(bs, bds []*Binding) []*Binding {
+	if n := len(bs) + len(bds); n > cap(bs) {
+		grown := b.names.Make(len(bs), max(n, 2*len(bs)))
+		copy(grown, bs)
+		bs = grown
 	}
-	sc.few = append(sc.few, scopeName{name: name, binds: append(bs, bds...)})
+	return append(bs, bds...)
 }
 
 // refs records every substitution under n, in source order (the order of
@@ -398,8 +405,8 @@ func (b *builder) target(t *ast.Target) {
 		for _, n := range sc.few {
 			b.add(b.info.Root, n.name, n.binds...)
 		}
-		for name, n := range sc.many {
-			b.add(b.info.Root, name, n.binds...)
+		for name, bs := range sc.many {
+			b.add(b.info.Root, name, *bs...)
 		}
 	}
 }

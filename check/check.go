@@ -54,7 +54,7 @@ type Scope struct {
 	// order while the scope binds few names (a loop or else: scope usually
 	// binds one or two), a map once it binds more (the skill scope).
 	few  []scopeName
-	many map[string]*scopeName
+	many map[string]*[]*Binding
 }
 
 // scopeName is the bindings of one name in a scope.
@@ -71,8 +71,8 @@ const maxFew = 8
 // scopes.
 func (s *Scope) Local(name string) []*Binding {
 	if s.many != nil {
-		if n := s.many[name]; n != nil {
-			return n.binds
+		if bs := s.many[name]; bs != nil {
+			return *bs
 		}
 		return nil
 	}
