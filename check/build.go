@@ -239,20 +239,7 @@ func (b *builder) refs(n ast.Node, ctx RefContext, sc *Scope, t *ast.Target, op 
 	switch n := n.(type) {
 	case nil:
 	case *ast.Subst:
-		if n == nil {
-			return
-		}
-		r := b.refBuf.New()
-		// field by field: the memory is zeroed, and single pointer stores
-		// are cheaper than a struct copy's bulk write barrier while the
-		// collector runs (likewise for ops and bindings)
-		r.Subst, r.Scope, r.Target, r.Op, r.Context = n, sc, t, op, ctx
-		b.info.Refs = append(b.info.Refs, r)
-		for _, f := range n.Filters {
-			if f != nil && f.Arg != nil && f.Arg.Text != nil {
-				b.text(f.Arg.Text, ctx, sc, t, op)
-			}
-		}
+		b.subst(n, ctx, sc, t, op)
 	case *ast.StringLit:
 		if n != nil {
 			b.text(n.Value, ctx, sc, t, op)
@@ -319,6 +306,24 @@ func (b *builder) refs(n ast.Node, ctx RefContext, sc *Scope, t *ast.Target, op 
 	}
 }
 
+// subst records a substitution, then those in its filter arguments.
+func (b *builder) subst(n *ast.Subst, ctx RefContext, sc *Scope, t *ast.Target, op *Op) {
+	if n == nil {
+		return
+	}
+	r := b.refBuf.New()
+	// field by field: the memory is zeroed, and single pointer stores are
+	// cheaper than a struct copy's bulk write barrier while the collector
+	// runs (likewise for ops and bindings)
+	r.Subst, r.Scope, r.Target, r.Op, r.Context = n, sc, t, op, ctx
+	b.info.Refs = append(b.info.Refs, r)
+	for _, f := range n.Filters {
+		if f != nil && f.Arg != nil && f.Arg.Text != nil {
+			b.text(f.Arg.Text, ctx, sc, t, op)
+		}
+	}
+}
+
 // text records the substitutions of a text.
 func (b *builder) text(x *ast.Text, ctx RefContext, sc *Scope, t *ast.Target, op *Op) {
 	if x == nil {
@@ -326,7 +331,7 @@ func (b *builder) text(x *ast.Text, ctx RefContext, sc *Scope, t *ast.Target, op
 	}
 	for _, p := range x.Parts {
 		if s, ok := p.(*ast.Subst); ok {
-			b.refs(s, ctx, sc, t, op)
+			b.subst(s, ctx, sc, t, op)
 		}
 	}
 }
