@@ -10,11 +10,14 @@ import (
 // Check computes the facts of f.
 //
 // It makes two passes over the statements: the first only counts them
-// (statements, binding sites, scopes), so that the facts, the Ops and
-// Binds slices and the OpOf and skill-scope maps are allocated once at
-// their final size; the second records the facts. References are found by
-// a direct walk of the expression kinds (no closure, no child slices) and
-// resolved in place once every binding is known.
+// (statements, binding sites, scopes, skill-scope names), so that the ops,
+// bindings and scopes, the Ops and Binds slices and the skill scope's map
+// are each allocated once at their final size; the second records the
+// facts. References are found by a direct walk of the expression kinds
+// (no closure, no child slices) and resolved in place once every binding
+// is known. Facts are filled field by field into zeroed memory, and lists
+// grow in the builder's slabs, so that the whole result costs a few
+// hundred allocations however large the file.
 func Check(f *ast.File) *Info {
 	var n counts
 	n.file(f)
@@ -60,10 +63,11 @@ func Check(f *ast.File) *Info {
 }
 
 // counts are the sizes Check allocates for, from a first pass over the
-// statements. The statement and binding counts are exact for the file's
-// shape; names is an estimate of the skill scope's names, sized so that its
-// map is not made twice too big (the builder copes with any count being
-// low: the map grows, and the excess facts are allocated one by one).
+// statements. The statement count is exact and the binding count an
+// upper bound (a declaration that binds nothing is counted); names is an
+// estimate of the skill scope's names, so that its map is not made twice
+// too big. The builder copes with any count being low: the map grows, and
+// the excess facts are allocated one by one.
 type counts struct {
 	stmts  int // statements at every depth (one Op each)
 	binds  int // binding sites
