@@ -32,10 +32,12 @@ func Check(f *ast.File) *Info {
 		SkillType: "procedural",
 	}
 	b := &builder{
-		info:     info,
-		opBuf:    make([]Op, 0, n.stmts),
-		bindBuf:  make([]Binding, 0, n.binds),
-		scopeBuf: make([]Scope, 0, n.scopes+1),
+		info:      info,
+		opBuf:     make([]Op, 0, n.stmts),
+		bindBuf:   make([]Binding, 0, n.binds),
+		scopeBuf:  make([]Scope, 0, n.scopes+1),
+		firstBind: make([]*Binding, 0, n.binds),
+		firstName: make([]scopeName, 0, n.scopes),
 	}
 	info.Root = b.newScope(ScopeFile, nil, f, n.names)
 	b.headers()
@@ -152,8 +154,13 @@ type builder struct {
 	refBuf   slab.Slab[Ref]
 	names    slab.Slices[*Binding] // the bindings of each name in a scope
 	few      slab.Slices[scopeName]
-	lists    slab.Slab[[]*Binding] // the lists of a scope's map
-	loops    slab.Slices[*ast.ForeachStmt]
+	// the first binding list of each name and the first name list of
+	// each scope, carved from buffers sized by the counting pass (the
+	// slabs take the lists that grow)
+	firstBind []*Binding
+	firstName []scopeName
+	lists     slab.Slab[[]*Binding] // the lists of a scope's map
+	loops     slab.Slices[*ast.ForeachStmt]
 }
 
 // newScope returns a scope; size is the number of names expected in it.
@@ -216,9 +223,13 @@ func (b *builder) add(sc *Scope, name string, bds ...*Binding) {
 		return
 	}
 	if len(sc.few) == cap(sc.few) {
-		few := b.few.Make(len(sc.few), max(1, 2*len(sc.few)))
-		copy(few, sc.few)
-		sc.few = few
+		if few, ok := b.firstNames(len(sc.few)); ok {
+			sc.few = few
+		} else {
+			few := b.few.Make(len(sc.few), max(1, 2*len(sc.few)))
+			copy(few, sc.few)
+			sc.few = few
+		}
 	}
 	sc.few = append(sc.few, scopeName{name: name, binds: b.appendBinds(nil, bds)})
 }
@@ -228,11 +239,47 @@ func (b *builder) add(sc *Scope, name string, bds ...*Binding) {
 // append never writes into a neighbour.
 func (b *builder) appendBinds(bs, bds []*Binding) []*Binding {
 	if n := len(bs) + len(bds); n > cap(bs) {
-		grown := b.names.Make(len(bs), max(n, 2*len(bs)))
-		copy(grown, bs)
-		bs = grown
+		if first, ok := b.firstBinds(len(bs), n); ok {
+			bs = first
+		} else {
+			grown := b.names.Make(len(bs), max(n, 2*len(bs)))
+			copy(grown, bs)
+			bs = grown
+		}
 	}
 	return append(bs, bds...)
+}
+
+// firstBinds returns an empty list of capacity n for a name's first
+// bindings (have is the current length: only an empty list is replaced).
+func (b *builder) firstBinds(have, n int) ([]*Binding, bool) {
+	if have > 0 {
+		return nil, false
+	}
+	s, ok := carve(&b.firstBind, n)
+	return s[:0], ok
+}
+
+// firstNames returns an empty name list of capacity 1 for a scope's first
+// name (have is the current length: only an empty list is replaced).
+func (b *builder) firstNames(have int) ([]scopeName, bool) {
+	if have > 0 {
+		return nil, false
+	}
+	s, ok := carve(&b.firstName, 1)
+	return s[:0], ok
+}
+
+// carve takes n elements of buf's spare capacity as a slice of length and
+// capacity n (so that an append to it never writes into a neighbour); ok
+// is false when buf has less than n left.
+func carve[T any](buf *[]T, n int) (s []T, ok bool) {
+	from := len(*buf)
+	if cap(*buf)-from < n {
+		return nil, false
+	}
+	*buf = (*buf)[:from+n]
+	return (*buf)[from : from+n : from+n], true
 }
 
 // refs records every substitution under n, in source order (the order of

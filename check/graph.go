@@ -139,7 +139,7 @@ type frame struct{ node, next int32 }
 // postorder does a post-order DFS from root: the run order, dependencies
 // before dependents. Cycle edges are skipped (reported separately).
 func (g *numGraph) postorder(root int32) []*ast.Target {
-	var order []*ast.Target
+	order := make([]*ast.Target, 0, len(g.nodes))
 	g.state[root] = 1
 	g.stack = append(g.stack[:0], frame{root, g.start[root]})
 	for len(g.stack) > 0 {
