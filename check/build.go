@@ -147,20 +147,21 @@ func (n *counts) block(blk *ast.Block, inLoop bool) (names int) {
 type builder struct {
 	info *Info
 
-	// the facts, carved from buffers sized by the counting pass
+	// ops, bindings and scopes, carved from buffers sized by the counting
+	// pass (when a count falls short, the excess is allocated one by one)
 	opBuf    []Op
 	bindBuf  []Binding
 	scopeBuf []Scope
-	refBuf   slab.Slab[Ref]
-	names    slab.Slices[*Binding] // the bindings of each name in a scope
-	few      slab.Slices[scopeName]
 	// the first binding list of each name and the first name list of
-	// each scope, carved from buffers sized by the counting pass (the
-	// slabs take the lists that grow)
+	// each scope, carved likewise; lists that grow move to the slabs
 	firstBind []*Binding
 	firstName []scopeName
-	lists     slab.Slab[[]*Binding] // the lists of a scope's map
-	loops     slab.Slices[*ast.ForeachStmt]
+
+	refBuf slab.Slab[Ref] // references are not counted
+	names  slab.Slices[*Binding]
+	few    slab.Slices[scopeName]
+	lists  slab.Slab[[]*Binding] // the lists of a scope's map
+	loops  slab.Slices[*ast.ForeachStmt]
 }
 
 // newScope returns a scope; size is the number of names expected in it.
