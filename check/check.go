@@ -46,16 +46,48 @@ const (
 
 // Scope is a lexical scope.
 type Scope struct {
-	Kind     ScopeKind
-	Parent   *Scope
-	Node     ast.Node // *ast.File, *ast.ForeachStmt or *ast.ElseBlock
-	Bindings map[string][]*Binding
+	Kind   ScopeKind
+	Parent *Scope
+	Node   ast.Node // *ast.File, *ast.ForeachStmt or *ast.ElseBlock
+
+	// The bindings made in this scope, by name: a short list searched in
+	// order while the scope binds few names (a loop or else: scope usually
+	// binds one or two), a map once it binds more (the skill scope).
+	few  []scopeName
+	many map[string]*[]*Binding
+}
+
+// scopeName is the bindings of one name in a scope.
+type scopeName struct {
+	name  string
+	binds []*Binding
+}
+
+// maxFew is the number of names a scope lists before it uses a map.
+const maxFew = 8
+
+// Local returns the bindings of name made in s itself, in source order
+// (nil when s binds no such name); Lookup also searches the enclosing
+// scopes.
+func (s *Scope) Local(name string) []*Binding {
+	if s.many != nil {
+		if bs := s.many[name]; bs != nil {
+			return *bs
+		}
+		return nil
+	}
+	for i := range s.few {
+		if s.few[i].name == name {
+			return s.few[i].binds
+		}
+	}
+	return nil
 }
 
 // Lookup returns the bindings of name visible from s (innermost scope first).
 func (s *Scope) Lookup(name string) []*Binding {
 	for sc := s; sc != nil; sc = sc.Parent {
-		if b := sc.Bindings[name]; len(b) > 0 {
+		if b := sc.Local(name); len(b) > 0 {
 			return b
 		}
 	}
@@ -76,19 +108,25 @@ func (s *Scope) InElse() bool {
 func (s *Scope) Names() []string {
 	seen := map[string]bool{}
 	var out []string
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
 	for sc := s; sc != nil; sc = sc.Parent {
-		for n := range sc.Bindings {
-			if !seen[n] {
-				seen[n] = true
-				out = append(out, n)
-			}
+		for _, n := range sc.few {
+			add(n.name)
+		}
+		for n := range sc.many {
+			add(n)
 		}
 	}
 	return out
 }
 
 // RefContext says where a reference sits.
-type RefContext int
+type RefContext uint8
 
 // The reference contexts.
 const (
@@ -102,17 +140,17 @@ const (
 
 // Ref is one ${...} (or legacy $(...)) reference.
 type Ref struct {
-	Subst   *ast.Subst
-	Context RefContext
-	Scope   *Scope
-	Target  *ast.Target // enclosing target, if any
-	Op      *Op         // enclosing op, if any
+	Subst  *ast.Subst
+	Scope  *Scope
+	Target *ast.Target // enclosing target, if any
+	Op     *Op         // enclosing op, if any
 	// Resolution (see Resolve): exactly one of these describes the root.
 	Bindings []*Binding  // visible bindings of the root name
-	Ambient  bool        // NOW, USER, EVENT, ... (ERROR_CONTEXT inside else:)
 	TargetOf *ast.Target // ${target.output}: the target named by the root
+	Ambient  bool        // NOW, USER, EVENT, ... (ERROR_CONTEXT inside else:)
 	// HasFallback is set when a |fallback filter rescues a missing value.
 	HasFallback bool
+	Context     RefContext
 }
 
 // Declared reports whether the reference's root resolves to something.
@@ -135,7 +173,7 @@ type Op struct {
 	Scope  *Scope
 	Loops  []*ast.ForeachStmt // enclosing loops, outermost first
 	InElse bool               // inside the target's else: handler
-	Conds  int                // number of enclosing if/elif/else branches
+	Conds  int32              // number of enclosing if/elif/else branches
 }
 
 // Info holds the facts about one file.
@@ -144,8 +182,7 @@ type Info struct {
 	Root    *Scope
 	Binds   []*Binding
 	Refs    []*Ref
-	Ops     []*Op
-	OpOf    map[ast.Stmt]*Op
+	Ops     []*Op                  // in source order; see OpOf
 	Targets map[string]*ast.Target // first target of each name
 	Dups    []*ast.Target          // later targets reusing a name
 
@@ -157,6 +194,37 @@ type Info struct {
 	Status     string // canonical, "" when absent
 	Autonomous bool
 	SkillType  string // procedural (default) or data
+}
+
+// OpOf returns the op of statement s, or nil when s is not a statement of
+// the file. Ops lists statements in source order, so this is a binary
+// search by position; a linear scan covers the case where positions are
+// out of order (a tree not made by the parser).
+func (info *Info) OpOf(s ast.Stmt) *Op {
+	if s == nil {
+		return nil
+	}
+	ops, p := info.Ops, s.Pos()
+	lo, hi := 0, len(ops)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ops[m].Stmt.Pos() < p {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for i := lo; i < len(ops) && ops[i].Stmt.Pos() == p; i++ {
+		if ops[i].Stmt == s {
+			return ops[i]
+		}
+	}
+	for _, op := range ops {
+		if op.Stmt == s {
+			return op
+		}
+	}
+	return nil
 }
 
 // Ambient returns the ambient references that are always bound, as a

@@ -32,86 +32,169 @@ func (g *Graph) Dependents(t *ast.Target) []*ast.Target {
 	return out
 }
 
-func buildGraph(f *ast.File, targets map[string]*ast.Target) Graph {
-	g := Graph{Deps: map[*ast.Target][]*ast.Target{}, Reachable: map[*ast.Target]bool{}}
-	for _, t := range f.Targets {
-		if targets[nameOf(t)] != t {
-			continue
-		}
+// buildGraph computes the graph over nodes, the targets that own their
+// name (targets[name]) in source order. The traversals run on the targets'
+// indexes in nodes (edge lists in one array, state in a byte slice, an
+// explicit stack instead of recursion, so a long needs: chain costs no
+// deep Go stack); only the results are maps.
+func buildGraph(f *ast.File, nodes []*ast.Target, targets map[string]*ast.Target) Graph {
+	g := Graph{}
+	edges := 0
+	pos := make([]ast.Pos, len(nodes))
+	for i, t := range nodes {
+		edges += len(t.Needs)
+		pos[i] = t.Pos()
+	}
+	number := func(t *ast.Target) int32 { return indexOf(nodes, pos, t) }
+	// adjacency in one array: the deps of node i are adj[start[i]:start[i+1]]
+	adj := make([]int32, 0, edges)
+	start := make([]int32, len(nodes)+1)
+	withDeps := 0
+	for i, t := range nodes {
+		from := len(adj)
 		for _, n := range t.Needs {
 			if d, ok := targets[n.Name]; ok {
-				g.Deps[t] = append(g.Deps[t], d)
+				adj = append(adj, number(d))
 			} else {
 				g.Missing = append(g.Missing, Missing{From: t, Name: n})
 			}
 		}
+		start[i+1] = int32(len(adj))
+		if len(adj) > from {
+			withDeps++
+		}
 	}
+	depsAll := make([]*ast.Target, len(adj))
+	for i, d := range adj {
+		depsAll[i] = nodes[d]
+	}
+	g.Deps = make(map[*ast.Target][]*ast.Target, withDeps)
+	for i, t := range nodes {
+		if a, b := start[i], start[i+1]; b > a {
+			g.Deps[t] = depsAll[a:b:b] // capped: an append by a caller does not write into the next list
+		}
+	}
+	goal := int32(-1)
 	if len(f.Defaults) > 0 {
 		g.GoalDecl = f.Defaults[0]
 		if d := f.Defaults[0]; d.Goal != nil {
-			g.Goal = targets[d.Goal.Name]
+			if t, ok := targets[d.Goal.Name]; ok {
+				goal, g.Goal = number(t), t
+			}
 		}
 	}
-	g.Cycles = findCycles(f, targets, g.Deps)
-	if g.Goal != nil {
-		g.walk(g.Goal, map[*ast.Target]int{})
+	gr := numGraph{nodes: nodes, adj: adj, start: start, state: make([]uint8, len(nodes)), stack: make([]frame, 0, len(nodes))}
+	g.Cycles = gr.cycles()
+	g.Reachable = map[*ast.Target]bool{}
+	if goal >= 0 {
+		clear(gr.state)
+		g.Order = gr.postorder(goal)
+		g.Reachable = make(map[*ast.Target]bool, len(g.Order))
+		for _, t := range g.Order {
+			g.Reachable[t] = true
+		}
 	}
 	return g
 }
 
-func nameOf(t *ast.Target) string {
-	if t.Name == nil {
-		return ""
+// indexOf returns the index of t in nodes, pos[i] being the position of
+// nodes[i]: a binary search, as the parser lists targets in source order,
+// with a linear scan for a tree whose targets are out of order.
+func indexOf(nodes []*ast.Target, pos []ast.Pos, t *ast.Target) int32 {
+	p := t.Pos()
+	lo, hi := 0, len(pos)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if pos[m] < p {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	return t.Name.Name
+	for i := lo; i < len(pos) && pos[i] == p; i++ {
+		if nodes[i] == t {
+			return int32(i)
+		}
+	}
+	for i, n := range nodes {
+		if n == t {
+			return int32(i)
+		}
+	}
+	panic("check: a target of the name map is not among the graph's nodes")
 }
 
-// walk does a post-order DFS from t, recording reachability and the run
-// order; cycle edges are skipped (they are reported separately).
-func (g *Graph) walk(t *ast.Target, state map[*ast.Target]int) {
-	if state[t] != 0 {
-		return
-	}
-	state[t] = 1
-	g.Reachable[t] = true
-	for _, d := range g.Deps[t] {
-		if state[d] == 1 {
+// numGraph is the dependency graph over target numbers.
+type numGraph struct {
+	nodes []*ast.Target
+	adj   []int32
+	start []int32
+	state []uint8 // 0 unvisited, 1 on the DFS stack, 2 done
+	stack []frame
+}
+
+// frame is a DFS stack entry: a node and the index of its next edge.
+type frame struct{ node, next int32 }
+
+// postorder does a post-order DFS from root: the run order, dependencies
+// before dependents. Cycle edges are skipped (reported separately).
+func (g *numGraph) postorder(root int32) []*ast.Target {
+	order := make([]*ast.Target, 0, len(g.nodes))
+	g.state[root] = 1
+	g.stack = append(g.stack[:0], frame{root, g.start[root]})
+	for len(g.stack) > 0 {
+		top := &g.stack[len(g.stack)-1]
+		if top.next < g.start[top.node+1] {
+			d := g.adj[top.next]
+			top.next++
+			if g.state[d] == 0 {
+				g.state[d] = 1
+				g.stack = append(g.stack, frame{d, g.start[d]})
+			}
 			continue
 		}
-		g.walk(d, state)
+		g.state[top.node] = 2
+		order = append(order, g.nodes[top.node])
+		g.stack = g.stack[:len(g.stack)-1]
 	}
-	state[t] = 2
-	g.Order = append(g.Order, t)
+	return order
 }
 
-// findCycles returns each elementary cycle found by DFS, once.
-func findCycles(f *ast.File, targets map[string]*ast.Target, deps map[*ast.Target][]*ast.Target) [][]*ast.Target {
-	state := map[*ast.Target]int{}
-	var stack []*ast.Target
+// cycles returns each elementary cycle found by DFS from every target in
+// source order, once, in dependency order.
+func (g *numGraph) cycles() [][]*ast.Target {
 	var cycles [][]*ast.Target
-	var visit func(t *ast.Target)
-	visit = func(t *ast.Target) {
-		state[t] = 1
-		stack = append(stack, t)
-		for _, d := range deps[t] {
-			switch state[d] {
+	for root := range g.nodes {
+		if g.state[root] != 0 {
+			continue
+		}
+		g.state[root] = 1
+		g.stack = append(g.stack[:0], frame{int32(root), g.start[root]})
+		for len(g.stack) > 0 {
+			top := &g.stack[len(g.stack)-1]
+			if top.next == g.start[top.node+1] {
+				g.state[top.node] = 2
+				g.stack = g.stack[:len(g.stack)-1]
+				continue
+			}
+			d := g.adj[top.next]
+			top.next++
+			switch g.state[d] {
 			case 0:
-				visit(d)
+				g.state[d] = 1
+				g.stack = append(g.stack, frame{d, g.start[d]})
 			case 1:
-				for i := len(stack) - 1; i >= 0; i-- {
-					if stack[i] == d {
-						cycles = append(cycles, append([]*ast.Target(nil), stack[i:]...))
+				for i := len(g.stack) - 1; i >= 0; i-- {
+					if g.stack[i].node == d {
+						c := make([]*ast.Target, len(g.stack)-i)
+						for j, fr := range g.stack[i:] {
+							c[j] = g.nodes[fr.node]
+						}
+						cycles = append(cycles, c)
 						break
 					}
 				}
 			}
-		}
-		stack = stack[:len(stack)-1]
-		state[t] = 2
-	}
-	for _, t := range f.Targets {
-		if targets[nameOf(t)] == t && state[t] == 0 {
-			visit(t)
 		}
 	}
 	return cycles

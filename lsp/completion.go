@@ -161,7 +161,7 @@ func (snap *snapshot) scopeAt(off int) *check.Scope {
 	path := pathAt(snap.File, off)
 	for i := len(path) - 1; i >= 0; i-- {
 		if st, ok := path[i].(ast.Stmt); ok {
-			if op := snap.Info.OpOf[st]; op != nil && op.Scope != nil {
+			if op := snap.Info.OpOf(st); op != nil && op.Scope != nil {
 				if fe, ok := st.(*ast.ForeachStmt); ok {
 					if sc := snap.loopScope(fe); sc != nil {
 						return sc

@@ -114,7 +114,7 @@ func (snap *snapshot) identSymbol(id *ast.Ident, parent ast.Node, path []ast.Nod
 	case *ast.Header:
 		if p.Kind == ast.HeaderReturns {
 			s.kind = symVar
-			s.binds = snap.Info.Root.Bindings[id.Name]
+			s.binds = snap.Info.Root.Local(id.Name)
 		} else {
 			s.kind, s.header = symHeader, p
 		}
@@ -147,7 +147,7 @@ func (snap *snapshot) substSymbol(sub *ast.Subst, s symbol) symbol {
 func (snap *snapshot) bindingsAt(id *ast.Ident) []*check.Binding {
 	for _, b := range snap.Info.Binds {
 		if b.Ident == id {
-			return b.Scope.Bindings[id.Name]
+			return b.Scope.Local(id.Name)
 		}
 	}
 	return nil
