@@ -123,28 +123,6 @@ func isUnsafeShell(c *ast.CallStmt) bool {
 	return check.IsUnsafeShell(c)
 }
 
-// calls returns the call statements named name at any depth.
-func calls(info *check.Info, names ...string) []*ast.CallStmt {
-	var out []*ast.CallStmt
-	for _, op := range info.Ops {
-		if c, ok := op.Stmt.(*ast.CallStmt); ok && c.Name != nil && contains(names, c.Name.Name) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// dispatches returns every $ dispatch at any depth.
-func dispatches(info *check.Info) []*ast.DispatchStmt {
-	var out []*ast.DispatchStmt
-	for _, op := range info.Ops {
-		if d, ok := op.Stmt.(*ast.DispatchStmt); ok {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // bindingOp returns the statement that binds b with "-> NAME", or nil.
 func bindingOp(b *check.Binding) ast.Stmt {
 	if b == nil || b.Kind != check.BindOp {
