@@ -196,13 +196,16 @@ func KindOf(n Node) Kind {
 
 // Scan traverses the tree rooted at root once, in the depth-first order
 // of [Inspect], and calls f only for the nodes whose kind is in want:
-// f(n, k, true) before n's subtree and f(n, k, false) after it. It is the
-// one traversal that several consumers share (the lint rules subscribe to
-// the kinds they need and keep their own context, such as the enclosing
-// statement, from the enter and leave calls). Unlike Inspect it calls no
-// function value for the nodes it is not asked about and allocates
-// nothing, except a File's merged list of top-level nodes.
-func Scan(root Node, want Mask, f func(n Node, k Kind, enter bool)) {
+// f(n, k, true) before n's subtree and f(n, k, false) after it. When
+// f(n, k, true) returns false, n's subtree and the call after it are
+// skipped (the result of the call after a subtree is ignored).
+//
+// It is the one traversal that several consumers share: the lint rules
+// subscribe to the kinds they need and keep their own context, such as
+// the enclosing statement, from the enter and leave calls. Unlike Inspect
+// it calls no function value for the nodes it is not asked about and
+// allocates nothing, except a File's merged list of top-level nodes.
+func Scan(root Node, want Mask, f func(n Node, k Kind, enter bool) bool) {
 	s := scanner{want: want, f: f}
 	s.node(root)
 }
@@ -212,15 +215,19 @@ func Scan(root Node, want Mask, f func(n Node, k Kind, enter bool)) {
 // callback per child.
 type scanner struct {
 	want Mask
-	f    func(Node, Kind, bool)
+	f    func(Node, Kind, bool) bool
 }
 
-func (s *scanner) enter(n Node, k Kind) bool {
+// enter reports n if its kind is wanted; entered says whether the leave
+// call is due, skip whether the subtree is skipped.
+func (s *scanner) enter(n Node, k Kind) (entered, skip bool) {
 	if s.want&(1<<k) != 0 {
-		s.f(n, k, true)
-		return true
+		if !s.f(n, k, true) {
+			return false, true
+		}
+		return true, false
 	}
-	return false
+	return false, false
 }
 
 func (s *scanner) leave(n Node, k Kind, entered bool) {
@@ -231,15 +238,13 @@ func (s *scanner) leave(n Node, k Kind, entered bool) {
 
 // leaf reports a node without children.
 func (s *scanner) leaf(n Node, k Kind) {
-	if s.want&(1<<k) != 0 {
-		s.f(n, k, true)
+	if s.want&(1<<k) != 0 && s.f(n, k, true) {
 		s.f(n, k, false)
 	}
 }
 
 func (s *scanner) ident(id *Ident) {
-	if id != nil && s.want&(1<<KindIdent) != 0 {
-		s.f(id, KindIdent, true)
+	if id != nil && s.want&(1<<KindIdent) != 0 && s.f(id, KindIdent, true) {
 		s.f(id, KindIdent, false)
 	}
 }
@@ -248,7 +253,10 @@ func (s *scanner) text(t *Text) {
 	if t == nil {
 		return
 	}
-	e := s.enter(t, KindText)
+	e, skip := s.enter(t, KindText)
+	if skip {
+		return
+	}
 	for _, p := range t.Parts {
 		switch p := p.(type) {
 		case *Lit:
@@ -263,7 +271,10 @@ func (s *scanner) text(t *Text) {
 }
 
 func (s *scanner) subst(n *Subst) {
-	e := s.enter(n, KindSubst)
+	e, skip := s.enter(n, KindSubst)
+	if skip {
+		return
+	}
 	s.ident(n.Root)
 	for _, p := range n.Path {
 		s.leaf(p, KindPathSeg)
@@ -278,7 +289,10 @@ func (s *scanner) block(b *Block) {
 	if b == nil {
 		return
 	}
-	e := s.enter(b, KindBlock)
+	e, skip := s.enter(b, KindBlock)
+	if skip {
+		return
+	}
 	for _, st := range b.Stmts {
 		s.node(st)
 	}
@@ -289,7 +303,10 @@ func (s *scanner) elseBlock(b *ElseBlock) {
 	if b == nil {
 		return
 	}
-	e := s.enter(b, KindElseBlock)
+	e, skip := s.enter(b, KindElseBlock)
+	if skip {
+		return
+	}
 	s.block(b.Body)
 	s.leave(b, KindElseBlock, e)
 }
@@ -298,7 +315,10 @@ func (s *scanner) binding(b *Binding) {
 	if b == nil {
 		return
 	}
-	e := s.enter(b, KindBinding)
+	e, skip := s.enter(b, KindBinding)
+	if skip {
+		return
+	}
 	s.ident(b.Name)
 	s.leave(b, KindBinding, e)
 }
@@ -307,7 +327,10 @@ func (s *scanner) fallback(f *Fallback) {
 	if f == nil {
 		return
 	}
-	e := s.enter(f, KindFallback)
+	e, skip := s.enter(f, KindFallback)
+	if skip {
+		return
+	}
 	s.node(f.Value)
 	s.leave(f, KindFallback, e)
 }
@@ -316,7 +339,10 @@ func (s *scanner) filterArg(a *FilterArg) {
 	if a == nil {
 		return
 	}
-	e := s.enter(a, KindFilterArg)
+	e, skip := s.enter(a, KindFilterArg)
+	if skip {
+		return
+	}
 	s.text(a.Text)
 	s.leave(a, KindFilterArg, e)
 }
@@ -332,7 +358,10 @@ func (s *scanner) bindFallback(b *Binding, f *Fallback) {
 }
 
 func (s *scanner) arg(a *Arg) {
-	e := s.enter(a, KindArg)
+	e, skip := s.enter(a, KindArg)
+	if skip {
+		return
+	}
 	s.ident(a.Key)
 	s.node(a.Value)
 	s.leave(a, KindArg, e)
@@ -348,10 +377,11 @@ func (s *scanner) args(args []*Arg, pos []Expr) {
 }
 
 // node visits n and its subtree; nil and typed-nil nodes are skipped as
-// eachChild skips them.
+// eachChild skips them (a typed nil of a type isNil does not list would
+// make eachChild fail, so no tree holds one).
 func (s *scanner) node(n Node) {
-	if isNil(n) {
-		return
+	if n == nil {
+		return // typed nils: each case (or the helper it calls) tests its pointer
 	}
 	switch n := n.(type) {
 	case *Ident:
@@ -365,87 +395,135 @@ func (s *scanner) node(n Node) {
 	case *Subst:
 		s.subst(n)
 	case *StringLit:
-		e := s.enter(n, KindStringLit)
+		e, skip := s.enter(n, KindStringLit)
+		if skip {
+			return
+		}
 		s.text(n.Value)
 		s.leave(n, KindStringLit, e)
 	case *BareWord:
-		e := s.enter(n, KindBareWord)
+		e, skip := s.enter(n, KindBareWord)
+		if skip {
+			return
+		}
 		s.text(n.Value)
 		s.leave(n, KindBareWord, e)
 	case *Filter:
-		e := s.enter(n, KindFilter)
+		e, skip := s.enter(n, KindFilter)
+		if skip {
+			return
+		}
 		s.ident(n.Name)
 		s.filterArg(n.Arg)
 		s.leave(n, KindFilter, e)
 	case *FilterArg:
 		s.filterArg(n)
 	case *File:
-		e := s.enter(n, KindFile)
+		e, skip := s.enter(n, KindFile)
+		if skip {
+			return
+		}
 		for _, c := range fileChildren(n) {
 			s.node(c)
 		}
 		s.leave(n, KindFile, e)
 	case *Header:
-		e := s.enter(n, KindHeader)
+		e, skip := s.enter(n, KindHeader)
+		if skip {
+			return
+		}
 		s.ident(n.Key)
 		headerChildren(n, s.node)
 		s.leave(n, KindHeader, e)
 	case *StatusValue, *Comment, *PathSeg, *NumberLit, *BoolLit, *NullLit, *BadStmt, *TestExpect:
 		s.leaf(n, KindOf(n))
 	case *VarDecl:
-		e := s.enter(n, KindVarDecl)
+		e, skip := s.enter(n, KindVarDecl)
+		if skip {
+			return
+		}
 		s.ident(n.Name)
 		s.node(n.Default)
 		s.leave(n, KindVarDecl, e)
 	case *Requirement:
-		e := s.enter(n, KindRequirement)
+		e, skip := s.enter(n, KindRequirement)
+		if skip {
+			return
+		}
 		s.ident(n.Key)
 		s.bindFallback(n.Bind, n.Fallback)
 		s.leave(n, KindRequirement, e)
 	case *Trigger:
-		e := s.enter(n, KindTrigger)
+		e, skip := s.enter(n, KindTrigger)
+		if skip {
+			return
+		}
 		s.ident(n.Source)
 		s.leave(n, KindTrigger, e)
 	case *KeyValue:
-		e := s.enter(n, KindKeyValue)
+		e, skip := s.enter(n, KindKeyValue)
+		if skip {
+			return
+		}
 		s.ident(n.Key)
 		for _, it := range n.Items {
 			s.node(it)
 		}
 		s.leave(n, KindKeyValue, e)
 	case *OutputSpec:
-		e := s.enter(n, KindOutputSpec)
+		e, skip := s.enter(n, KindOutputSpec)
+		if skip {
+			return
+		}
 		s.ident(n.Kind)
 		s.text(n.Target)
 		s.leave(n, KindOutputSpec, e)
 	case *TestsBlock:
-		e := s.enter(n, KindTestsBlock)
+		e, skip := s.enter(n, KindTestsBlock)
+		if skip {
+			return
+		}
 		for _, c := range n.Cases {
 			s.node(c)
 		}
 		s.leave(n, KindTestsBlock, e)
 	case *TestCase:
-		e := s.enter(n, KindTestCase)
+		e, skip := s.enter(n, KindTestCase)
+		if skip {
+			return
+		}
 		for _, x := range n.Expect {
 			s.node(x)
 		}
 		s.leave(n, KindTestCase, e)
 	case *DefaultDecl:
-		e := s.enter(n, KindDefaultDecl)
+		e, skip := s.enter(n, KindDefaultDecl)
+		if skip {
+			return
+		}
 		s.ident(n.Goal)
 		s.leave(n, KindDefaultDecl, e)
 	case *Template:
-		e := s.enter(n, KindTemplate)
+		e, skip := s.enter(n, KindTemplate)
+		if skip {
+			return
+		}
 		for _, l := range n.Lines {
 			s.node(l)
 		}
 		s.leave(n, KindTemplate, e)
 	case *TemplateLine:
-		e := s.enter(n, KindTemplateLine)
+		e, skip := s.enter(n, KindTemplateLine)
+		if skip {
+			return
+		}
 		s.text(n.Text)
 		s.leave(n, KindTemplateLine, e)
 	case *Target:
-		e := s.enter(n, KindTarget)
+		e, skip := s.enter(n, KindTarget)
+		if skip {
+			return
+		}
 		s.ident(n.Name)
 		for _, d := range n.Needs {
 			if !inNeedsStmt(n, d) {
@@ -460,18 +538,27 @@ func (s *scanner) node(n Node) {
 	case *Block:
 		s.block(n)
 	case *NeedsStmt:
-		e := s.enter(n, KindNeedsStmt)
+		e, skip := s.enter(n, KindNeedsStmt)
+		if skip {
+			return
+		}
 		for _, d := range n.Names {
 			s.ident(d)
 		}
 		s.leave(n, KindNeedsStmt, e)
 	case *SetStmt:
-		e := s.enter(n, KindSetStmt)
+		e, skip := s.enter(n, KindSetStmt)
+		if skip {
+			return
+		}
 		s.ident(n.Name)
 		s.node(n.Value)
 		s.leave(n, KindSetStmt, e)
 	case *AppendStmt:
-		e := s.enter(n, KindAppendStmt)
+		e, skip := s.enter(n, KindAppendStmt)
+		if skip {
+			return
+		}
 		s.ident(n.Name)
 		s.node(n.Value)
 		s.leave(n, KindAppendStmt, e)
@@ -482,77 +569,119 @@ func (s *scanner) node(n Node) {
 	case *Arg:
 		s.arg(n)
 	case *DispatchStmt:
-		e := s.enter(n, KindDispatchStmt)
+		e, skip := s.enter(n, KindDispatchStmt)
+		if skip {
+			return
+		}
 		s.ident(n.Connector)
 		s.ident(n.Tool)
 		s.args(n.Args, n.Positional)
 		s.bindFallback(n.Bind, n.Fallback)
 		s.leave(n, KindDispatchStmt, e)
 	case *CallStmt:
-		e := s.enter(n, KindCallStmt)
+		e, skip := s.enter(n, KindCallStmt)
+		if skip {
+			return
+		}
 		s.ident(n.Name)
 		s.args(n.Args, n.Positional)
 		s.bindFallback(n.Bind, n.Fallback)
 		s.leave(n, KindCallStmt, e)
 	case *LegacyOpStmt:
-		e := s.enter(n, KindLegacyOpStmt)
+		e, skip := s.enter(n, KindLegacyOpStmt)
+		if skip {
+			return
+		}
 		s.binding(n.Bind)
 		s.leave(n, KindLegacyOpStmt, e)
 	case *IfStmt:
-		e := s.enter(n, KindIfStmt)
+		e, skip := s.enter(n, KindIfStmt)
+		if skip {
+			return
+		}
 		for _, c := range n.Clauses {
 			s.node(c)
 		}
 		s.elseBlock(n.Else)
 		s.leave(n, KindIfStmt, e)
 	case *CondClause:
-		e := s.enter(n, KindCondClause)
+		e, skip := s.enter(n, KindCondClause)
+		if skip {
+			return
+		}
 		s.node(n.Cond)
 		s.block(n.Body)
 		s.leave(n, KindCondClause, e)
 	case *ForeachStmt:
-		e := s.enter(n, KindForeachStmt)
+		e, skip := s.enter(n, KindForeachStmt)
+		if skip {
+			return
+		}
 		s.ident(n.Iter)
 		s.node(n.List)
 		s.block(n.Body)
 		s.leave(n, KindForeachStmt, e)
 	case *ListLit:
-		e := s.enter(n, KindListLit)
+		e, skip := s.enter(n, KindListLit)
+		if skip {
+			return
+		}
 		for _, x := range n.Elems {
 			s.node(x)
 		}
 		s.leave(n, KindListLit, e)
 	case *ObjectLit:
-		e := s.enter(n, KindObjectLit)
+		e, skip := s.enter(n, KindObjectLit)
+		if skip {
+			return
+		}
 		for _, x := range n.Entries {
 			s.node(x)
 		}
 		s.leave(n, KindObjectLit, e)
 	case *ObjEntry:
-		e := s.enter(n, KindObjEntry)
+		e, skip := s.enter(n, KindObjEntry)
+		if skip {
+			return
+		}
 		s.node(n.Key)
 		s.node(n.Value)
 		s.leave(n, KindObjEntry, e)
 	case *CompareCond:
-		e := s.enter(n, KindCompareCond)
+		e, skip := s.enter(n, KindCompareCond)
+		if skip {
+			return
+		}
 		s.node(n.X)
 		s.node(n.Y)
 		s.leave(n, KindCompareCond, e)
 	case *TruthyCond:
-		e := s.enter(n, KindTruthyCond)
+		e, skip := s.enter(n, KindTruthyCond)
+		if skip {
+			return
+		}
 		s.node(n.X)
 		s.leave(n, KindTruthyCond, e)
 	case *NotCond:
-		e := s.enter(n, KindNotCond)
+		e, skip := s.enter(n, KindNotCond)
+		if skip {
+			return
+		}
 		s.node(n.X)
 		s.leave(n, KindNotCond, e)
 	case *LogicalCond:
-		e := s.enter(n, KindLogicalCond)
+		e, skip := s.enter(n, KindLogicalCond)
+		if skip {
+			return
+		}
 		s.node(n.X)
 		s.node(n.Y)
 		s.leave(n, KindLogicalCond, e)
 	case *ParenCond:
-		e := s.enter(n, KindParenCond)
+		e, skip := s.enter(n, KindParenCond)
+		if skip {
+			return
+		}
 		s.node(n.X)
 		s.leave(n, KindParenCond, e)
 	}

@@ -42,8 +42,10 @@ type event struct {
 }
 
 // refEvents computes what Scan must report for the kinds of want, from
-// ast.Inspect: its enter and leave events, kept for the wanted nodes.
-func refEvents(root ast.Node, want ast.Mask) []event {
+// ast.Inspect: its enter and leave events, kept for the wanted nodes. The
+// wanted nodes of the kinds in skip are entered but their subtrees are
+// skipped, with no leave event.
+func refEvents(root ast.Node, want, skip ast.Mask) []event {
 	var out []event
 	var stack []ast.Node
 	ast.Inspect(root, func(n ast.Node) bool {
@@ -55,19 +57,24 @@ func refEvents(root ast.Node, want ast.Mask) []event {
 			}
 			return true
 		}
-		stack = append(stack, n)
-		if k := ast.KindOf(n); want.Has(k) {
+		k := ast.KindOf(n)
+		if want.Has(k) {
 			out = append(out, event{n, k, true})
+			if skip.Has(k) {
+				return false
+			}
 		}
+		stack = append(stack, n)
 		return true
 	})
 	return out
 }
 
-func scanEvents(root ast.Node, want ast.Mask) []event {
+func scanEvents(root ast.Node, want, skip ast.Mask) []event {
 	var out []event
-	ast.Scan(root, want, func(n ast.Node, k ast.Kind, enter bool) {
+	ast.Scan(root, want, func(n ast.Node, k ast.Kind, enter bool) bool {
 		out = append(out, event{n, k, enter})
+		return !enter || !skip.Has(k)
 	})
 	return out
 }
@@ -86,8 +93,9 @@ func sameEvents(got, want []event) error {
 
 // TestScanOrder: on every testdata skill, Scan asked for every kind
 // reports exactly ast.Inspect's enter and leave events, and Scan asked
-// for some kinds reports the same events filtered; also from inner roots
-// (every target and header on its own).
+// for some kinds reports the same events filtered, also when the callback
+// skips the subtrees of some kinds (as Inspect's does by returning false);
+// also from inner roots (every target and header on its own).
 func TestScanOrder(t *testing.T) {
 	rng := rand.New(rand.NewSource(17))
 	masks := []ast.Mask{
@@ -108,12 +116,16 @@ func TestScanOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		f, _ := syntax.Parse(p, src)
-		for _, m := range masks {
-			want := refEvents(f, m)
-			if err := sameEvents(scanEvents(f, m), want); err != nil {
+		for i, m := range masks {
+			want := refEvents(f, m, 0)
+			if err := sameEvents(scanEvents(f, m, 0), want); err != nil {
 				t.Fatalf("%s, mask %x: %v", p, m, err)
 			}
 			total += len(want)
+			skip := masks[(i+3)%len(masks)] // skip the subtrees of some kinds
+			if err := sameEvents(scanEvents(f, m, skip), refEvents(f, m, skip)); err != nil {
+				t.Fatalf("%s, mask %x, skipping %x: %v", p, m, skip, err)
+			}
 		}
 		var roots []ast.Node
 		for _, tg := range f.Targets {
@@ -123,7 +135,7 @@ func TestScanOrder(t *testing.T) {
 			roots = append(roots, h)
 		}
 		for _, r := range roots {
-			if err := sameEvents(scanEvents(r, ast.AllKinds), refEvents(r, ast.AllKinds)); err != nil {
+			if err := sameEvents(scanEvents(r, ast.AllKinds, 0), refEvents(r, ast.AllKinds, 0)); err != nil {
 				t.Fatalf("%s, %T at %d: %v", p, r, r.Pos(), err)
 			}
 		}
@@ -179,7 +191,7 @@ func TestScanContext(t *testing.T) {
 	f, _ := syntax.Parse("t.skill.md", src)
 	var stmts []ast.Node
 	var got []string
-	ast.Scan(f, ast.Kinds(ast.KindSetStmt, ast.KindIfStmt, ast.KindCallStmt, ast.KindSubst), func(n ast.Node, k ast.Kind, enter bool) {
+	ast.Scan(f, ast.Kinds(ast.KindSetStmt, ast.KindIfStmt, ast.KindCallStmt, ast.KindSubst), func(n ast.Node, k ast.Kind, enter bool) bool {
 		switch {
 		case k == ast.KindSubst && enter:
 			got = append(got, fmt.Sprintf("%s in %T", src[n.Pos().Offset():n.End().Offset()], stmts[len(stmts)-1]))
@@ -189,6 +201,7 @@ func TestScanContext(t *testing.T) {
 		default:
 			stmts = stmts[:len(stmts)-1]
 		}
+		return true
 	})
 	want := "${A} in *ast.SetStmt, ${X} in *ast.IfStmt, ${X|trim} in *ast.CallStmt"
 	if strings.Join(got, ", ") != want {
@@ -213,7 +226,7 @@ func BenchmarkScan(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			n := 0
-			ast.Scan(f, want, func(ast.Node, ast.Kind, bool) { n++ })
+			ast.Scan(f, want, func(ast.Node, ast.Kind, bool) bool { n++; return true })
 		}
 	})
 	b.Run("Inspect", func(b *testing.B) {

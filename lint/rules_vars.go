@@ -329,11 +329,14 @@ func reserved(name string) bool {
 	return lang.Reserved(name)
 }
 
-var reservedShape = sync.OnceValue(func() (t struct {
+// wordShape is the first bytes and the length range of a set of words.
+type wordShape struct {
 	first          [256]bool
 	minLen, maxLen int
-}) {
-	t.minLen = 1 << 30
+}
+
+var reservedShape = sync.OnceValue(func() *wordShape {
+	t := &wordShape{minLen: 1 << 30}
 	for _, w := range lang.ReservedWords() {
 		if w == "" {
 			continue

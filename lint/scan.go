@@ -6,10 +6,19 @@ import (
 
 // scanKinds are the node kinds the rules that look below the statements
 // subscribe to: the nodes they report (substitutions, secret markers,
-// literal text) and the nodes that give those their context.
+// literal text) and the nodes that tell whether literal text is in
+// credential-in-args' scope.
 var scanKinds = ast.Kinds(
 	ast.KindSubst, ast.KindSecretRef, ast.KindLit,
-	ast.KindHeader, ast.KindTemplate, ast.KindVarDecl, ast.KindArg, ast.KindFallback,
+	ast.KindArg, ast.KindSetStmt, ast.KindHeader, ast.KindVarDecl,
+)
+
+// secretKinds are the kinds a second traversal, made only for a file with
+// secret markers, subscribes to: the markers and what decides whether one
+// sits in a sink (the enclosing statement, its fallback, a header or the
+// template).
+var secretKinds = ast.Kinds(
+	ast.KindSecretRef, ast.KindHeader, ast.KindTemplate, ast.KindFallback,
 	ast.KindSetStmt, ast.KindAppendStmt, ast.KindDispatchStmt, ast.KindCallStmt,
 	ast.KindLegacyOpStmt, ast.KindIfStmt, ast.KindForeachStmt, ast.KindNeedsStmt, ast.KindBadStmt,
 )
@@ -35,53 +44,43 @@ func (s *state) scan() *scanned {
 	s.scanDone = true
 	out := &s.scanRes
 	var (
-		header   *ast.Header
-		template int        // depth of templates entered (0 or 1)
-		stmts    []ast.Stmt // enclosing statements, innermost last
-		fallback *ast.Fallback
+		header  *ast.Header
+		secrets bool
 		// credential scope of literal text: inside a kwarg whose value is
 		// not itself reported, a $set value or a # Vars: default
 		credArg   *ast.Arg
 		credOther int
 	)
-	stmts = make([]ast.Stmt, 0, 8)
-	ast.Scan(s.f, scanKinds, func(n ast.Node, k ast.Kind, enter bool) {
+	ast.Scan(s.f, scanKinds, func(n ast.Node, k ast.Kind, enter bool) bool {
 		switch k {
 		case ast.KindLit:
-			if enter && (credArg != nil || credOther > 0) {
+			if credArg != nil || credOther > 0 {
 				if l := n.(*ast.Lit); mayBeCredential(l.Value) {
 					out.credLits = append(out.credLits, l)
 				}
 			}
+			return false // a leaf: no call after it
 		case ast.KindSubst:
-			if enter {
-				if sub := n.(*ast.Subst); sub.Bad != "" && !sub.Legacy {
-					out.badSubsts = append(out.badSubsts, sub)
+			sub := n.(*ast.Subst)
+			if sub.Bad != "" && !sub.Legacy {
+				out.badSubsts = append(out.badSubsts, sub)
+			}
+			// below a substitution, only a filter argument's text can
+			// hold what is asked for
+			for _, f := range sub.Filters {
+				if f.Arg != nil && f.Arg.Text != nil {
+					return true
 				}
 			}
+			return false
 		case ast.KindSecretRef:
-			if !enter {
-				return
-			}
-			r := n.(*ast.SecretRef)
-			switch {
-			case len(stmts) > 0:
-				op := stmts[len(stmts)-1]
-				out.secrets = append(out.secrets, secretUse{ref: r, sink: isSecretSink(op) && fallback == nil, op: op})
-			case header != nil || template > 0:
-				out.secrets = append(out.secrets, secretUse{ref: r})
-			}
+			secrets = true
+			return false
 		case ast.KindHeader:
 			if enter {
 				header = n.(*ast.Header)
 			} else {
 				header = nil
-			}
-		case ast.KindTemplate:
-			if enter {
-				template++
-			} else {
-				template--
 			}
 		case ast.KindVarDecl:
 			if header != nil && header.Kind == ast.HeaderVars {
@@ -91,42 +90,74 @@ func (s *state) scan() *scanned {
 					credOther--
 				}
 			}
-		case ast.KindArg:
+		case ast.KindArg: // only calls and dispatches have kwargs
 			a := n.(*ast.Arg)
 			if !enter {
 				credArg = nil
-				return
+				return true
 			}
-			if len(stmts) == 0 || a.Key == nil || a.Value == nil {
-				return
+			if a.Key == nil || a.Value == nil {
+				return true
 			}
 			if s.literalCredential(a) {
 				out.credArgs = append(out.credArgs, a)
-				return
+				return true
 			}
 			credArg = a
-		case ast.KindFallback:
-			if len(stmts) > 0 {
-				if enter {
-					fallback = n.(*ast.Fallback)
-				} else {
-					fallback = nil
-				}
-			}
 		case ast.KindSetStmt:
 			if enter {
 				credOther++
 			} else {
 				credOther--
 			}
-			fallthrough
-		default: // the other statements
+		}
+		return true
+	})
+	if secrets {
+		out.secrets = secretUsesOf(s.f)
+	}
+	return out
+}
+
+// secretUsesOf returns the secret markers of f in headers, the template
+// and the ops' arguments, conditions and values, with the statement each
+// sits in and whether that is a sink.
+func secretUsesOf(f *ast.File) []secretUse {
+	var (
+		out      []secretUse
+		header   bool
+		template bool
+		stmts    []ast.Stmt // enclosing statements, innermost last
+		fallback bool       // inside the innermost statement's (fallback: ...)
+	)
+	ast.Scan(f, secretKinds, func(n ast.Node, k ast.Kind, enter bool) bool {
+		switch k {
+		case ast.KindSecretRef:
+			r := n.(*ast.SecretRef)
+			switch {
+			case len(stmts) > 0:
+				op := stmts[len(stmts)-1]
+				out = append(out, secretUse{ref: r, sink: isSecretSink(op) && !fallback, op: op})
+			case header || template:
+				out = append(out, secretUse{ref: r})
+			}
+			return false
+		case ast.KindHeader:
+			header = enter
+		case ast.KindTemplate:
+			template = enter
+		case ast.KindFallback:
+			if len(stmts) > 0 { // not a # Requires: fallback
+				fallback = enter
+			}
+		default: // the statements
 			if enter {
 				stmts = append(stmts, n.(ast.Stmt))
 			} else {
 				stmts = stmts[:len(stmts)-1]
 			}
 		}
+		return true
 	})
 	return out
 }
