@@ -23,8 +23,8 @@ func TestReservedShape(t *testing.T) {
 		names = append(names, w, strings.ToUpper(w), w[:len(w)-1], w+"s", "_"+w)
 	}
 	for _, n := range names {
-		if got, want := reserved(n), lang.Reserved(n); got != want {
-			t.Errorf("reserved(%q) = %v, lang.Reserved says %v", n, got, want)
+		if got, want := reservedShape().has(n), lang.Reserved(n); got != want {
+			t.Errorf("reservedShape().has(%q) = %v, lang.Reserved says %v", n, got, want)
 		}
 	}
 }

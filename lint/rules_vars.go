@@ -137,8 +137,9 @@ func ruleReservedKeyword() *Rule {
 			Good:    "# Vars: DEFAULT_MODE=foo\n",
 		},
 		Run: func(p *Pass) {
+			shape := reservedShape()
 			flag := func(id *ast.Ident, what string) {
-				if id != nil && reserved(id.Name) {
+				if id != nil && shape.has(id.Name) {
 					p.Reportf(id, "%s %q is a reserved word: choose another name", what, id.Name)
 				}
 			}
@@ -318,21 +319,20 @@ func inlineBound(p *Pass, r *check.Ref) bool {
 	return p.st.inlined[r.Name()]
 }
 
-// reserved is lang.Reserved behind a test of the first byte and the
-// length, which most names fail: the reserved words are few and short,
-// and reserved-keyword asks about every binding of the skill.
-func reserved(name string) bool {
-	t := reservedShape()
+// wordShape is the first bytes and the length range of the reserved
+// words: a test in front of lang.Reserved that most names fail, because
+// reserved-keyword asks about every binding of the skill.
+type wordShape struct {
+	first          [256]bool
+	minLen, maxLen int
+}
+
+// has reports whether name is reserved (lang.Reserved).
+func (t *wordShape) has(name string) bool {
 	if len(name) < t.minLen || len(name) > t.maxLen || !t.first[name[0]] {
 		return false
 	}
 	return lang.Reserved(name)
-}
-
-// wordShape is the first bytes and the length range of a set of words.
-type wordShape struct {
-	first          [256]bool
-	minLen, maxLen int
 }
 
 var reservedShape = sync.OnceValue(func() *wordShape {
