@@ -242,3 +242,29 @@ func BenchmarkScan(b *testing.B) {
 		}
 	})
 }
+
+// FuzzScanOrder checks TestScanOrder's property on whatever the parser
+// makes of arbitrary text, seeded with the testdata skills.
+func FuzzScanOrder(f *testing.F) {
+	for _, pattern := range []string{"../testdata/lint/*/*.skill.md", "../testdata/corpus/*/*.skill.md", "../testdata/corpus/adversarial/*/*.skill.md"} {
+		files, _ := filepath.Glob(pattern)
+		for _, p := range files {
+			if src, err := os.ReadFile(p); err == nil {
+				f.Add(src)
+			}
+		}
+	}
+	f.Add([]byte("t:\n    emit(text=\"${A|default:\\\"${B|x:\\\\\\\"{{secret.K}}\\\\\\\"}\\\"}\")\n"))
+	skip := ast.Kinds(ast.KindSubst, ast.KindArg, ast.KindIfStmt)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, _ := syntax.Parse("fuzz.skill.md", src)
+		for _, m := range []ast.Mask{ast.AllKinds, ast.Kinds(ast.KindSubst, ast.KindSecretRef, ast.KindLit, ast.KindArg, ast.KindSetStmt)} {
+			if err := sameEvents(scanEvents(file, m, 0), refEvents(file, m, 0)); err != nil {
+				t.Fatalf("mask %x: %v", m, err)
+			}
+			if err := sameEvents(scanEvents(file, m, skip), refEvents(file, m, skip)); err != nil {
+				t.Fatalf("mask %x, skipping %x: %v", m, skip, err)
+			}
+		}
+	})
+}

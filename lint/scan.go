@@ -42,81 +42,87 @@ func (s *state) scan() *scanned {
 		return &s.scanRes
 	}
 	s.scanDone = true
-	out := &s.scanRes
-	var (
-		header  *ast.Header
-		secrets bool
-		// credential scope of literal text: inside a kwarg whose value is
-		// not itself reported, a $set value or a # Vars: default
-		credArg   *ast.Arg
-		credOther int
-	)
-	ast.Scan(s.f, scanKinds, func(n ast.Node, k ast.Kind, enter bool) bool {
-		switch k {
-		case ast.KindLit:
-			if credArg != nil || credOther > 0 {
-				if l := n.(*ast.Lit); mayBeCredential(l.Value) {
-					out.credLits = append(out.credLits, l)
-				}
-			}
-			return false // a leaf: no call after it
-		case ast.KindSubst:
-			sub := n.(*ast.Subst)
-			if sub.Bad != "" && !sub.Legacy {
-				out.badSubsts = append(out.badSubsts, sub)
-			}
-			// below a substitution, only a filter argument's text can
-			// hold what is asked for
-			for _, f := range sub.Filters {
-				if f.Arg != nil && f.Arg.Text != nil {
-					return true
-				}
-			}
-			return false
-		case ast.KindSecretRef:
-			secrets = true
-			return false
-		case ast.KindHeader:
-			if enter {
-				header = n.(*ast.Header)
-			} else {
-				header = nil
-			}
-		case ast.KindVarDecl:
-			if header != nil && header.Kind == ast.HeaderVars {
-				if enter {
-					credOther++
-				} else {
-					credOther--
-				}
-			}
-		case ast.KindArg: // only calls and dispatches have kwargs
-			a := n.(*ast.Arg)
-			if !enter {
-				credArg = nil
-				return true
-			}
-			if a.Key == nil || a.Value == nil {
-				return true
-			}
-			if s.literalCredential(a) {
-				out.credArgs = append(out.credArgs, a)
-				return true
-			}
-			credArg = a
-		case ast.KindSetStmt:
-			if enter {
-				credOther++
-			} else {
-				credOther--
+	sc := fileScan{st: s, out: &s.scanRes}
+	ast.Scan(s.f, scanKinds, sc.visit)
+	if sc.secrets {
+		sc.out.secrets = secretUsesOf(s.f)
+	}
+	return sc.out
+}
+
+// fileScan is the state of state.scan's traversal.
+type fileScan struct {
+	st      *state
+	out     *scanned
+	header  *ast.Header
+	secrets bool
+	// credential scope of literal text: inside a kwarg whose value is not
+	// itself reported, a $set value or a # Vars: default
+	credArg   *ast.Arg
+	credOther int
+}
+
+func (sc *fileScan) visit(n ast.Node, k ast.Kind, enter bool) bool {
+	switch k {
+	case ast.KindLit:
+		if sc.credArg != nil || sc.credOther > 0 {
+			if l := n.(*ast.Lit); mayBeCredential(l.Value) {
+				sc.out.credLits = append(sc.out.credLits, l)
 			}
 		}
-		return true
-	})
-	if secrets {
-		out.secrets = secretUsesOf(s.f)
+		return false // a leaf: no call after it
+	case ast.KindSubst:
+		sub := n.(*ast.Subst)
+		if sub.Bad != "" && !sub.Legacy {
+			sc.out.badSubsts = append(sc.out.badSubsts, sub)
+		}
+		// below a substitution, only a filter argument's text can hold
+		// what is asked for
+		for _, f := range sub.Filters {
+			if f != nil && f.Arg != nil && f.Arg.Text != nil {
+				return true
+			}
+		}
+		return false
+	case ast.KindSecretRef:
+		sc.secrets = true
+		return false
+	case ast.KindHeader:
+		if enter {
+			sc.header = n.(*ast.Header)
+		} else {
+			sc.header = nil
+		}
+	case ast.KindVarDecl:
+		if sc.header != nil && sc.header.Kind == ast.HeaderVars {
+			if enter {
+				sc.credOther++
+			} else {
+				sc.credOther--
+			}
+		}
+	case ast.KindArg: // only calls and dispatches have kwargs
+		a := n.(*ast.Arg)
+		if !enter {
+			sc.credArg = nil
+			return true
+		}
+		if a.Key == nil || a.Value == nil {
+			return true
+		}
+		if sc.st.literalCredential(a) {
+			sc.out.credArgs = append(sc.out.credArgs, a)
+			return true
+		}
+		sc.credArg = a
+	case ast.KindSetStmt:
+		if enter {
+			sc.credOther++
+		} else {
+			sc.credOther--
+		}
 	}
-	return out
+	return true
 }
 
 // secretUsesOf returns the secret markers of f in headers, the template
