@@ -10,6 +10,10 @@
 // [LineTable] turns them into line:column in characters; the language
 // server converts to UTF-16 at its edge.
 //
+// [Walk], [Inspect] and [All] visit every node; [Scan] walks a tree once
+// and calls back only for the node kinds ([Kind], [Mask]) it is asked
+// about, for consumers that share one traversal.
+//
 // The package also holds the one [Diagnostic] type every phase reports.
 // It imports nothing else of skillc.
 package ast

@@ -3,6 +3,7 @@ package lint
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +53,76 @@ func FuzzCredentialPrefilter(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if credentialValue.MatchString(s) && !mayBeCredential(s) {
 			t.Fatalf("mayBeCredential(%q) = false, but credentialValue matches it", s)
+		}
+	})
+}
+
+// mayBeCredentialByLowering is the first form of the prefilter, kept as
+// the reference: lower-case the text, then look for each anchor.
+func mayBeCredentialByLowering(v string) bool {
+	if len(v) < 5 {
+		return false
+	}
+	low := make([]byte, 0, len(v))
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= 0x80 {
+			return true
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low = append(low, c)
+	}
+	for _, a := range credentialAnchors {
+		if strings.Contains(string(low), a) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCredentialPrefilterSameAnswers: the single-pass prefilter answers
+// as the lowering one on the samples, every anchor in every case and
+// position, and every literal line of the testdata.
+func TestCredentialPrefilterSameAnswers(t *testing.T) {
+	samples := append([]string(nil), credentialSamples...)
+	for _, a := range credentialAnchors {
+		for _, s := range []string{a, strings.ToUpper(a), "xx" + a + "yy", "....." + strings.ToUpper(a[:1]) + a[1:], a[:len(a)-1] + "....."} {
+			samples = append(samples, s)
+		}
+	}
+	files, _ := filepath.Glob("../testdata/lint/*/*.skill.md")
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples = append(samples, strings.Split(string(src), "\n")...)
+	}
+	yes := 0
+	for _, s := range samples {
+		got, want := mayBeCredential(s), mayBeCredentialByLowering(s)
+		if got != want {
+			t.Fatalf("mayBeCredential(%q) = %v, the reference says %v", s, got, want)
+		}
+		if got {
+			yes++
+		}
+	}
+	if yes < 50 || yes == len(samples) {
+		t.Fatalf("%d of %d samples pass the prefilter: the samples lost one side", yes, len(samples))
+	}
+}
+
+// FuzzCredentialPrefilterSameAnswers checks the same on arbitrary text.
+func FuzzCredentialPrefilterSameAnswers(f *testing.F) {
+	for _, s := range credentialSamples {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := mayBeCredential(s), mayBeCredentialByLowering(s); got != want {
+			t.Fatalf("mayBeCredential(%q) = %v, the reference says %v", s, got, want)
 		}
 	})
 }

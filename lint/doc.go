@@ -9,7 +9,10 @@
 // `skillc explain`, `skillc rules`, the language server and docs/rules.md,
 // and a Run function that reports through a [Pass]. [Rules] is the one
 // explicit registry; there is no init-time registration and no package
-// state.
+// state. What several rules need from one file is computed once, on first
+// use, in the per-run state the rules share: one ast.Scan of the tree
+// (scan.go) and the checker's ops and references sorted by kind, call
+// name and shape (index.go).
 //
 // [Check] parses, checks and lints a source in one call and merges the
 // parser's diagnostics; [Run] lints an already parsed file. Both apply

@@ -126,6 +126,11 @@ type state struct {
 	refOf       map[*ast.Subst]*check.Ref
 	emitCounted bool
 	inlined     map[string]bool // names bound by inlined data skills (see inlineBound)
+	index       *index          // ops and references by what the rules ask for (see idx)
+
+	scanDone bool
+	scanRes  scanned
+	credKeys map[string]bool // credentialKey's answer by kwarg name
 }
 
 func newState(f *ast.File, info *check.Info) *state {
@@ -189,3 +194,29 @@ var runnableRules = sync.OnceValue(func() []*Rule {
 	}
 	return out
 })
+
+// bound reports whether anything in the skill binds name ($set, $append,
+// -> NAME, foreach, # Requires:, # Vars:...). It scans the bindings: it
+// is asked about the few # Returns: names only.
+func (s *state) bound(name string) bool {
+	for _, b := range s.info.Binds {
+		if b.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// boundNames returns every bound name once, sorted.
+func (s *state) boundNames() []string {
+	seen := make(map[string]bool, len(s.info.Binds))
+	out := []string{}
+	for _, b := range s.info.Binds {
+		if !seen[b.Name] {
+			seen[b.Name] = true
+			out = append(out, b.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -22,61 +22,6 @@ func opKwargs(op string) []string { return lang.Kwargs(op) }
 // codeList renders names as one code span: `a b c`.
 func codeList(names []string) string { return "`" + strings.Join(names, " ") + "`" }
 
-// ownExprs returns the expression-bearing children of a statement itself,
-// not of nested blocks, so that walking them for every op in info.Ops
-// visits each expression once. It appends to out[:0] (a buffer to reuse).
-func ownExprs(out []ast.Node, s ast.Stmt) []ast.Node {
-	out = out[:0]
-	add := func(n ast.Node) {
-		if n != nil && !isNilNode(n) {
-			out = append(out, n)
-		}
-	}
-	switch s := s.(type) {
-	case *ast.SetStmt:
-		add(s.Value)
-	case *ast.AppendStmt:
-		add(s.Value)
-	case *ast.DispatchStmt:
-		for _, a := range s.Args {
-			add(a)
-		}
-		for _, v := range s.Positional {
-			add(v)
-		}
-		if s.Fallback != nil {
-			add(s.Fallback)
-		}
-	case *ast.CallStmt:
-		for _, a := range s.Args {
-			add(a)
-		}
-		for _, v := range s.Positional {
-			add(v)
-		}
-		if s.Fallback != nil {
-			add(s.Fallback)
-		}
-	case *ast.IfStmt:
-		for _, c := range s.Clauses {
-			if c.Cond != nil {
-				add(c.Cond)
-			}
-		}
-	case *ast.ForeachStmt:
-		add(s.List)
-	}
-	return out
-}
-
-func isNilNode(n ast.Node) bool {
-	switch n := n.(type) {
-	case ast.Expr:
-		return n == nil
-	}
-	return false
-}
-
 // litString returns the literal text of a value (a string without
 // substitutions, a bare word, a number or a boolean).
 func litString(e ast.Expr) (string, bool) {
@@ -121,28 +66,6 @@ func dispatchName(d *ast.DispatchStmt) string {
 // isUnsafeShell reports whether c is shell(..., unsafe=true).
 func isUnsafeShell(c *ast.CallStmt) bool {
 	return check.IsUnsafeShell(c)
-}
-
-// calls returns the call statements named name at any depth.
-func calls(info *check.Info, names ...string) []*ast.CallStmt {
-	var out []*ast.CallStmt
-	for _, op := range info.Ops {
-		if c, ok := op.Stmt.(*ast.CallStmt); ok && c.Name != nil && contains(names, c.Name.Name) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// dispatches returns every $ dispatch at any depth.
-func dispatches(info *check.Info) []*ast.DispatchStmt {
-	var out []*ast.DispatchStmt
-	for _, op := range info.Ops {
-		if d, ok := op.Stmt.(*ast.DispatchStmt); ok {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // bindingOp returns the statement that binds b with "-> NAME", or nil.

@@ -33,3 +33,28 @@ func BenchmarkCheckBig(b *testing.B) { benchCheck(b, benchinput.Shared(b, "big.s
 // BenchmarkCheckBigOwn checks the in-repository skill of the same shape
 // and size, so the measurement exists without ../shared.
 func BenchmarkCheckBigOwn(b *testing.B) { benchCheck(b, benchinput.Big(14000)) }
+
+// benchRules times only the rule phase of lint.Check (every rule, the
+// suppressions and the final sort) on a file parsed and checked once
+// before the loop.
+func benchRules(b *testing.B, src []byte) {
+	b.Helper()
+	f, parsed := syntaxParse(src)
+	info := checkFile(f)
+	if ds := lint(f, info, nil, Options{}, parsed); ds.HasErrors() {
+		b.Fatalf("input has errors: %v", ds)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := benchinput.StartCPU()
+	for i := 0; i < b.N; i++ {
+		lint(f, info, nil, Options{}, parsed)
+	}
+	cpu.Report(b)
+}
+
+// BenchmarkRulesBig is the rule phase of BenchmarkCheckBig.
+func BenchmarkRulesBig(b *testing.B) { benchRules(b, benchinput.Shared(b, "big.skill.md")) }
+
+// BenchmarkRulesBigOwn is the rule phase of BenchmarkCheckBigOwn.
+func BenchmarkRulesBigOwn(b *testing.B) { benchRules(b, benchinput.Big(14000)) }

@@ -17,17 +17,6 @@ func appendInits(op *check.Op, name string) []*check.Binding {
 	return out
 }
 
-// appends returns every $append op with its statement.
-func appends(info *check.Info) []*check.Op {
-	var out []*check.Op
-	for _, op := range info.Ops {
-		if s, ok := op.Stmt.(*ast.AppendStmt); ok && s.Name != nil {
-			out = append(out, op)
-		}
-	}
-	return out
-}
-
 func ruleUninitializedAppend() *Rule {
 	return &Rule{
 		ID: "uninitialized-append", Severity: ast.Error, Needs: NeedsSource,
@@ -38,7 +27,7 @@ func ruleUninitializedAppend() *Rule {
 			Good:    "t:\n    $set FOUND = []\n    foreach I in ${ITEMS}:\n        $append FOUND ${I.id}\n",
 		},
 		Run: func(p *Pass) {
-			for _, op := range appends(p.Info) {
+			for _, op := range p.st.idx().appends {
 				s := op.Stmt.(*ast.AppendStmt)
 				if len(appendInits(op, s.Name.Name)) > 0 || initializedInLoopBody(p, op, s.Name.Name) {
 					continue
@@ -71,7 +60,7 @@ func ruleForeachLocalAccumulator() *Rule {
 			Good:    "$set FOUND = []\nforeach I in ${ITEMS}:\n    $append FOUND ${I.id}\n",
 		},
 		Run: func(p *Pass) {
-			for _, op := range appends(p.Info) {
+			for _, op := range p.st.idx().appends {
 				s := op.Stmt.(*ast.AppendStmt)
 				if len(op.Loops) == 0 {
 					continue
@@ -109,7 +98,7 @@ func ruleAppendToNonList() *Rule {
 			Good:    "$set SEEN = []\n$append SEEN ${I.id}\n",
 		},
 		Run: func(p *Pass) {
-			for _, op := range appends(p.Info) {
+			for _, op := range p.st.idx().appends {
 				s := op.Stmt.(*ast.AppendStmt)
 				for _, b := range appendInits(op, s.Name.Name) {
 					if kind := staticKind(b.Value); kind != "" {
@@ -157,7 +146,7 @@ func ruleAppendStructuredToString() *Rule {
 			Good:    "$set OUT = \"\"\n$ tickets.get id=\"1\" -> R\n$append OUT \"${R.summary}\\n\"\n",
 		},
 		Run: func(p *Pass) {
-			for _, op := range appends(p.Info) {
+			for _, op := range p.st.idx().appends {
 				s := op.Stmt.(*ast.AppendStmt)
 				sub, ok := s.Value.(*ast.Subst)
 				if !ok || len(sub.Path) > 0 || len(sub.Filters) > 0 || !stringAccumulator(op, s.Name.Name) {
@@ -221,11 +210,7 @@ func ruleObjectIterationAdvisory() *Rule {
 			Good:    "$ data_read mode=fts query=\"x\" -> R\nforeach I in ${R.items}:\n    emit(text=\"${I.id}\")\n",
 		},
 		Run: func(p *Pass) {
-			for _, op := range p.Info.Ops {
-				fe, ok := op.Stmt.(*ast.ForeachStmt)
-				if !ok {
-					continue
-				}
+			for _, fe := range p.st.idx().foreachs {
 				sub, ok := fe.List.(*ast.Subst)
 				if !ok || len(sub.Path) > 0 || len(sub.Filters) > 0 {
 					continue

@@ -20,33 +20,22 @@ func ruleMalformedCall() *Rule {
 			Good:    "emit(text=\"x\")\nexecute_skill(name=\"helper\") -> R\nshell(argv=[\"ls\", \"42\"])\n",
 		},
 		Run: func(p *Pass) {
-			type found struct {
-				spec lang.OpSpec
-				ok   bool
-			}
-			specs := map[string]found{} // lang.Op copies the spec: once per name
-			for _, op := range p.Info.Ops {
-				c, ok := op.Stmt.(*ast.CallStmt)
-				if !ok || c.Name == nil {
-					continue
-				}
-				f, seen := specs[c.Name.Name]
-				if !seen {
-					f.spec, f.ok = lang.Op(c.Name.Name)
-					specs[c.Name.Name] = f
-				}
-				spec, ok := f.spec, f.ok
+			for _, g := range p.st.idx().groups {
+				spec, ok := lang.Op(g.name) // a copy of the spec: once per name
 				if !ok || spec.Class != lang.Intrinsic {
 					continue
 				}
-				checkCallBinding(p, c, spec)
-				checkCallKwargs(p, c, spec)
-				switch spec.Name {
-				case "shell":
-					checkShellArgs(p, c)
-				case "notify":
-					if a := c.Arg("connectors"); a != nil {
-						checkListArg(p, "notify", a)
+				cs := &callSpec{spec: &spec, skillArgs: spec.SkillArgs()}
+				for _, c := range g.calls {
+					checkCallBinding(p, c, cs.spec)
+					checkCallKwargs(p, c, cs)
+					switch spec.Name {
+					case "shell":
+						checkShellArgs(p, c)
+					case "notify":
+						if a := c.Arg("connectors"); a != nil {
+							checkListArg(p, "notify", a)
+						}
 					}
 				}
 			}
@@ -54,8 +43,16 @@ func ruleMalformedCall() *Rule {
 	}
 }
 
+// callSpec is an intrinsic's spec with what checkCallKwargs derives from
+// it, computed once for all the calls of one name.
+type callSpec struct {
+	spec      *lang.OpSpec
+	kwargs    []string // spec.Kwargs(), on first use
+	skillArgs []string
+}
+
 // checkCallBinding reports -> R on an op that binds nothing.
-func checkCallBinding(p *Pass, c *ast.CallStmt, spec lang.OpSpec) {
+func checkCallBinding(p *Pass, c *ast.CallStmt, spec *lang.OpSpec) {
 	if c.Bind == nil || spec.Binding != lang.BindNone {
 		return
 	}
@@ -65,8 +62,8 @@ func checkCallBinding(p *Pass, c *ast.CallStmt, spec lang.OpSpec) {
 
 // checkCallKwargs reports kwargs the op does not take and a skill named
 // by both its kwarg and an alias.
-func checkCallKwargs(p *Pass, c *ast.CallStmt, spec lang.OpSpec) {
-	kwargs := spec.Kwargs()
+func checkCallKwargs(p *Pass, c *ast.CallStmt, cs *callSpec) {
+	spec := cs.spec
 	for _, a := range c.Args {
 		if a.Key == nil {
 			continue
@@ -75,6 +72,10 @@ func checkCallKwargs(p *Pass, c *ast.CallStmt, spec lang.OpSpec) {
 		if _, ok := spec.Param(key); ok || key == "timeout" || key == "approved" {
 			continue
 		}
+		if cs.kwargs == nil {
+			cs.kwargs = spec.Kwargs()
+		}
+		kwargs := cs.kwargs
 		if s := closest(key, kwargs); s != "" {
 			p.Reportf(a.Key, "%s has no argument %s — did you mean %s? (arguments: %s)", spec.Name, key, s, strings.Join(kwargs, ", ")).
 				WithFix("rename to "+s, a.Key.Range, s)
@@ -82,7 +83,10 @@ func checkCallKwargs(p *Pass, c *ast.CallStmt, spec lang.OpSpec) {
 		}
 		p.Reportf(a.Key, "%s has no argument %s (arguments: %s)", spec.Name, key, strings.Join(kwargs, ", "))
 	}
-	names := spec.SkillArgs()
+	names := cs.skillArgs
+	if len(names) < 2 {
+		return // a skill can be named twice only when its kwarg has an alias
+	}
 	var given []*ast.Arg
 	for _, n := range names {
 		if a := c.Arg(n); a != nil {

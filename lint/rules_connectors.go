@@ -12,7 +12,7 @@ import (
 // connector (nil when not wired).
 func qualified(p *Pass) []*ast.DispatchStmt {
 	var out []*ast.DispatchStmt
-	for _, d := range dispatches(p.Info) {
+	for _, d := range p.st.idx().dispatches {
 		if d.Connector != nil && d.Tool != nil {
 			out = append(out, d)
 		}
@@ -70,7 +70,7 @@ func ruleUnwiredPrimaryConnector() *Rule {
 			}
 			uses := map[string][]*ast.DispatchStmt{}
 			var order []string
-			for _, d := range dispatches(p.Info) {
+			for _, d := range p.st.idx().dispatches {
 				if d.Connector != nil || d.Tool == nil || isTypedOp(d.Tool.Name) || p.Ctx.Connectors[d.Tool.Name] != nil || isConnectorAsTool(d) {
 					continue
 				}
@@ -283,7 +283,7 @@ func ruleUnknownLLMModel() *Rule {
 			if !p.Ctx.ModelsKnown {
 				return
 			}
-			for _, d := range dispatches(p.Info) {
+			for _, d := range p.st.idx().dispatches {
 				if d.Connector != nil || d.Tool == nil || d.Tool.Name != "llm" {
 					continue
 				}

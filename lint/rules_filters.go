@@ -18,7 +18,7 @@ func ruleUnknownFilter() *Rule {
 			Good:    "emit(text=\"${X|url}\")\n",
 		},
 		Run: func(p *Pass) {
-			for _, r := range p.Info.Refs {
+			for _, r := range p.st.idx().filtered {
 				for _, f := range r.Subst.Filters {
 					if f.Name == nil || lang.IsFilter(f.Name.Name) {
 						continue
@@ -53,7 +53,7 @@ func ruleUnquotedFilterArg() *Rule {
 			Good:    "emit(text=\"${LOG|head:\\\"5\\\"}\")\n",
 		},
 		Run: func(p *Pass) {
-			for _, r := range p.Info.Refs {
+			for _, r := range p.st.idx().filtered {
 				for _, f := range r.Subst.Filters {
 					if f.Arg == nil || f.Arg.Quoted || f.Name == nil || r.Subst.Bad != "" {
 						continue // a malformed substitution is a parse-error
@@ -115,7 +115,7 @@ func ruleUnparsedJSONFieldAccess() *Rule {
 			Good:    "$ json_parse ${RAW} -> P\nemit(text=\"${P.count}\")\n",
 		},
 		Run: func(p *Pass) {
-			for _, r := range p.Info.Refs {
+			for _, r := range p.st.idx().filtered {
 				fs := r.Subst.Filters
 				if len(fs) == 0 || fs[len(fs)-1].Name == nil || fs[len(fs)-1].Name.Name != "json_parse" {
 					continue
@@ -152,7 +152,7 @@ func ruleRemoteResultNeedsParse() *Rule {
 			Good:    "$ tickets.search query=\"open\" -> R\n$ json_parse ${R} -> P\nemit(text=\"${P.items|length} open\")\n",
 		},
 		Run: func(p *Pass) {
-			for _, r := range p.Info.Refs {
+			for _, r := range p.st.idx().filtered {
 				if len(r.Subst.Path) > 0 || !hasFilter(r.Subst, "length") || !boundByRemote(r) {
 					continue
 				}

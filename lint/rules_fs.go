@@ -23,7 +23,7 @@ func ruleFSPathNotAllowed() *Rule {
 			if !p.Ctx.FSAllowlistKnown {
 				return
 			}
-			for _, c := range calls(p.Info, "file_read", "file_write") {
+			for _, c := range p.st.idx().callsNamedAny("file_read", "file_write") {
 				if a := c.Arg("path"); a != nil {
 					if v, ok := check.LitString(a.Value); ok {
 						fsPathAllowed(p, a.Value, v)

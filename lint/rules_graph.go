@@ -199,8 +199,11 @@ func ruleMissingDependency() *Rule {
 			Good:    "helper:\n    emit(text=\"h\")\nmain: helper\n    emit(text=\"m\")\n\ndefault: main\n",
 		},
 		Run: func(p *Pass) {
-			names := targetNames(p.File)
+			var names []string // built for the first missing dependency
 			for _, m := range p.Info.Graph.Missing {
+				if names == nil {
+					names = targetNames(p.File)
+				}
 				s := closest(m.Name.Name, names)
 				d := p.Reportf(m.Name, "target %s needs %s, which is not declared%s", m.From.Name.Name, m.Name.Name, didYouMean(s))
 				if s != "" {

@@ -18,18 +18,23 @@ func ruleUnknownRuntimeOp() *Rule {
 			Good:    "emit(text=\"hi\")\n",
 		},
 		Run: func(p *Pass) {
-			intrinsics := lang.Intrinsics()
-			for _, op := range p.Info.Ops {
-				c, ok := op.Stmt.(*ast.CallStmt)
-				if !ok || c.Name == nil || lang.IsIntrinsic(c.Name.Name) {
+			var intrinsics []string
+			for _, g := range p.st.idx().groups {
+				name := g.name
+				if lang.IsIntrinsic(name) {
 					continue
 				}
-				name := c.Name.Name
-				if s := closest(name, intrinsics); s != "" {
-					p.Reportf(c.Name, "unknown op %s — did you mean %s?", name, s).WithFix("rename to "+s, c.Name.Range, s)
-					continue
+				if intrinsics == nil {
+					intrinsics = lang.Intrinsics()
 				}
-				p.Reportf(c.Name, "unknown op %s: the function-call ops are %s; if this is an external tool, call it with \"$ connector.%s k=v -> R\"", name, strings.Join(intrinsics, ", "), name)
+				s := closest(name, intrinsics)
+				for _, c := range g.calls {
+					if s != "" {
+						p.Reportf(c.Name, "unknown op %s — did you mean %s?", name, s).WithFix("rename to "+s, c.Name.Range, s)
+						continue
+					}
+					p.Reportf(c.Name, "unknown op %s: the function-call ops are %s; if this is an external tool, call it with \"$ connector.%s k=v -> R\"", name, strings.Join(intrinsics, ", "), name)
+				}
 			}
 		},
 	}
@@ -45,24 +50,26 @@ func ruleMalformedOpGrammar() *Rule {
 			Good:    "inline(skill=\"legacy-inline-op\")\nemit(text=\"hi\")\n",
 		},
 		Run: func(p *Pass) {
-			for _, op := range p.Info.Ops {
-				switch s := op.Stmt.(type) {
-				case *ast.LegacyOpStmt:
-					switch s.Op {
-					case "?":
-						// deprecated-question
-					case "??":
-						p.Reportf(s, "the ?? ask op was retired and never runs: ask the model explicitly with $ llm prompt=\"...\" -> R")
-					default:
-						p.Reportf(s, "the %q op was retired: use a function-call op (emit(...), inline(skill=...), shell(...)) or \"$ conn.tool k=v\"", s.Op)
-					}
-				case *ast.CallStmt:
-					for _, v := range s.Positional {
-						p.Reportf(v, "%s takes keyword arguments only: write key=value", nameOf(s.Name))
-					}
-				case *ast.DispatchStmt:
-					malformedDispatch(p, s)
+			x := p.st.idx()
+			for _, s := range x.legacy {
+				switch s.Op {
+				case "?":
+					// deprecated-question
+				case "??":
+					p.Reportf(s, "the ?? ask op was retired and never runs: ask the model explicitly with $ llm prompt=\"...\" -> R")
+				default:
+					p.Reportf(s, "the %q op was retired: use a function-call op (emit(...), inline(skill=...), shell(...)) or \"$ conn.tool k=v\"", s.Op)
 				}
+			}
+			for _, s := range x.argOps {
+				if c, ok := s.(*ast.CallStmt); ok {
+					for _, v := range c.Positional {
+						p.Reportf(v, "%s takes keyword arguments only: write key=value", nameOf(c.Name))
+					}
+				}
+			}
+			for _, s := range x.dispatches {
+				malformedDispatch(p, s)
 			}
 		},
 	}
@@ -135,7 +142,7 @@ func ruleConnectorAsTool() *Rule {
 			Good:    "$ github.search_issues query=\"is:open\" -> R\n",
 		},
 		Run: func(p *Pass) {
-			for _, d := range dispatches(p.Info) {
+			for _, d := range p.st.idx().dispatches {
 				if !isConnectorAsTool(d) {
 					continue
 				}
@@ -158,15 +165,8 @@ func ruleColonKwargSyntax() *Rule {
 			Good:    "$ tickets.search query=\"open\" -> R\n",
 		},
 		Run: func(p *Pass) {
-			for _, op := range p.Info.Ops {
-				var args []*ast.Arg
-				switch s := op.Stmt.(type) {
-				case *ast.DispatchStmt:
-					args = s.Args
-				case *ast.CallStmt:
-					args = s.Args
-				}
-				for _, a := range args {
+			for _, s := range p.st.idx().argOps {
+				for _, a := range opArgs(s) {
 					if a.Colon && a.Key != nil {
 						p.Reportf(a, "argument %s uses \":\"; write %s=...", a.Key.Name, a.Key.Name).
 							WithFix("replace \":\" with \"=\"", a.Eq, "=")
@@ -182,7 +182,7 @@ func argSurfaceRule(id, op string, allowed []string, doc Doc) *Rule {
 	return &Rule{
 		ID: id, Severity: ast.Warning, Needs: NeedsSource, Doc: doc,
 		Run: func(p *Pass) {
-			for _, d := range dispatches(p.Info) {
+			for _, d := range p.st.idx().dispatches {
 				if d.Connector != nil || d.Tool == nil || d.Tool.Name != op {
 					continue
 				}
@@ -233,7 +233,7 @@ func ruleUnknownFileEncoding() *Rule {
 		},
 		Run: func(p *Pass) {
 			encodings := fileEncodings()
-			for _, c := range calls(p.Info, "file_read") {
+			for _, c := range p.st.idx().callsNamed("file_read") {
 				a := c.Arg("encoding")
 				if a == nil || a.Value == nil {
 					continue
@@ -278,7 +278,7 @@ func ruleDeprecatedAddressedTo() *Rule {
 			Good:    "$ data_write content=\"x\" recipients=[\"oncall\"] approved=\"handoff\"\n",
 		},
 		Run: func(p *Pass) {
-			for _, d := range dispatches(p.Info) {
+			for _, d := range p.st.idx().dispatches {
 				if d.Connector != nil || d.Tool == nil || d.Tool.Name != "data_write" {
 					continue
 				}
@@ -300,9 +300,8 @@ func ruleSetJSONLiteralAdvisory() *Rule {
 			Good:    "$ data_read mode=fts query=\"services\" -> SERVICES\n",
 		},
 		Run: func(p *Pass) {
-			for _, op := range p.Info.Ops {
-				s, ok := op.Stmt.(*ast.SetStmt)
-				if !ok || s.Name == nil {
+			for _, s := range p.st.idx().sets {
+				if s.Name == nil {
 					continue
 				}
 				l, ok := s.Value.(*ast.ListLit)
@@ -330,25 +329,23 @@ func ruleUnboundedNoDeadline() *Rule {
 			if p.File.Header(ast.HeaderTimeout) != nil || p.File.Header(ast.HeaderDeadline) != nil {
 				return
 			}
-			for _, op := range p.Info.Ops {
-				var args []*ast.Arg
-				var at Spanner
-				switch s := op.Stmt.(type) {
-				case *ast.DispatchStmt:
-					if s.Tool != nil && s.Connector == nil && lang.IsTypedContract(s.Tool.Name) && !lang.IsExternal(s.Tool.Name) {
-						continue
-					}
-					args, at = s.Args, s.Dollar
-				case *ast.CallStmt:
-					if !needsBound(callName(s)) {
-						continue
-					}
-					args, at = s.Args, s.Name
-				default:
+			x := p.st.idx()
+			for _, s := range x.dispatches {
+				if s.Tool != nil && s.Connector == nil && lang.IsTypedContract(s.Tool.Name) && !lang.IsExternal(s.Tool.Name) {
 					continue
 				}
-				if argOf(args, "timeout") == nil {
-					p.Reportf(at, "%s has no timeout: add timeout=SECONDS or a # Timeout: header", opLabel(op.Stmt))
+				if argOf(s.Args, "timeout") == nil {
+					p.Reportf(s.Dollar, "%s has no timeout: add timeout=SECONDS or a # Timeout: header", opLabel(s))
+				}
+			}
+			for _, g := range x.groups {
+				if !needsBound(g.name) {
+					continue // the calls without a name are not bound either
+				}
+				for _, s := range g.calls {
+					if argOf(s.Args, "timeout") == nil {
+						p.Reportf(s.Name, "%s has no timeout: add timeout=SECONDS or a # Timeout: header", opLabel(s))
+					}
 				}
 			}
 		},
@@ -386,9 +383,8 @@ func ruleDeprecatedQuestion() *Rule {
 			Good:    "$ llm prompt=\"Should we escalate? Reply yes or no.\" -> VERDICT\n",
 		},
 		Run: func(p *Pass) {
-			for _, op := range p.Info.Ops {
-				s, ok := op.Stmt.(*ast.LegacyOpStmt)
-				if !ok || s.Op != "?" {
+			for _, s := range p.st.idx().legacy {
+				if s.Op != "?" {
 					continue // ?? is malformed-op-grammar: it can never run
 				}
 				p.Reportf(s, "the %s reasoning op is retired: ask the model explicitly with $ llm prompt=\"...\" -> R", s.Op)
@@ -407,7 +403,7 @@ func ruleUnquotedSubstitutionInKwarg() *Rule {
 			Good:    "$ llm prompt=\"hi\" -> R\n$ tickets.search query=\"${R}\" -> T\n",
 		},
 		Run: func(p *Pass) {
-			for _, r := range p.Info.Refs {
+			for _, r := range p.st.idx().inDispatch {
 				d, ok := opStmt(r).(*ast.DispatchStmt)
 				if !ok {
 					continue

@@ -78,7 +78,7 @@ func ruleAddressRoutedWake() *Rule {
 			Good:    "notify(agent=\"perry\", message=\"disk full\")\n",
 		},
 		Run: func(p *Pass) {
-			for _, c := range calls(p.Info, "notify") {
+			for _, c := range p.st.idx().callsNamed("notify") {
 				if a := c.Arg("agent"); a != nil {
 					if v, ok := litString(a.Value); ok && strings.Contains(v, "@") {
 						p.Reportf(a.Value, "agent %q names a session: this wakes the session instead of delivering to the agent's next turn", v)
@@ -161,7 +161,7 @@ func ruleEmitWithTemplate() *Rule {
 			if !hasTemplate(p.File) {
 				return
 			}
-			for _, c := range calls(p.Info, "emit") {
+			for _, c := range p.st.idx().callsNamed("emit") {
 				p.Reportf(c.Name, "emit() feeds only the transcript here: the body template is the skill's output")
 			}
 		},

@@ -138,10 +138,8 @@ func ruleParseError() *Rule {
 			Good:    "# Status: Approved\n",
 		},
 		Run: func(p *Pass) {
-			for n := range ast.All(p.File) {
-				if s, ok := n.(*ast.Subst); ok && s.Bad != "" && !s.Legacy {
-					p.Reportf(s, "malformed substitution %s: write ${NAME}, ${NAME.field} or ${NAME|filter:\"arg\"}", p.Text(s.Range))
-				}
+			for _, s := range p.st.scan().badSubsts {
+				p.Reportf(s, "malformed substitution %s: write ${NAME}, ${NAME.field} or ${NAME|filter:\"arg\"}", p.Text(s.Range))
 			}
 		},
 	}

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 
@@ -15,37 +14,10 @@ type secretUse struct {
 	op   ast.Stmt // enclosing op, nil in headers and the template
 }
 
-// secretUses returns every secret marker of the file (computed once).
-func (s *state) secretUses() []secretUse {
-	if s.secretsDone {
-		return s.secrets
-	}
-	s.secretsDone = true
-	collect := func(n ast.Node, sink bool, op ast.Stmt) {
-		ast.Inspect(n, func(c ast.Node) bool {
-			if r, ok := c.(*ast.SecretRef); ok {
-				s.secrets = append(s.secrets, secretUse{ref: r, sink: sink, op: op})
-			}
-			return true
-		})
-	}
-	for _, h := range s.f.Headers {
-		collect(h, false, nil)
-	}
-	for _, t := range s.f.Templates {
-		collect(t, false, nil)
-	}
-	var exprs []ast.Node
-	for _, op := range s.info.Ops {
-		sink := isSecretSink(op.Stmt)
-		exprs = ownExprs(exprs, op.Stmt)
-		for _, n := range exprs {
-			_, fb := n.(*ast.Fallback)
-			collect(n, sink && !fb, op.Stmt)
-		}
-	}
-	return s.secrets
-}
+// secretUses returns every secret marker of the file in headers, the
+// template and op arguments, conditions and values (from the file's one
+// traversal, see scan).
+func (s *state) secretUses() []secretUse { return s.scan().secrets }
 
 // isSecretSink reports whether op may receive a secret: shell(...) or a
 // "$ conn.tool" dispatch.
@@ -153,17 +125,13 @@ func ruleCredentialInArgs() *Rule {
 			Good:    "# Requires: secret.STRIPE_KEY\n$ stripe.charge api_key=\"{{secret.STRIPE_KEY}}\" amount=100\n",
 		},
 		Run: func(p *Pass) {
-			for _, op := range p.Info.Ops {
-				for _, a := range opArgs(op.Stmt) {
-					credentialArg(p, a)
-				}
-				if s, ok := op.Stmt.(*ast.SetStmt); ok {
-					credentialLiteral(p, s.Value)
-				}
+			sc := p.st.scan()
+			for _, a := range sc.credArgs {
+				p.Reportf(a.Value, "argument %s holds a literal credential: declare \"# Requires: secret.NAME\" and write %s=\"{{secret.NAME}}\"", a.Key.Name, a.Key.Name)
 			}
-			for _, h := range p.File.HeadersOf(ast.HeaderVars) {
-				for _, v := range h.Vars {
-					credentialLiteral(p, v.Default)
+			for _, l := range sc.credLits {
+				if credentialValue.MatchString(l.Value) {
+					p.Reportf(l, "this looks like a credential written into the skill: declare \"# Requires: secret.NAME\" and use {{secret.NAME}} in the sink")
 				}
 			}
 		},
@@ -178,34 +146,6 @@ func opArgs(s ast.Stmt) []*ast.Arg {
 		return s.Args
 	}
 	return nil
-}
-
-// credentialArg reports a credential-named argument with a literal value,
-// or any argument whose literal value looks like a credential.
-func credentialArg(p *Pass, a *ast.Arg) {
-	if a.Key == nil || a.Value == nil {
-		return
-	}
-	if v, ok := litString(a.Value); ok && v != "" && credentialKey.MatchString(a.Key.Name) && !looksLikePlaceholder(v) {
-		p.Reportf(a.Value, "argument %s holds a literal credential: declare \"# Requires: secret.NAME\" and write %s=\"{{secret.NAME}}\"", a.Key.Name, a.Key.Name)
-		return
-	}
-	credentialLiteral(p, a.Value)
-}
-
-// credentialLiteral reports credential-shaped literal text anywhere in e.
-func credentialLiteral(p *Pass, e ast.Expr) {
-	if e == nil {
-		return
-	}
-	ast.Inspect(e, func(n ast.Node) bool {
-		l, ok := n.(*ast.Lit)
-		if ok && mayBeCredential(l.Value) && credentialValue.MatchString(l.Value) {
-			p.Reportf(l, "this looks like a credential written into the skill: declare \"# Requires: secret.NAME\" and use {{secret.NAME}} in the sink")
-			return false
-		}
-		return true
-	})
 }
 
 // credentialAnchors are lower-case words one of which occurs in any
@@ -224,11 +164,6 @@ func mayBeCredential(v string) bool {
 	if len(v) < 5 {
 		return false // the shortest match, "sk-" plus three characters, has six bytes
 	}
-	var buf [256]byte
-	low := buf[:0]
-	if len(v) > len(buf) {
-		low = make([]byte, 0, len(v))
-	}
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		if c >= 0x80 {
@@ -237,14 +172,39 @@ func mayBeCredential(v string) bool {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		low = append(low, c)
-	}
-	for _, a := range credentialAnchors {
-		if bytes.Contains(low, []byte(a)) {
-			return true
+		for _, a := range anchorsFrom[c] {
+			if hasPrefixLower(v[i:], a) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// anchorsFrom lists credentialAnchors by their first byte.
+var anchorsFrom = func() (m [128][]string) {
+	for _, a := range credentialAnchors {
+		m[a[0]] = append(m[a[0]], a)
+	}
+	return m
+}()
+
+// hasPrefixLower reports whether s starts with the lower-case ASCII
+// prefix, ignoring the case of s's ASCII letters.
+func hasPrefixLower(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for j := 0; j < len(prefix); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[j] {
+			return false
+		}
+	}
+	return true
 }
 
 func looksLikePlaceholder(v string) bool {

@@ -19,7 +19,7 @@ func ruleUnsafeShellOp() *Rule {
 			Good:    "shell(argv=[\"curl\", \"-s\", \"-o\", \"/tmp/x.json\", \"example.com\"])\nshell(argv=[\"jq\", \".x\", \"/tmp/x.json\"]) -> R\n",
 		},
 		Run: func(p *Pass) {
-			for _, c := range calls(p.Info, "shell") {
+			for _, c := range p.st.idx().callsNamed("shell") {
 				if isUnsafeShell(c) {
 					p.Reportf(c.Arg("unsafe"), "unsafe shell runs through bash: check every interpolated value, or use shell(argv=[...]) instead")
 				}
@@ -41,7 +41,7 @@ func ruleUnsafeShellDisabled() *Rule {
 			if !p.Ctx.UnsafeShellKnown || p.Ctx.UnsafeShell {
 				return
 			}
-			for _, c := range calls(p.Info, "shell") {
+			for _, c := range p.st.idx().callsNamed("shell") {
 				if isUnsafeShell(c) {
 					p.Reportf(c.Arg("unsafe"), "unsafe shell is switched off in this deployment (runtime.enable_unsafe_shell is false): the runtime will refuse this op")
 				}
@@ -69,7 +69,7 @@ func ruleShellBinaryNotAllowed() *Rule {
 			if !p.Ctx.ShellAllowlistKnown {
 				return
 			}
-			for _, c := range calls(p.Info, "shell") {
+			for _, c := range p.st.idx().callsNamed("shell") {
 				bin, at, ok := shellBinary(c)
 				if ok && allowedBinary(p.Ctx.ShellAllowlist, bin) {
 					reportWrapped(p, c)
@@ -128,7 +128,7 @@ func ruleShellQuotedVarInCommand() *Rule {
 			Good:    "shell(argv=[\"say\", \"-v\", \"Jamie\", \"${TEXT}\"])\n",
 		},
 		Run: func(p *Pass) {
-			for _, c := range calls(p.Info, "shell") {
+			for _, c := range p.st.idx().callsNamed("shell") {
 				if isUnsafeShell(c) {
 					continue
 				}
@@ -179,7 +179,7 @@ func ruleUnsafeShellAmbiguousSubst() *Rule {
 			Good:    "shell(command=\"cp f /tmp/backup-$$(date +%s)\", unsafe=true)\n",
 		},
 		Run: func(p *Pass) {
-			for _, r := range p.Info.Refs {
+			for _, r := range p.st.idx().legacyRefs {
 				if !inUnsafeShellLegacy(p, r) {
 					continue
 				}
@@ -204,7 +204,7 @@ func ruleUnsafeShellUnescapedSubst() *Rule {
 			Good:    "shell(command=\"echo ${RAW|shell} | jq .x\", unsafe=true) -> R\n",
 		},
 		Run: func(p *Pass) {
-			for _, c := range calls(p.Info, "shell") {
+			for _, c := range p.st.idx().callsNamed("shell") {
 				if !isUnsafeShell(c) {
 					continue
 				}

@@ -24,7 +24,7 @@ func ruleShellSubstInArg() *Rule {
 			Good:    "shell(argv=[\"find\", \"work\", \"-name\", \"x${PAT}\"]) -> R\n",
 		},
 		Run: func(p *Pass) {
-			for _, c := range calls(p.Info, "shell") {
+			for _, c := range p.st.idx().callsNamed("shell") {
 				words, holes, ok, err := check.ShellCommandWords(c)
 				if !ok || err != nil {
 					continue
@@ -58,7 +58,7 @@ func ruleShellFullShell() *Rule {
 			Good:    "shell(command=\"rm -rf work\", unsafe=true, approved=\"cleanup\")\n",
 		},
 		Run: func(p *Pass) {
-			for _, c := range calls(p.Info, "shell") {
+			for _, c := range p.st.idx().callsNamed("shell") {
 				argv, ok := check.ShellArgv(c)
 				if !ok {
 					continue

@@ -12,9 +12,9 @@ import (
 // (execute_skill, $ execute_skill, inline).
 func skillRefs(p *Pass) []skillRef {
 	var out []skillRef
-	for _, op := range p.Info.Ops {
-		if a, name, ok := skillRefLit(op.Stmt); ok {
-			out = append(out, skillRef{op: op.Stmt, arg: a, name: name})
+	for _, s := range p.st.idx().argOps {
+		if a, name, ok := skillRefLit(s); ok {
+			out = append(out, skillRef{op: s, arg: a, name: name})
 		}
 	}
 	return out
@@ -140,7 +140,7 @@ func ruleReferenceToDisabledSkill() *Rule {
 					}
 				}
 			}
-			for _, d := range dispatches(p.Info) {
+			for _, d := range p.st.idx().dispatches {
 				if d.Connector != nil || d.Tool == nil || d.Tool.Name != "skill_read" {
 					continue
 				}
@@ -174,7 +174,7 @@ func ruleUnexportedFinalVarAccess() *Rule {
 			if !p.Ctx.SkillsKnown || p.Ctx.Skills == nil {
 				return
 			}
-			for _, r := range p.Info.Refs {
+			for _, r := range p.st.idx().pathed {
 				field, seg := returnField(r)
 				if seg == nil {
 					continue
@@ -341,7 +341,7 @@ func ruleMissingSkillstoreForDataRef() *Rule {
 			if p.Ctx.SkillsKnown && !p.Ctx.SkillsImplicit {
 				return
 			}
-			for _, c := range calls(p.Info, "inline") {
+			for _, c := range p.st.idx().callsNamed("inline") {
 				if p.Ctx.SkillsImplicit {
 					// The skill's directory stands in for the store: an
 					// inline it resolves runs; any other is the same

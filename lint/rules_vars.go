@@ -1,8 +1,8 @@
 package lint
 
 import (
-	"sort"
 	"strings"
+	"sync"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
@@ -19,7 +19,7 @@ func ruleUndeclaredVar() *Rule {
 			Good:    "# Vars: NAME=world\nt:\n    emit(text=\"hello ${NAME}\")\n\ndefault: t\n",
 		},
 		Run: func(p *Pass) {
-			for _, r := range p.Info.Refs {
+			for _, r := range p.st.idx().unresolved {
 				if r.Context == check.InTemplate || !unresolved(r) || inUnsafeShellLegacy(p, r) || inlineBound(p, r) {
 					continue
 				}
@@ -90,7 +90,7 @@ func ruleUnsetTemplateVar() *Rule {
 			Good:    "# Vars: WHO=world\n\nHello, ${WHO}!\n",
 		},
 		Run: func(p *Pass) {
-			for _, r := range p.Info.Refs {
+			for _, r := range p.st.idx().unresolved {
 				if r.Context == check.InTemplate && unresolved(r) && !inlineBound(p, r) {
 					reportUnresolved(p, r, "template variable")
 				}
@@ -109,18 +109,13 @@ func ruleUnknownReturnsRef() *Rule {
 			Good:    "# Returns: SUMMARY\nt:\n    $ llm prompt=\"hi\" -> SUMMARY\n\ndefault: t\n",
 		},
 		Run: func(p *Pass) {
-			var bound []string
-			seen := map[string]bool{}
-			for _, b := range p.Info.Binds {
-				if !seen[b.Name] {
-					seen[b.Name] = true
-					bound = append(bound, b.Name)
-				}
-			}
-			sort.Strings(bound)
+			var bound []string // every bound name, sorted; built for the first unbound return
 			for _, id := range p.Info.Returns {
-				if seen[id.Name] || lang.IsEnvelopeField(id.Name) {
+				if p.st.bound(id.Name) || lang.IsEnvelopeField(id.Name) {
 					continue // an envelope field is reserved-keyword's
+				}
+				if bound == nil {
+					bound = p.st.boundNames()
 				}
 				s := closest(id.Name, bound)
 				d := p.Reportf(id, "# Returns: names %s, which the skill never binds%s", id.Name, didYouMean(s))
@@ -142,8 +137,9 @@ func ruleReservedKeyword() *Rule {
 			Good:    "# Vars: DEFAULT_MODE=foo\n",
 		},
 		Run: func(p *Pass) {
+			shape := reservedShape()
 			flag := func(id *ast.Ident, what string) {
-				if id != nil && lang.Reserved(id.Name) {
+				if id != nil && shape.has(id.Name) {
 					p.Reportf(id, "%s %q is a reserved word: choose another name", what, id.Name)
 				}
 			}
@@ -204,7 +200,7 @@ func ruleNumericSubscript() *Rule {
 			Good:    "foreach I in ${ISSUES}:\n    emit(text=\"${I.summary}\")\n",
 		},
 		Run: func(p *Pass) {
-			for _, r := range p.Info.Refs {
+			for _, r := range p.st.idx().pathed {
 				for _, seg := range r.Subst.Path {
 					if seg.Index {
 						p.Reportf(seg, "numeric subscript .%s on %s depends on result order: iterate with foreach or select the item in a tool", seg.Name, r.Name())
@@ -226,7 +222,7 @@ func ruleTranscriptFootgun() *Rule {
 			Good:    "execute_skill(name=\"child\") -> R\nemit(text=\"${R.SUMMARY}\")\n",
 		},
 		Run: func(p *Pass) {
-			for _, r := range p.Info.Refs {
+			for _, r := range p.st.idx().pathed {
 				if len(r.Subst.Path) == 0 || r.Subst.Path[0].Name != "transcript" {
 					continue
 				}
@@ -274,7 +270,7 @@ func ruleDeprecatedSubstitutionShape() *Rule {
 			Good:    "emit(text=\"hello ${NAME}\")\n",
 		},
 		Run: func(p *Pass) {
-			for _, r := range p.Info.Refs {
+			for _, r := range p.st.idx().legacyRefs {
 				s := r.Subst
 				if !s.Legacy || s.Bad != "" || s.Root == nil {
 					continue
@@ -304,11 +300,7 @@ func inlineBound(p *Pass, r *check.Ref) bool {
 	}
 	if p.st.inlined == nil {
 		p.st.inlined = map[string]bool{}
-		for _, op := range p.Info.Ops {
-			c, ok := op.Stmt.(*ast.CallStmt)
-			if !ok || c.Name == nil || c.Name.Name != "inline" {
-				continue
-			}
+		for _, c := range p.st.idx().callsNamed("inline") {
 			a := c.Arg("skill")
 			if a == nil {
 				continue
@@ -326,3 +318,31 @@ func inlineBound(p *Pass, r *check.Ref) bool {
 	}
 	return p.st.inlined[r.Name()]
 }
+
+// wordShape is the first bytes and the length range of the reserved
+// words: a test in front of lang.Reserved that most names fail, because
+// reserved-keyword asks about every binding of the skill.
+type wordShape struct {
+	first          [256]bool
+	minLen, maxLen int
+}
+
+// has reports whether name is reserved (lang.Reserved).
+func (t *wordShape) has(name string) bool {
+	if len(name) < t.minLen || len(name) > t.maxLen || !t.first[name[0]] {
+		return false
+	}
+	return lang.Reserved(name)
+}
+
+var reservedShape = sync.OnceValue(func() *wordShape {
+	t := &wordShape{minLen: 1 << 30}
+	for _, w := range lang.ReservedWords() {
+		if w == "" {
+			continue
+		}
+		t.first[w[0]] = true
+		t.minLen, t.maxLen = min(t.minLen, len(w)), max(t.maxLen, len(w))
+	}
+	return t
+})
