@@ -24,10 +24,12 @@ import (
 // would report a problem, it gives up, and the caller parses the input the
 // slow way (participle, then convert.go), which produces the usual
 // diagnostics. Problems found below the statement level (an unterminated
-// substitution in a string, ...) are reported by helpers both paths share;
-// callers drop them and take the slow path when any appeared (see
-// [parser.fastOK]). TestFastPath and FuzzFastPath compare the two paths'
-// trees and diagnostics on every input they see. The grammars this file
+// substitution in a string, ...) are reported by helpers both paths share,
+// called in the same order on the same text, so a build that succeeds
+// keeps them; one that gives up drops what the helpers reported before it
+// did, for the slow path to report again (see [parser.fastOK]).
+// TestFastPath and FuzzFastPath compare the two paths' trees and
+// diagnostics on every input they see. The grammars this file
 // mirrors are pinned in testdata/syntax/golden/grammar.txtar
 // (TestGrammarGolden): when that file changes, check this one.
 // TestFastPathShare fails when the share of inputs taken here drops.
@@ -77,11 +79,12 @@ func (p *parser) fastTrailers(toks []tok) (*ast.Binding, *ast.Fallback, bool) {
 	return bind, fb, ok && b.at(lexer.EOF)
 }
 
-// fastOK reports whether a fast build that started when the parser had
-// mark diagnostics stayed clean; when it did not, the diagnostics the
-// build produced are dropped, for the slow path to report them again.
+// fastOK passes on ok, the result of a fast build that started when the
+// parser had mark diagnostics; when the build gave up, the diagnostics
+// shared helpers reported during it are dropped, for the slow path to
+// report them again.
 func (p *parser) fastOK(ok bool, mark int) bool {
-	if ok && len(p.diags) == mark {
+	if ok {
 		return true
 	}
 	clear(p.diags[mark:])
