@@ -157,10 +157,7 @@ func (b *fastBuilder) set() (ast.Stmt, bool) {
 	st := b.p.n.sets.New()
 	st.Keyword, st.Name = kw.rng(), b.ident(b.take())
 	st.Eq = ast.PosOf(b.take().from)
-	if !b.startsValue() {
-		return nil, false
-	}
-	v, ok := b.value()
+	v, ok := b.needValue()
 	if !ok {
 		return nil, false
 	}
@@ -176,10 +173,7 @@ func (b *fastBuilder) appendStmt() (ast.Stmt, bool) {
 		return nil, false
 	}
 	st := &ast.AppendStmt{Keyword: kw.rng(), Name: b.ident(b.take())}
-	if !b.startsValue() {
-		return nil, false
-	}
-	v, ok := b.value()
+	v, ok := b.needValue()
 	if !ok {
 		return nil, false
 	}
@@ -313,10 +307,7 @@ func (b *fastBuilder) arg() (*ast.Arg, bool) {
 		a.Range = b.span(start)
 		return a, true
 	}
-	if !b.startsValue() {
-		return nil, false // an argument without a value is diagnosed
-	}
-	v, ok := b.value()
+	v, ok := b.needValue() // an argument without a value is diagnosed
 	if !ok {
 		return nil, false
 	}
@@ -406,6 +397,15 @@ func isScalar(t lexer.TokenType) bool {
 		return true
 	}
 	return false
+}
+
+// needValue builds the value that must come next: false when none starts
+// there (the slow path diagnoses the missing value) or it does not build.
+func (b *fastBuilder) needValue() (ast.Expr, bool) {
+	if !b.startsValue() {
+		return nil, false
+	}
+	return b.value()
 }
 
 // value builds a value; the caller has checked startsValue.
@@ -517,10 +517,7 @@ func (b *fastBuilder) entry() (*ast.ObjEntry, bool) {
 	default:
 		return nil, false
 	}
-	if !b.startsValue() {
-		return nil, false // an entry without a value is diagnosed
-	}
-	v, ok := b.value()
+	v, ok := b.needValue() // an entry without a value is diagnosed
 	if !ok {
 		return nil, false
 	}
