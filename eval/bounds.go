@@ -120,6 +120,8 @@ func sizeOf(v any) int64 {
 		return int64(len(x))
 	case float64, bool:
 		return 8
+	case value.Numeral:
+		return int64(len(x))
 	case []any:
 		n := int64(24)
 		for _, e := range x {

@@ -368,6 +368,9 @@ func (x *run) eval(e ast.Expr, sc *scope) (any, error) {
 		}
 		return x.renderValue(e.Value, sc)
 	case *ast.NumberLit:
+		if value.KeepsText(e.Raw, e.Value) {
+			return value.Numeral(e.Raw), nil // 02134, 2.50, a 19-digit id: as written
+		}
 		return e.Value, nil
 	case *ast.BoolLit:
 		return e.Value, nil
@@ -393,7 +396,7 @@ func (x *run) eval(e ast.Expr, sc *scope) (any, error) {
 func (x *run) evalList(e *ast.ListLit, sc *scope) (any, error) {
 	out := make([]any, 0, len(e.Elems))
 	for _, el := range e.Elems {
-		if n, ok := el.(*ast.NumberLit); ok {
+		if n, ok := el.(*ast.NumberLit); ok && !value.KeepsText(n.Raw, n.Value) {
 			out = append(out, x.floats.Box(n.Value)) // no allocation per number
 			continue
 		}

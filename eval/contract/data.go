@@ -208,6 +208,8 @@ func ExpiryFromValue(v any) (*time.Time, error) {
 		return unixGuess(float64(x)), nil
 	case float64:
 		return unixGuess(x), nil
+	case interface{ Float() float64 }: // value.Numeral
+		return unixGuess(x.Float()), nil
 	case string:
 		return expiryFromString(x)
 	}

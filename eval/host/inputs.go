@@ -2,7 +2,6 @@ package host
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,12 +43,12 @@ func readVarsFile(path string, in map[string]any) error {
 			}
 			return nil
 		}
-		var m map[string]any
+		var m map[string]yamlValue
 		if err := yaml.Unmarshal(data, &m); err != nil {
 			return fmt.Errorf("vars file %s: %v", path, err)
 		}
 		for k, v := range m {
-			in[k] = value.Normalize(v)
+			in[k] = v.v
 		}
 		return nil
 	}
@@ -70,11 +69,11 @@ func readVarsFile(path string, in map[string]any) error {
 // plainJSONObject decodes text with value.FromJSON when that is sure to
 // give what the YAML decoder gives, which is much slower on large files:
 // a JSON object whose values hold no objects (YAML maps lose the source
-// order of their keys), no negative zero (YAML reads -0 as the integer
-// 0), no \u escape (YAML does not join surrogate pairs) nor \/ (which
-// yaml.v3 refuses), with valid UTF-8
-// and no repeated top-level key (YAML refuses it). Anything else, valid
-// or not, is left to the YAML decoder.
+// order of their keys), no \u escape (YAML does not join surrogate pairs)
+// nor \/ (which yaml.v3 refuses), with valid UTF-8 and no repeated
+// top-level key (YAML refuses it). Numbers keep their text on both paths
+// (-0, 2.50, 1e3). Anything else, valid or not, is left to the YAML
+// decoder.
 func plainJSONObject(text string) (*value.Object, bool) {
 	if !strings.HasPrefix(text, "{") || strings.Contains(text, `\u`) || strings.Contains(text, `\/`) || !utf8.ValidString(text) {
 		return nil, false
@@ -99,8 +98,6 @@ func plainJSONValue(v any) bool {
 	switch t := v.(type) {
 	case *value.Object:
 		return false
-	case float64:
-		return t != 0 || !math.Signbit(t)
 	case []any:
 		for _, e := range t {
 			if !plainJSONValue(e) {
@@ -109,4 +106,60 @@ func plainJSONValue(v any) bool {
 		}
 	}
 	return true
+}
+
+// yamlValue decodes a YAML value into the value model with numbers as
+// written: an integer or float scalar whose text is a decimal numeral
+// becomes a float64 or a value.Numeral (02134, 2.50 and 1e3 keep their
+// text); one in another YAML spelling (0x1F, 1_000, .inf) keeps its text
+// as a string, so nothing prints other than what the file holds.
+type yamlValue struct{ v any }
+
+func (y *yamlValue) UnmarshalYAML(n *yaml.Node) error {
+	v, err := fromYAML(n)
+	y.v = v
+	return err
+}
+
+func fromYAML(n *yaml.Node) (any, error) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!int" || n.Tag == "!!float" {
+			if v, ok := value.NumberFromTextOK(n.Value); ok {
+				return v, nil
+			}
+			return n.Value, nil
+		}
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, err := fromYAML(c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			var k string
+			if err := n.Content[i].Decode(&k); err != nil {
+				return nil, err
+			}
+			v, err := fromYAML(n.Content[i+1])
+			if err != nil {
+				return nil, err
+			}
+			m[k] = v
+		}
+		return value.Normalize(m), nil
+	case yaml.AliasNode:
+		return fromYAML(n.Alias)
+	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return nil, err
+	}
+	return value.Normalize(v), nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,9 @@ func plain(v any) any {
 			m[k] = plain(e)
 		}
 		return m
+	case Numeral:
+		f, _ := strconv.ParseFloat(string(x), 64)
+		return f
 	}
 	return v
 }

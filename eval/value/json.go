@@ -233,13 +233,17 @@ func (d *decoder) number() (any, error) {
 		return nil, d.errorf("invalid number")
 	}
 	d.i += n
-	if f, ok := smallInt(d.s[start:d.i]); ok {
+	text := d.s[start:d.i]
+	if f, ok := smallInt(text); ok && text != "-0" {
 		return d.floats.box(f), nil
 	}
-	f, err := strconv.ParseFloat(d.s[start:d.i], 64)
+	f, err := strconv.ParseFloat(text, 64)
 	if err != nil {
 		d.i = start
 		return nil, d.errorf("number %s out of range", d.s[start:start+n])
+	}
+	if KeepsText(text, f) {
+		return Numeral(text), nil // keeps 2.50, 1e3, -0 and long integers as written
 	}
 	return d.floats.box(f), nil
 }
@@ -411,6 +415,8 @@ func writeJSON(b *strings.Builder, v any) {
 			return
 		}
 		b.WriteString(FormatNumber(x))
+	case Numeral:
+		writeNumeralJSON(b, x)
 	case bool:
 		b.WriteString(strconv.FormatBool(x))
 	case []any:

@@ -17,7 +17,7 @@ func TypeName(v any) string {
 		return "null"
 	case string:
 		return "string"
-	case float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, json.Number:
+	case float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, json.Number, Numeral:
 		return "number"
 	case bool:
 		return "boolean"
@@ -40,6 +40,8 @@ func String(v any) string {
 		return x
 	case float64:
 		return FormatNumber(x)
+	case Numeral:
+		return string(x)
 	case bool:
 		return strconv.FormatBool(x)
 	case *Object:
@@ -68,6 +70,8 @@ func Truthy(v any) bool {
 		return true
 	case float64:
 		return x != 0
+	case Numeral:
+		return numeralTruthy(x)
 	case bool:
 		return x
 	case []any:
@@ -150,6 +154,8 @@ func Number(v any) (float64, error) {
 	switch x := v.(type) {
 	case float64:
 		return x, nil
+	case Numeral:
+		return x.Float(), nil
 	case string:
 		if f, ok := ParseNumber(x); ok {
 			return f, nil
@@ -230,7 +236,7 @@ func Clone(v any) any {
 // fmt.Sprint text.
 func Normalize(v any) any {
 	switch x := v.(type) {
-	case nil, string, float64, bool:
+	case nil, string, float64, bool, Numeral:
 		return v
 	case []any:
 		return normalizeList(x)
@@ -246,7 +252,7 @@ func Normalize(v any) any {
 		return out
 	case json.Number:
 		if f, err := x.Float64(); err == nil {
-			return f
+			return NumberFromText(string(x), f)
 		}
 		return string(x)
 	case json.RawMessage:
@@ -278,7 +284,7 @@ func normalizeObject(o *Object) any {
 	}
 	for _, v := range o.vals {
 		switch v.(type) {
-		case nil, string, float64, bool:
+		case nil, string, float64, bool, Numeral:
 		default:
 			c := NewObject(o.Len())
 			for k, e := range o.All() {
@@ -307,7 +313,7 @@ func normalizeMap(m map[string]any) any {
 // original, without comparing uncomparable types.
 func sameShallow(n, e any) bool {
 	switch e.(type) {
-	case nil, string, float64, bool:
+	case nil, string, float64, bool, Numeral:
 		return true
 	case []any, *Object:
 		return reflect.ValueOf(n).Pointer() == reflect.ValueOf(e).Pointer()

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skillscript/skillc/eval/value"
 	"github.com/skillscript/skillc/internal/classification"
 	"github.com/skillscript/skillc/internal/registry"
 	"github.com/skillscript/skillc/internal/trace"
@@ -31,11 +32,11 @@ var targetInputs = []string{InputTarget, InputTargetType, InputTargetRef}
 
 // AttachRequest applies a skill to an existing target.
 type AttachRequest struct {
-	SkillID    string         `json:"skill_id" jsonschema:"the skill's id (origin/name) or visible name"`
-	TargetType string         `json:"target_type" jsonschema:"task, run, output, transcript or artifact"`
-	TargetRef  string         `json:"target_ref" jsonschema:"run, output, transcript: a recorded trace id; artifact: a path relative to the artifact root"`
-	Inputs     map[string]any `json:"inputs,omitempty" jsonschema:"other declared inputs of the skill"`
-	Options    RunOptions     `json:"options,omitempty"`
+	SkillID    string       `json:"skill_id" jsonschema:"the skill's id (origin/name) or visible name"`
+	TargetType string       `json:"target_type" jsonschema:"task, run, output, transcript or artifact"`
+	TargetRef  string       `json:"target_ref" jsonschema:"run, output, transcript: a recorded trace id; artifact: a path relative to the artifact root"`
+	Inputs     value.Inputs `json:"inputs,omitempty" jsonschema:"other declared inputs of the skill"`
+	Options    RunOptions   `json:"options,omitempty"`
 }
 
 // AttachResult is the outcome of an attach.

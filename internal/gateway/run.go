@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/eval/value"
 	"github.com/skillscript/skillc/internal/registry"
 	"github.com/skillscript/skillc/internal/skillrt"
 	"github.com/skillscript/skillc/internal/trace"
@@ -57,9 +58,9 @@ type RunOptions struct {
 
 // RunRequest runs a skill directly.
 type RunRequest struct {
-	SkillID string         `json:"skill_id" jsonschema:"the skill's id (origin/name) or visible name"`
-	Inputs  map[string]any `json:"inputs,omitempty" jsonschema:"values of the skill's declared # Vars:"`
-	Options RunOptions     `json:"options,omitempty"`
+	SkillID string       `json:"skill_id" jsonschema:"the skill's id (origin/name) or visible name"`
+	Inputs  value.Inputs `json:"inputs,omitempty" jsonschema:"values of the skill's declared # Vars:"`
+	Options RunOptions   `json:"options,omitempty"`
 }
 
 // ExecError is one error of a run.
@@ -84,7 +85,7 @@ type Execution struct {
 	// agent applies the instructions to (for attach: the target).
 	Receipt      *skillrt.Receipt `json:"receipt,omitempty"`
 	Instructions string           `json:"instructions,omitempty"`
-	Inputs       map[string]any   `json:"inputs,omitempty"`
+	Inputs       value.Inputs     `json:"inputs,omitempty"`
 }
 
 // RunResponse is the result of a run.

@@ -7,17 +7,18 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillscript/skillc/eval/value"
 	"github.com/skillscript/skillc/internal/trigger"
 )
 
 // eventBody is the JSON body of POST /event. event_name/params is the
 // documented form; name or event and payload are accepted aliases.
 type eventBody struct {
-	EventName string         `json:"event_name"`
-	Name      string         `json:"name"`
-	Event     string         `json:"event"`
-	Params    map[string]any `json:"params"`
-	Payload   map[string]any `json:"payload"`
+	EventName string       `json:"event_name"`
+	Name      string       `json:"name"`
+	Event     string       `json:"event"`
+	Params    value.Inputs `json:"params"`
+	Payload   value.Inputs `json:"payload"`
 }
 
 func (b eventBody) name() string {

@@ -8,6 +8,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/eval/value"
 	"github.com/skillscript/skillc/internal/render"
 )
 
@@ -19,10 +20,10 @@ type SkillRef struct {
 
 // ExecuteInput is the input of execute_skill.
 type ExecuteInput struct {
-	Name       string         `json:"name,omitempty" jsonschema:"stored skill name (give name or source)"`
-	Source     string         `json:"source,omitempty" jsonschema:"inline skill source (give name or source)"`
-	Inputs     map[string]any `json:"inputs,omitempty" jsonschema:"values of the skill's # Vars:"`
-	Mechanical bool           `json:"mechanical,omitempty" jsonschema:"walk the whole graph without side effects"`
+	Name       string       `json:"name,omitempty" jsonschema:"stored skill name (give name or source)"`
+	Source     string       `json:"source,omitempty" jsonschema:"inline skill source (give name or source)"`
+	Inputs     value.Inputs `json:"inputs,omitempty" jsonschema:"values of the skill's # Vars:"`
+	Mechanical bool         `json:"mechanical,omitempty" jsonschema:"walk the whole graph without side effects"`
 }
 
 // ExecuteOutput is the output of execute_skill.
@@ -65,7 +66,7 @@ func (ts *toolSet) executeSkill(ctx context.Context, c *call, in ExecuteInput) (
 func executeOutput(id string, res *eval.Result) ExecuteOutput {
 	out := ExecuteOutput{TraceID: id, Skill: res.Skill, Status: res.Status, Output: res.Outputs.Text, Result: map[string]any{}}
 	if b, err := json.Marshal(res); err == nil {
-		_ = json.Unmarshal(b, &out.Result)
+		_ = value.DecodeJSONNumbers(b, &out.Result) // numbers keep their text
 	}
 	return out
 }

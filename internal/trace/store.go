@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/eval/value"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	_ "modernc.org/sqlite"             // registers the "sqlite" driver
@@ -34,18 +35,18 @@ const FileName = "traces.db"
 
 // Run is one recorded run.
 type Run struct {
-	ID          string         `json:"trace_id"`
-	Skill       string         `json:"skill"`
-	ContentHash string         `json:"content_hash"`
-	Trigger     string         `json:"trigger_kind"` // cli, cron, event, agent, inline, replay
-	TriggerName string         `json:"trigger_name,omitempty"`
-	Caller      string         `json:"caller_agent_id,omitempty"`
-	Inputs      map[string]any `json:"inputs"`
-	Mechanical  bool           `json:"mechanical"`
-	Status      string         `json:"status"`
-	StartedAt   time.Time      `json:"started_at"`
-	FinishedAt  *time.Time     `json:"finished_at,omitempty"`
-	DurationMS  int64          `json:"duration_ms"`
+	ID          string       `json:"trace_id"`
+	Skill       string       `json:"skill"`
+	ContentHash string       `json:"content_hash"`
+	Trigger     string       `json:"trigger_kind"` // cli, cron, event, agent, inline, replay
+	TriggerName string       `json:"trigger_name,omitempty"`
+	Caller      string       `json:"caller_agent_id,omitempty"`
+	Inputs      value.Inputs `json:"inputs"`
+	Mechanical  bool         `json:"mechanical"`
+	Status      string       `json:"status"`
+	StartedAt   time.Time    `json:"started_at"`
+	FinishedAt  *time.Time   `json:"finished_at,omitempty"`
+	DurationMS  int64        `json:"duration_ms"`
 	// DeadlineExceeded, UncertainEffects, Errors, Fallbacks, Deliveries and
 	// Output are copied from the run's result.
 	DeadlineExceeded bool             `json:"deadline_exceeded"`

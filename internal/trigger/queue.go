@@ -20,6 +20,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivermigrate"
 	"github.com/riverqueue/river/rivertype"
+	"github.com/skillscript/skillc/eval/value"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -28,13 +29,13 @@ import (
 // skill and fire time make the job unique, so hosts sharing a queue
 // insert one job per due fire.
 type FireArgs struct {
-	TriggerID   string         `json:"trigger_id" river:"unique"`
-	Skill       string         `json:"skill" river:"unique"`
-	FireAt      int64          `json:"fire_at" river:"unique"` // unix ms of the logical fire time
-	TriggerKind string         `json:"trigger_kind"`
-	Spec        string         `json:"spec"`
-	TraceID     string         `json:"trace_id,omitempty"`
-	Params      map[string]any `json:"params,omitempty"`
+	TriggerID   string       `json:"trigger_id" river:"unique"`
+	Skill       string       `json:"skill" river:"unique"`
+	FireAt      int64        `json:"fire_at" river:"unique"` // unix ms of the logical fire time
+	TriggerKind string       `json:"trigger_kind"`
+	Spec        string       `json:"spec"`
+	TraceID     string       `json:"trace_id,omitempty"`
+	Params      value.Inputs `json:"params,omitempty"`
 }
 
 // Kind implements river.JobArgs.

@@ -6,6 +6,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillscript/skillc/eval/contract"
+	"github.com/skillscript/skillc/eval/value"
 )
 
 // decodeResult turns a tools/call result into a skill value or a
@@ -15,7 +16,7 @@ func decodeResult(connector, tool string, res *sdk.CallToolResult) (any, error) 
 		return nil, &contract.ToolError{Connector: connector, Tool: tool, Message: joinText(res.Content), Result: normalize(res.StructuredContent)}
 	}
 	if res.StructuredContent != nil {
-		return normalize(res.StructuredContent), nil
+		return structured(res), nil
 	}
 	if allText(res.Content) {
 		return textValue(joinText(res.Content)), nil
@@ -31,10 +32,10 @@ func textValue(text string) any {
 		return text
 	}
 	var v any
-	if err := json.Unmarshal([]byte(t), &v); err != nil {
+	if err := value.DecodeJSONNumbers([]byte(t), &v); err != nil {
 		return text
 	}
-	return v
+	return v // numbers are json.Number: Normalize keeps their text
 }
 
 func allText(cs []sdk.Content) bool {
@@ -65,7 +66,7 @@ func contentValues(cs []sdk.Content) []any {
 			continue
 		}
 		var v any
-		if json.Unmarshal(b, &v) == nil {
+		if value.DecodeJSONNumbers(b, &v) == nil {
 			out = append(out, v)
 		}
 	}
@@ -86,7 +87,7 @@ func normalize(v any) any {
 		return v
 	}
 	var out any
-	if json.Unmarshal(b, &out) != nil {
+	if value.DecodeJSONNumbers(b, &out) != nil {
 		return v
 	}
 	return out
@@ -108,4 +109,62 @@ func toolsFromSDK(ts []*sdk.Tool) []contract.Tool {
 		out = append(out, ct)
 	}
 	return out
+}
+
+// structured returns the structured content of a result. The SDK decodes
+// it with numbers as float64, which loses the text of 2.50 or a 19-digit
+// id; most servers also send the same value as JSON text content, so when
+// that text decodes to the same value, its decoding (numbers as written)
+// is used instead.
+func structured(res *sdk.CallToolResult) any {
+	if allText(res.Content) && len(res.Content) == 1 {
+		var v any
+		if value.DecodeJSONNumbers([]byte(strings.TrimSpace(joinText(res.Content))), &v) == nil && sameJSON(v, res.StructuredContent) {
+			return v
+		}
+	}
+	return normalize(res.StructuredContent)
+}
+
+// sameJSON reports whether a (decoded with json.Number) and b (decoded
+// with float64) are the same JSON value.
+func sameJSON(a, b any) bool {
+	switch x := a.(type) {
+	case json.Number:
+		f, err := x.Float64()
+		g, ok := b.(float64)
+		return err == nil && ok && f == g
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !sameJSON(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !sameJSON(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case nil:
+		return b == nil
+	}
+	return false
 }
