@@ -83,6 +83,7 @@ func Rules() []*Rule {
 		ruleBodyTemplateDetected(),
 		ruleEmitWithTemplate(),
 		ruleTemplateLooksLikeTarget(),
+		ruleMultipleTemplateRegions(),
 		// connectors, tools and models
 		ruleUnknownConnector(),
 		ruleUnwiredPrimaryConnector(),

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -231,4 +233,91 @@ func ruleDraftWithTrigger() *Rule {
 			}
 		},
 	}
+}
+
+func ruleMultipleTemplateRegions() *Rule {
+	return &Rule{
+		ID: "multiple-template-regions", Severity: ast.Error, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "Body template text in two separate places (above and below the targets, or between them).",
+			Why:     "A skill has one output template; the language refuses a second region rather than guess how to join them. Keep the text in one place (the fix moves it next to the first region).",
+			Bad:     "Report: ${R}\n\nrun:\n    $ llm prompt=\"hi\" -> R\n\ndefault: run\n\nSent at ${NOW}\n",
+			Good:    "Report: ${R}\nSent at ${NOW}\n\nrun:\n    $ llm prompt=\"hi\" -> R\n\ndefault: run\n",
+		},
+		Run: func(p *Pass) {
+			ts := p.File.Templates
+			if len(ts) < 2 {
+				return
+			}
+			first, prev := ts[0], ts[0]
+			firstLine, lastLine := p.Line(first.From), p.Line(first.To)
+			for _, t := range ts[1:] {
+				separate := codeBetween(p.File, prev.To, t.From)
+				prev = t
+				if !separate {
+					continue // only a header or comment between: one region
+				}
+				d := p.Reportf(t, "a second body template region (%s): the template is already at %s; a skill has one template region, so move this text there",
+					lineSpan(p.Line(t.From), p.Line(t.To)), lineSpan(firstLine, lastLine))
+				d.Related = append(d.Related, ast.Related{Range: first.Range, Message: "the first template region"})
+				if fix, ok := moveRegionFix(p.File.Src, first, t); ok {
+					d.Fixes = append(d.Fixes, fix)
+				}
+			}
+		},
+	}
+}
+
+// codeBetween reports whether a target or a default: line lies between
+// offsets from and to: what makes two stretches of template text two
+// regions.
+func codeBetween(f *ast.File, from, to ast.Pos) bool {
+	for _, t := range f.Targets {
+		if t.From >= from && t.From < to {
+			return true
+		}
+	}
+	for _, d := range f.Defaults {
+		if d.From >= from && d.From < to {
+			return true
+		}
+	}
+	return false
+}
+
+func lineSpan(a, b int) string {
+	if a == b {
+		return fmt.Sprintf("line %d", a)
+	}
+	return fmt.Sprintf("lines %d-%d", a, b)
+}
+
+// moveRegionFix moves the text of region t (whole lines) to just after
+// the last line of region first.
+func moveRegionFix(src []byte, first, t *ast.Template) (ast.Fix, bool) {
+	from, to := t.From.Offset(), t.To.Offset()
+	at := first.To.Offset()
+	if from < 0 || to > len(src) || from > to || at < 0 || at > from {
+		return ast.Fix{}, false
+	}
+	text := string(src[from:to])
+	end := to
+	if end < len(src) && src[end] == '\r' {
+		end++
+	}
+	if end < len(src) && src[end] == '\n' {
+		end++
+	}
+	return ast.Fix{
+		Title: fmt.Sprintf("Move this text after line %d (the first template region)", lineOf(src, at)),
+		Edits: []ast.TextEdit{
+			{Range: ast.RangeOf(at, at), NewText: "\n" + text},
+			{Range: ast.RangeOf(from, end), NewText: ""},
+		},
+	}, true
+}
+
+// lineOf returns the 1-based line of byte offset off in src.
+func lineOf(src []byte, off int) int {
+	return bytes.Count(src[:off], []byte{'\n'}) + 1
 }
