@@ -123,6 +123,13 @@ func (tp textParser) parse(from, to int) *ast.Text {
 				i = e + 2
 				continue
 			}
+		case c == '\\' && tp.escapes && hasAt(src, i+1, to, "${"):
+			// a backslash before a substitution is a literal backslash and
+			// the substitution still happens, as in the template (decision
+			// V3); the literal "${" is written "$${"
+			lit.add(i, `\`)
+			i++
+			continue
 		case c == '\\' && tp.escapes && i+1 < to:
 			lit.add(i, decodeEscape(src[i+1]))
 			i += 2

@@ -54,3 +54,34 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestEscapeTokens: the editor colours what the evaluator substitutes
+// (decision V3): "\${X}" is a backslash and a substitution of X, "$${Y}"
+// is literal text, the same in a string and in the template.
+func TestEscapeTokens(t *testing.T) {
+	src := "# Skill: esc\n# Vars: X=\"a\", Y=\"b\"\n\nrun:\n    emit(text=\"1 \\${X} 2 $${Y}\")\n\nT \\${X} $${Y}\n\ndefault: run\n"
+	f, diags := syntax.Parse("esc.skill.md", []byte(src))
+	if diags.HasErrors() {
+		t.Fatalf("parse: %v", diags)
+	}
+	var vars []string
+	for _, tk := range Tokens(f) {
+		if tk.Kind == Variable {
+			vars = append(vars, src[tk.Range.From.Offset():tk.Range.To.Offset()])
+		}
+	}
+	// X in the string and in the template; Y never (the # Vars: names are
+	// declarations and count too)
+	nX, nY := 0, 0
+	for _, v := range vars {
+		switch v {
+		case "X":
+			nX++
+		case "Y":
+			nY++
+		}
+	}
+	if nX != 3 || nY != 1 {
+		t.Fatalf("variable tokens %q: want X three times (declaration, string, template) and Y once (declaration)", vars)
+	}
+}

@@ -570,7 +570,7 @@ const grammar = {
     escapes: {
       patterns: [
         { name: 'constant.character.escape.skillscript', match: r`\\[nt"'\\]` },
-        { name: 'invalid.illegal.escape.skillscript', match: r`\\.` },
+        { name: 'invalid.illegal.escape.skillscript', match: r`\\(?!\$\{).` },
       ],
     },
 
