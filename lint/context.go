@@ -91,8 +91,11 @@ type Tool struct {
 	Name        string
 	Description string
 	// Schema is the JSON input schema; nil when unknown.
-	Schema   json.RawMessage
-	Mutating bool
+	Schema json.RawMessage
+	// OutputSchema is the JSON schema of the tool's structured result
+	// (MCP outputSchema); nil when the tool declares none.
+	OutputSchema json.RawMessage
+	Mutating     bool
 	// ReadOnly is the tool's "mutating": false; ReadOnlyHint and
 	// DestructiveHint are its MCP annotations.
 	ReadOnly, ReadOnlyHint, DestructiveHint bool

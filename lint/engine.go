@@ -131,6 +131,7 @@ type state struct {
 	scanDone bool
 	scanRes  scanned
 	credKeys map[string]bool // credentialKey's answer by kwarg name
+	typer    *Typer          // static types from tool schemas (rules_types.go)
 }
 
 func newState(f *ast.File, info *check.Info) *state {

@@ -92,6 +92,8 @@ func Rules() []*Rule {
 		ruleUnverifiedQualifiedTool(),
 		ruleUnknownConnectorArg(),
 		ruleMissingRequiredConnectorArg(),
+		ruleUnknownResultField(),
+		ruleResultTypeMismatch(),
 		ruleUnknownLLMModel(),
 		ruleUnknownCapability(),
 		// the skill store

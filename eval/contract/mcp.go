@@ -14,6 +14,9 @@ type Tool struct {
 	Description string `json:"description,omitempty"`
 	// InputSchema is the JSON Schema of the tool's arguments, if known.
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	// OutputSchema is the JSON Schema of the tool's structured result
+	// (MCP outputSchema), if the tool declares one.
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	// Mutating reports whether the tool was declared as changing state.
 	Mutating bool `json:"mutating,omitempty"`
 	// ReadOnly reports a tool declared "mutating": false in

@@ -214,7 +214,8 @@ func (p *parser) configField(c *Connector, f field, path string) {
 }
 
 // toolDecls parses static tool declarations: an array of
-// {name, description, inputSchema, mutating} or an object keyed by name.
+// {name, description, inputSchema, outputSchema, mutating} or an object
+// keyed by name.
 func (p *parser) toolDecls(f field, path string) []ToolDecl {
 	if kindOf(f.Raw) == "an object" {
 		return p.toolDeclMap(f, path)
@@ -269,6 +270,8 @@ func (p *parser) toolDeclField(t *ToolDecl, f field, path string) {
 		t.Description, _ = p.str(f, path, nil)
 	case "inputSchema", "input_schema":
 		t.InputSchema = p.schema(f, path)
+	case "outputSchema", "output_schema":
+		t.OutputSchema = p.schema(f, path)
 	case "mutating":
 		t.Mutating = p.boolean(f, path)
 		t.ReadOnly = isFalse(f.Raw)

@@ -78,7 +78,9 @@ type ToolDecl struct {
 	Name        string
 	Description string
 	InputSchema json.RawMessage
-	Mutating    bool
+	// OutputSchema is the declared schema of the tool's structured result.
+	OutputSchema json.RawMessage
+	Mutating     bool
 	// ReadOnly is the tool's "mutating": false.
 	ReadOnly bool
 	Offset   int

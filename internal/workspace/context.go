@@ -116,7 +116,7 @@ func connectorOf(c *connectors.Connector) *lint.Connector {
 		ToolsKnown: len(c.Tools) > 0, Tools: map[string]*lint.Tool{},
 	}
 	for _, t := range c.Tools {
-		out.Tools[t.Name] = &lint.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, Mutating: t.Mutating, ReadOnly: t.ReadOnly}
+		out.Tools[t.Name] = &lint.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, OutputSchema: t.OutputSchema, Mutating: t.Mutating, ReadOnly: t.ReadOnly}
 	}
 	return out
 }

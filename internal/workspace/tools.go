@@ -209,7 +209,7 @@ var errNoDialer = errors.New("no MCP client to ask (WarmOptions.Dial is nil)")
 func staticTools(ds []connectors.ToolDecl) []contract.Tool {
 	out := make([]contract.Tool, len(ds))
 	for i, d := range ds {
-		out[i] = contract.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema, Mutating: d.Mutating}
+		out[i] = contract.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema, OutputSchema: d.OutputSchema, Mutating: d.Mutating}
 	}
 	return out
 }
@@ -276,7 +276,7 @@ func (e *Env) WithTools(results []WarmResult) *Env {
 func lintTools(tools []contract.Tool) map[string]*lint.Tool {
 	out := make(map[string]*lint.Tool, len(tools))
 	for _, t := range tools {
-		lt := &lint.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, Mutating: t.Mutating, ReadOnly: t.ReadOnly}
+		lt := &lint.Tool{Name: t.Name, Description: t.Description, Schema: t.InputSchema, OutputSchema: t.OutputSchema, Mutating: t.Mutating, ReadOnly: t.ReadOnly}
 		if a := t.Annotations; a != nil {
 			lt.ReadOnlyHint, lt.DestructiveHint = a.ReadOnlyHint, a.DestructiveHint
 		}

@@ -133,7 +133,7 @@ func (e *Env) Tools(conn string) (tools []contract.Tool, ok bool) {
 	}
 	if len(c.Tools) > 0 {
 		for _, t := range c.Tools {
-			tools = append(tools, contract.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Mutating: t.Mutating, ReadOnly: t.ReadOnly})
+			tools = append(tools, contract.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Mutating: t.Mutating, ReadOnly: t.ReadOnly})
 		}
 		return tools, true
 	}

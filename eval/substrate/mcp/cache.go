@@ -68,6 +68,9 @@ func (d *discovery) merge(found []contract.Tool) []contract.Tool {
 		if len(s.InputSchema) > 0 {
 			out[i].InputSchema = s.InputSchema
 		}
+		if len(s.OutputSchema) > 0 {
+			out[i].OutputSchema = s.OutputSchema
+		}
 		out[i].Mutating = out[i].Mutating || s.Mutating
 		out[i].ReadOnly = s.ReadOnly
 	}

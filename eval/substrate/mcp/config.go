@@ -47,7 +47,7 @@ func FromConfig(c *connectors.Connector, cache toolcache.Cache) (Conn, error) {
 func StaticTools(ds []connectors.ToolDecl) []contract.Tool {
 	out := make([]contract.Tool, len(ds))
 	for i, d := range ds {
-		out[i] = contract.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema, Mutating: d.Mutating, ReadOnly: d.ReadOnly}
+		out[i] = contract.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema, OutputSchema: d.OutputSchema, Mutating: d.Mutating, ReadOnly: d.ReadOnly}
 	}
 	return out
 }

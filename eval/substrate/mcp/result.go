@@ -106,6 +106,11 @@ func toolsFromSDK(ts []*sdk.Tool) []contract.Tool {
 				ct.InputSchema = b
 			}
 		}
+		if t.OutputSchema != nil {
+			if b, err := json.Marshal(t.OutputSchema); err == nil {
+				ct.OutputSchema = b
+			}
+		}
 		out = append(out, ct)
 	}
 	return out

@@ -1,0 +1,174 @@
+package lint
+
+import (
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/check/types"
+)
+
+// Typer answers the static type of a skill's values from what the
+// deployment context declares: the outputSchema of the tools that bind
+// them, followed through $set copies and foreach items (docs/types.md).
+// A nil *types.Type is "unknown" and never yields a finding. A Typer is
+// made per file and is not safe for concurrent use.
+type Typer struct {
+	info  *check.Info
+	ctx   *Context
+	refOf map[*ast.Subst]*check.Ref
+	memo  map[*check.Binding]*types.Type
+	busy  map[*check.Binding]bool
+}
+
+// NewTyper returns a Typer for a checked file in a context (nil means no
+// context: every type is unknown).
+func NewTyper(info *check.Info, ctx *Context) *Typer {
+	return &Typer{info: info, ctx: ctx, memo: map[*check.Binding]*types.Type{}, busy: map[*check.Binding]bool{}}
+}
+
+func (t *Typer) ref(s *ast.Subst) *check.Ref {
+	if t.refOf == nil {
+		t.refOf = make(map[*ast.Subst]*check.Ref, len(t.info.Refs))
+		for _, r := range t.info.Refs {
+			t.refOf[r.Subst] = r
+		}
+	}
+	return t.refOf[s]
+}
+
+// Ref returns the type of r's value after its first n path segments (n
+// = len(r.Subst.Path) for the whole path), before any filter.
+func (t *Typer) Ref(r *check.Ref, n int) *types.Type {
+	if r == nil || len(r.Bindings) == 0 {
+		return nil
+	}
+	ty := t.Bindings(r.Bindings)
+	for _, seg := range r.Subst.Path[:min(n, len(r.Subst.Path))] {
+		ty = Step(ty, seg)
+		if ty == nil {
+			return nil
+		}
+	}
+	return ty
+}
+
+// Step returns the type one path segment selects from ty: an object's
+// property, an array's item for an index; nil when unknown or missing.
+func Step(ty *types.Type, seg *ast.PathSeg) *types.Type {
+	if ty == nil {
+		return nil
+	}
+	switch ty.Kind {
+	case types.Object:
+		if p, ok := ty.Field(seg.Name); ok {
+			return p.Type
+		}
+	case types.Array:
+		if seg.Index {
+			return ty.Items
+		}
+	}
+	return nil
+}
+
+// Bindings returns the type every one of bs gives its name, or nil when
+// one is unknown or they differ.
+func (t *Typer) Bindings(bs []*check.Binding) *types.Type {
+	var out *types.Type
+	for i, b := range bs {
+		ty := t.Binding(b)
+		if ty == nil {
+			return nil
+		}
+		if i > 0 && ty.String() != out.String() {
+			return nil
+		}
+		out = ty
+	}
+	return out
+}
+
+// Binding returns the type a binding gives its name.
+func (t *Typer) Binding(b *check.Binding) *types.Type {
+	if ty, ok := t.memo[b]; ok {
+		return ty
+	}
+	if t.busy[b] { // a copy of a copy of itself
+		return nil
+	}
+	t.busy[b] = true
+	ty := t.binding(b)
+	delete(t.busy, b)
+	t.memo[b] = ty
+	return ty
+}
+
+func (t *Typer) binding(b *check.Binding) *types.Type {
+	switch b.Kind {
+	case check.BindOp:
+		d, ok := b.Node.(*ast.DispatchStmt)
+		if !ok || d.Fallback != nil || d.Connector == nil || d.Tool == nil || t.ctx == nil {
+			return nil // a (fallback:) value may stand in for the result
+		}
+		c := t.ctx.Connectors[d.Connector.Name]
+		if c == nil || c.Tools[d.Tool.Name] == nil {
+			return nil
+		}
+		return types.FromSchema(c.Tools[d.Tool.Name].OutputSchema)
+	case check.BindSet:
+		return t.Expr(b.Value)
+	case check.BindIter:
+		fe, ok := b.Node.(*ast.ForeachStmt)
+		if !ok {
+			return nil
+		}
+		return ItemType(t.Expr(fe.List))
+	}
+	return nil
+}
+
+// Expr returns the type of a value expression that is a single unquoted
+// ${X.path} without filters (which keeps X's structure); nil otherwise.
+func (t *Typer) Expr(e ast.Expr) *types.Type {
+	s := directSubst(e)
+	if s == nil || len(s.Filters) > 0 {
+		return nil
+	}
+	r := t.ref(s)
+	if r == nil {
+		return nil
+	}
+	return t.Ref(r, len(s.Path))
+}
+
+// directSubst returns the substitution that is the whole of e when e is
+// ${X} or an unquoted word that is only ${X}.
+func directSubst(e ast.Expr) *ast.Subst {
+	switch e := e.(type) {
+	case *ast.Subst:
+		return e
+	case *ast.BareWord:
+		if e.Value != nil && len(e.Value.Parts) == 1 {
+			s, _ := e.Value.Parts[0].(*ast.Subst)
+			return s
+		}
+	}
+	return nil
+}
+
+// ItemType returns the type of the items foreach walks in a value of type
+// ty: an array's items, or the items of an object's "items" array (the
+// envelope foreach unwraps); nil when unknown.
+func ItemType(ty *types.Type) *types.Type {
+	if ty == nil {
+		return nil
+	}
+	switch ty.Kind {
+	case types.Array:
+		return ty.Items
+	case types.Object:
+		if p, ok := ty.Field("items"); ok && p.Type != nil && p.Type.Kind == types.Array {
+			return p.Type.Items
+		}
+	}
+	return nil
+}
