@@ -3,6 +3,7 @@ package lsp
 import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -64,4 +65,14 @@ func analyze(a Analyzer, name string, src []byte, env *Env, pre *preParse) (res 
 type preParse struct {
 	file  *ast.File
 	diags ast.Diagnostics // the parser's diagnostics, before any filtering
+}
+
+// typer returns a lint.Typer for the snapshot: static types from the
+// outputSchema of the tools in the document's environment.
+func (snap *snapshot) typer() *lint.Typer {
+	var ctx *lint.Context
+	if snap.env != nil {
+		ctx = snap.env.Lint
+	}
+	return lint.NewTyper(snap.Info, ctx)
 }

@@ -10,8 +10,10 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/check/types"
 	"github.com/skillscript/skillc/internal/classification"
 	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/lint"
 )
 
 // Completion contexts recognised from the text before the cursor.
@@ -122,7 +124,7 @@ func (snap *snapshot) completeInSubst(prefix string, off int) ([]protocol.Comple
 		return filterItems(), true
 	}
 	if strings.Contains(inside, ".") {
-		return []protocol.CompletionItem{}, true
+		return snap.fieldItems(inside, off), true
 	}
 	return snap.varItems(off), true
 }
@@ -446,6 +448,40 @@ func opItems() []protocol.CompletionItem {
 		items = append(items, protocol.CompletionItem{Label: k.Label, Kind: protocol.CompletionItemKindKeyword,
 			InsertText: protocol.NewOptional(k.Snippet), InsertTextFormat: protocol.InsertTextFormatSnippet,
 			Documentation: protocol.String(k.Doc)})
+	}
+	return items
+}
+
+// fieldItems lists the fields of the value that "ROOT.a.b." (inside, up
+// to the cursor) selects, when its type is known from a tool's
+// outputSchema; an array offers its first index. Unknown types offer
+// nothing.
+func (snap *snapshot) fieldItems(inside string, off int) []protocol.CompletionItem {
+	items := []protocol.CompletionItem{}
+	parts := strings.Split(inside, ".")
+	ty := snap.typer().Bindings(snap.scopeAt(off).Lookup(parts[0]))
+	for _, seg := range parts[1 : len(parts)-1] {
+		ty = lint.Step(ty, &ast.PathSeg{Name: seg, Index: seg != "" && strings.Trim(seg, "0123456789") == ""})
+	}
+	if ty == nil {
+		return items
+	}
+	switch ty.Kind {
+	case types.Object:
+		for _, p := range ty.Props {
+			detail := p.Type.String()
+			if p.Required {
+				detail += " (required)"
+			}
+			it := protocol.CompletionItem{Label: p.Name, Kind: protocol.CompletionItemKindField, Detail: protocol.NewOptional(detail)}
+			if p.Type != nil && p.Type.Description != "" {
+				it.Documentation = protocol.String(p.Type.Description)
+			}
+			items = append(items, it)
+		}
+	case types.Array:
+		items = append(items, protocol.CompletionItem{Label: "0", Kind: protocol.CompletionItemKindField,
+			Detail: protocol.NewOptional("first item: " + ty.Items.String())})
 	}
 	return items
 }

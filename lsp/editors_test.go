@@ -107,7 +107,9 @@ func TestNodeClientSession(t *testing.T) {
 
 // TestNeovimRealSession runs the assertions of the real VS Code test
 // (editors/realvscode) in headless Neovim: diagnostic positions, a quick
-// fix, cross-file definition and tool completion from a live MCP server.
+// fix, cross-file definition, tool completion from a live MCP server, and
+// the types its search tool's outputSchema gives (a finding, field
+// completion, hover, an inlay hint).
 func TestNeovimRealSession(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")

@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
 )
 
 // semanticTokensRange answers textDocument/semanticTokens/range.
@@ -109,6 +110,16 @@ func (s *Server) inlayHint(_ context.Context, p *protocol.InlayHintParams) (any,
 	in := func(r ast.Range) bool { return r.From.Offset() <= to && r.To.Offset() >= from }
 	out := []protocol.InlayHint{}
 	yes := true
+	typer := snap.typer()
+	for _, b := range snap.Info.Binds {
+		if b.Kind != check.BindOp && b.Kind != check.BindIter || b.Ident == nil || !in(b.Ident.Range) {
+			continue
+		}
+		if ty := typer.Binding(b); ty != nil {
+			out = append(out, protocol.InlayHint{Position: lspPosition(snap.lines, b.Ident.Span().To.Offset()),
+				Label: protocol.String(": " + ty.String()), Kind: protocol.InlayHintKindType})
+		}
+	}
 	ast.Inspect(snap.File, func(n ast.Node) bool {
 		st, ok := n.(*ast.SetStmt)
 		if !ok || st.Name == nil || st.Value == nil || !in(st.Range) {

@@ -11,8 +11,10 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/check/types"
 	"github.com/skillscript/skillc/internal/classification"
 	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/lint"
 )
 
 // hover answers textDocument/hover.
@@ -47,6 +49,8 @@ func (snap *snapshot) hoverText(sym symbol) string {
 	switch sym.kind {
 	case symVar:
 		return snap.varHover(sym)
+	case symPath:
+		return snap.pathHover(sym)
 	case symTarget:
 		return snap.targetHover(sym)
 	case symOp:
@@ -91,6 +95,9 @@ func (snap *snapshot) varHover(sym symbol) string {
 	}
 	if t := snap.typeOf(sym.binds); t != "" {
 		fmt.Fprintf(&b, ": %s", t)
+	}
+	if ty := snap.typer().Bindings(sym.binds); ty != nil {
+		fmt.Fprintf(&b, "\n\ntype `%s` (from the tool's outputSchema)", ty)
 	}
 	b.WriteString("\n\n")
 	for _, bd := range sym.binds {
@@ -439,4 +446,44 @@ func classificationHover(h *ast.Header) string {
 		fmt.Fprintf(&b, "\n- %s", p.Message)
 	}
 	return b.String()
+}
+
+// pathHover describes the field a path segment selects, when the type of
+// the value is known from a tool's outputSchema.
+func (snap *snapshot) pathHover(sym symbol) string {
+	if sym.ref == nil {
+		return ""
+	}
+	sub := sym.ref.Subst
+	for i, seg := range sub.Path {
+		if seg.Range != sym.rng {
+			continue
+		}
+		ty := snap.typer()
+		parent := ty.Ref(sym.ref, i)
+		if parent == nil {
+			return ""
+		}
+		name := sub.Root.Name
+		for _, s := range sub.Path[:i+1] {
+			name += "." + s.Name
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "**field** `%s`", name)
+		if t := lint.Step(parent, seg); t != nil {
+			fmt.Fprintf(&b, ": `%s`", t)
+			if t.Description != "" {
+				fmt.Fprintf(&b, "\n\n%s", t.Description)
+			}
+		} else if parent.Kind == types.Object && parent.Closed {
+			if _, ok := parent.Field(seg.Name); !ok {
+				fmt.Fprintf(&b, "\n\nnot a field of `%s`", parent)
+			}
+		}
+		if p, ok := parent.Field(seg.Name); ok && p.Required {
+			b.WriteString("\n\nrequired")
+		}
+		return b.String()
+	}
+	return ""
 }

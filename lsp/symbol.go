@@ -60,7 +60,11 @@ func (snap *snapshot) symbolAt(off int) symbol {
 			return symbol{kind: symFilter, name: n.Name.Name, rng: n.Name.Range}
 		}
 	case *ast.PathSeg:
-		return symbol{kind: symPath, name: n.Name, rng: n.Range}
+		s := symbol{kind: symPath, name: n.Name, rng: n.Range}
+		if sub, ok := parent.(*ast.Subst); ok {
+			s.ref = refOf(snap.Info, sub)
+		}
+		return s
 	case *ast.StringLit, *ast.Lit, *ast.Text, *ast.BareWord:
 		if s, ok := snap.skillValueSymbol(path); ok {
 			return s

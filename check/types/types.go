@@ -49,6 +49,9 @@ type Type struct {
 	Closed bool
 	// Items is an array's item type (nil when unknown).
 	Items *Type
+	// Nullable reports a schema type list of null and one other type
+	// (["null", "array"]): the value may also be null.
+	Nullable bool
 }
 
 // Prop is one declared property of an object.
@@ -84,8 +87,8 @@ func fromMap(s map[string]any, depth int) *Type {
 			return nil
 		}
 	}
-	name, _ := s["type"].(string)
-	t := &Type{}
+	name, nullable := typeName(s["type"])
+	t := &Type{Nullable: nullable}
 	t.Description, _ = s["description"].(string)
 	switch name {
 	case "object":
@@ -134,6 +137,32 @@ func fromMap(s map[string]any, depth int) *Type {
 		return nil
 	}
 	return t
+}
+
+// typeName reads a schema's "type": a name, or a list of "null" and one
+// name (nullable is then true); "" for anything else.
+func typeName(v any) (name string, nullable bool) {
+	switch t := v.(type) {
+	case string:
+		return t, false
+	case []any:
+		var others []string
+		for _, e := range t {
+			s, ok := e.(string)
+			if !ok {
+				return "", false
+			}
+			if s == "null" {
+				nullable = true
+			} else {
+				others = append(others, s)
+			}
+		}
+		if len(others) == 1 {
+			return others[0], nullable
+		}
+	}
+	return "", false
 }
 
 // Field returns the declared property name of an object type.

@@ -106,6 +106,42 @@ local function session()
   assert(args['text'], 'completion after "$ srv.echo " lacks text: ' .. vim.inspect(vim.tbl_keys(args)))
   io.stdout:write('PASS tool completion from the live MCP server (echo, text)\n')
 
+  -- 5. types from the search tool's outputSchema (docs/types.md)
+  vim.api.nvim_buf_set_lines(buf, 11, 12, false, {
+    '    $ srv.search query="x" -> T',
+    '    emit(text="${T.totl} ${T.items.0.title}")',
+    '    emit(text="${T.}")' })
+  local urf
+  assert(vim.wait(20000, function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if code_of(d) == 'unknown-result-field' then
+        urf = d
+      end
+    end
+    return urf ~= nil
+  end, 50), 'no unknown-result-field: ' .. vim.inspect(vim.diagnostic.get(buf)))
+  assert(urf.lnum == 12 and urf.col == 18 and string.find(urf.message, 'did you mean total', 1, true),
+    'unknown-result-field at ' .. urf.lnum .. ':' .. urf.col .. ': ' .. urf.message)
+  local fields = labels_at(buf, 13, 19)
+  assert(fields['total'] and fields['items'] and fields['total'].detail == 'integer (required)',
+    'completion after ${T. = ' .. vim.inspect(fields))
+  local hover = request(buf, 'textDocument/hover', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 12, character = 39 } })
+  local htext = hover and hover.contents and (hover.contents.value or hover.contents) or ''
+  assert(type(htext) == 'string' and string.find(htext, 'T.items.0.title', 1, true) and string.find(htext, 'string', 1, true),
+    'hover on .title: ' .. vim.inspect(hover))
+  local hints = request(buf, 'textDocument/inlayHint', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = { start = { line = 0, character = 0 }, ['end'] = { line = 15, character = 0 } } })
+  local hinted
+  for _, h in ipairs(hints or {}) do
+    if h.position.line == 11 and h.label == ': object {items, total}' then
+      hinted = h
+    end
+  end
+  assert(hinted, 'no type hint after -> T: ' .. vim.inspect(hints))
+  io.stdout:write('PASS types from the outputSchema: unknown-result-field at 13:19, completion, hover, inlay hint\n')
+
   vim.lsp.stop_client(id)
   vim.wait(2000, function() return vim.lsp.get_client_by_id(id) == nil end, 20)
 end

@@ -34,6 +34,25 @@ type addOut struct {
 
 type emptyIn struct{}
 
+type searchIn struct {
+	Query string `json:"query" jsonschema:"what to look for"`
+	Limit int    `json:"limit,omitempty" jsonschema:"maximum items"`
+}
+
+// searchOut is the typed result of search: the SDK derives the tool's
+// outputSchema from it (the language's types from tool schemas are
+// tested against it).
+type searchOut struct {
+	Total int          `json:"total" jsonschema:"matches in all"`
+	Items []searchItem `json:"items" jsonschema:"the matches, best first"`
+}
+
+type searchItem struct {
+	ID     int      `json:"id" jsonschema:"issue number"`
+	Title  string   `json:"title" jsonschema:"one-line summary"`
+	Labels []string `json:"labels,omitempty"`
+}
+
 type failIn struct {
 	Message string `json:"message,omitempty"`
 }
@@ -57,7 +76,7 @@ func (s *Stats) Snapshot() (int, map[string]int) {
 }
 
 // New returns the test server with its tools: echo, add, json_text,
-// fail, hang, crash, whoami and slow_echo.
+// fail, hang, crash, whoami and search.
 func New() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "skillc-testserver", Version: "v1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echo text back"}, echo)
@@ -67,6 +86,7 @@ func New() *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "hang", Description: "never return until cancelled"}, hang)
 	mcp.AddTool(s, &mcp.Tool{Name: "crash", Description: "exit the process mid-call"}, crash)
 	mcp.AddTool(s, &mcp.Tool{Name: "whoami", Description: "report the identity header"}, whoami)
+	mcp.AddTool(s, &mcp.Tool{Name: "search", Description: "search issues (typed structured output)"}, search)
 	return s
 }
 
@@ -76,6 +96,14 @@ func echo(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolRe
 
 func add(_ context.Context, _ *mcp.CallToolRequest, in addIn) (*mcp.CallToolResult, addOut, error) {
 	return nil, addOut{Sum: in.A + in.B}, nil
+}
+
+func search(_ context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, searchOut, error) {
+	items := []searchItem{{ID: 7, Title: "first " + in.Query, Labels: []string{"bug"}}, {ID: 9, Title: "second " + in.Query}}
+	if in.Limit > 0 && in.Limit < len(items) {
+		items = items[:in.Limit]
+	}
+	return nil, searchOut{Total: len(items), Items: items}, nil
 }
 
 func jsonText(_ context.Context, _ *mcp.CallToolRequest, _ emptyIn) (*mcp.CallToolResult, any, error) {
