@@ -8,7 +8,7 @@ import (
 func TestFromSchema(t *testing.T) {
 	for _, c := range []struct {
 		schema, want string
-		closed      bool
+		closed       bool
 	}{
 		{`{"type": "string"}`, "string", false},
 		{`{"type": "integer"}`, "integer", false},
