@@ -102,8 +102,8 @@ func ruleResultTypeMismatch() *Rule {
 					continue
 				}
 				t := ty.Ref(r, len(r.Subst.Path))
-				if t == nil || t.Kind == types.Array || t.Kind == types.String {
-					continue
+				if t == nil || t.Kind == types.Array || t.Kind == types.String || mayHaveItems(t) {
+					continue // an envelope object counts its items (eval listView)
 				}
 				p.Reportf(f, "|length needs a list or a string; %s is %s (the run fails with TypeMismatchError)", pathText(r.Subst, len(r.Subst.Path)), t)
 			}
@@ -115,7 +115,7 @@ func ruleResultTypeMismatch() *Rule {
 				switch t.Kind {
 				case types.Number, types.Integer, types.Boolean:
 				case types.Object:
-					if _, ok := t.Field("items"); ok || !t.Closed {
+					if mayHaveItems(t) {
 						continue
 					}
 				default:
@@ -142,4 +142,14 @@ func ruleResultTypeMismatch() *Rule {
 			}
 		},
 	}
+}
+
+// mayHaveItems reports whether a value of object type t may have an
+// "items" field, which list operations and foreach use in its place.
+func mayHaveItems(t *types.Type) bool {
+	if t.Kind != types.Object {
+		return false
+	}
+	_, ok := t.Field("items")
+	return ok || !t.Closed
 }

@@ -105,7 +105,13 @@ func (t *Typer) Binding(b *check.Binding) *types.Type {
 func (t *Typer) binding(b *check.Binding) *types.Type {
 	switch b.Kind {
 	case check.BindOp:
+		if c, ok := b.Node.(*ast.CallStmt); ok && c.Fallback == nil && c.Name != nil {
+			return builtinCallType(c.Name.Name)
+		}
 		d, ok := b.Node.(*ast.DispatchStmt)
+		if ok && d.Fallback == nil && d.Connector == nil && d.Tool != nil && d.Tool.Name == "data_read" {
+			return dataReadType
+		}
 		if !ok || d.Fallback != nil || d.Connector == nil || d.Tool == nil || t.ctx == nil {
 			return nil // a (fallback:) value may stand in for the result
 		}
@@ -169,6 +175,37 @@ func ItemType(ty *types.Type) *types.Type {
 		if p, ok := ty.Field("items"); ok && p.Type != nil && p.Type.Kind == types.Array {
 			return p.Type.Items
 		}
+	}
+	return nil
+}
+
+// The result types of built-in ops whose result shape the evaluator
+// fixes (eval/calls.go, eval/dispatch.go): shell(...) and file_read(...)
+// bind a string (stdout, the file's text); $ data_read binds the envelope
+// {items, count, mode} whose items are contract.Record maps. A record is
+// open (other fields are not reported): the adopter playbook lets a data
+// substrate's records carry fields of its own (${S.name} in its skill
+// discovery example).
+var (
+	stringType   = &types.Type{Kind: types.String}
+	dataReadType = types.FromSchema([]byte(`{"type": "object", "required": ["items", "count", "mode"], "properties": {
+		"items": {"type": "array", "description": "the matching records", "items": {"type": "object", "additionalProperties": true, "properties": {
+			"id": {"type": "string"}, "summary": {"type": "string", "description": "first line of the content"},
+			"detail": {"type": "string", "description": "the full content"}, "content": {"type": "string", "description": "the full content"},
+			"tags": {"type": "array", "items": {"type": "string"}}, "metadata": {"type": "object", "additionalProperties": true},
+			"recipients": {"type": "array", "items": {"type": "string"}},
+			"created_at": {"type": "string", "description": "RFC 3339"}, "expires_at": {"type": ["null", "string"], "description": "RFC 3339, null for durable records"},
+			"score": {"type": "number", "description": "relevance when the query ranked results, else 0"}}}},
+		"count": {"type": "integer", "description": "number of records"},
+		"mode": {"type": "string", "description": "the query mode"}}}`))
+)
+
+// builtinCallType is the result type of a built-in call, nil when the
+// op's result has no fixed shape.
+func builtinCallType(name string) *types.Type {
+	switch name {
+	case "shell", "file_read":
+		return stringType
 	}
 	return nil
 }
