@@ -70,6 +70,9 @@ func runServe(c *cli.Context, s *streams) error {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	defer closeAll()
+	if h.ClientApproval() {
+		fmt.Fprintln(s.err, serve.ClientApprovalWarning)
+	}
 	srv, err := h.NewMCPServer()
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)

@@ -229,6 +229,12 @@ type Policy struct {
 	FSAllowlistRoots  int      `json:"fs_allowlist_roots"`
 	MaxDeadlineSecs   int      `json:"max_deadline_seconds"`
 	MaxRecursionDepth int      `json:"max_recursion_depth"`
+	ForceAlwaysDraft  bool     `json:"force_always_draft"`
+	// ClientApproval is true when any MCP client can approve: the host
+	// is unsecured and skill writes keep # Status: Approved, so a client
+	// can write an effectful skill Approved (skill_write, skill_status)
+	// and run it. serve warns about it at start.
+	ClientApproval bool `json:"client_approval"`
 }
 
 // Features are the host's optional surfaces.
@@ -279,6 +285,7 @@ func (h *Host) policyView() *Policy {
 	return &Policy{
 		SecuredMode: c.SecuredMode, ShellAllowlist: append([]string{}, c.ShellAllowlist...), UnsafeShell: c.EnableUnsafeShell,
 		FSAllowlistRoots: len(c.FSAllowlist), MaxDeadlineSecs: int(c.MaxDeadline / time.Second), MaxRecursionDepth: c.MaxRecursionDepth,
+		ForceAlwaysDraft: c.ForceAlwaysDraft, ClientApproval: h.ClientApproval(),
 	}
 }
 
