@@ -20,6 +20,7 @@ const (
 	ErrTriggersOff       = "TriggersUnavailable"
 	ErrTriggerNotFound   = "TriggerNotFound"
 	ErrInvalidTrigger    = "InvalidTrigger"
+	ErrTriggerRefused    = "TriggerRefused" // register_trigger on a skill that cannot fire (Draft, Disabled, unsigned in secured mode)
 	ErrApprovalRequired  = "ApprovalRequired"
 	ErrUnsupportedFilter = "UnsupportedFilter"
 	ErrAgentSkill        = "AgentSkillError" // a skills_* tool refused: unknown or unloaded skill, a path outside the package, a cap

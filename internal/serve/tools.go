@@ -12,7 +12,7 @@ func (ts *toolSet) register() {
 	addTool(ts, "skill_preflight", "Check whether a stored skill can run: status, required inputs, declared secrets, footprint, triggers and diagnostics.", ts.skillPreflight)
 	addTool(ts, "data_read", "Query the configured data store (the $ data_read op).", ts.dataRead)
 	addTool(ts, "list_triggers", "List cron and event triggers (declared and registered).", ts.listTriggers)
-	addTool(ts, "register_trigger", "Register a cron or event trigger for a skill; persisted across restarts.", ts.registerTrigger)
+	addTool(ts, "register_trigger", "Register a cron or event trigger for an Approved skill (a Draft, Disabled or, in secured mode, unsigned one is refused); persisted across restarts. Registering the same skill, kind, schedule or event and timezone again returns the existing trigger.", ts.registerTrigger)
 	addTool(ts, "unregister_trigger", "Remove a registered trigger by id.", ts.unregisterTrigger)
 	addTool(ts, "set_trigger_enabled", "Enable or disable a trigger by id.", ts.setTriggerEnabled)
 	addTool(ts, "fires", "Recorded runs (traces), newest first, filtered by skill or trace_id.", ts.fires)
