@@ -100,6 +100,7 @@ func New(o Options) (*Host, error) {
 		h.now = time.Now
 	}
 	h.started = h.now()
+	h.guardOwnership()
 	h.metrics = newMetrics(h)
 	h.newGateway(o)
 	return h, nil

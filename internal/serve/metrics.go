@@ -57,7 +57,10 @@ func newMetrics(h *Host) *metrics {
 		}, func() float64 { return h.now().Sub(h.started).Seconds() }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "skillc_client_approval", Help: "1 when any MCP client can approve skills (unsecured mode with skill writes), else 0.",
-		}, func() float64 { return boolGauge(h.ClientApproval()) }))
+		}, func() float64 { return boolGauge(h.ClientApproval()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "skillc_operator_identity_configured", Help: "1 when an operator identity (SKILLSCRIPT_OPERATOR_IDENTITY) acts as the operator over MCP, else 0.",
+		}, func() float64 { return boolGauge(h.set.IdentityHeader != "" && h.set.OperatorIdentity != "") }))
 	return m
 }
 

@@ -245,6 +245,10 @@ type Features struct {
 	Tracing                   bool     `json:"tracing"`
 	Transports                []string `json:"transports"`
 	QueueDurability           string   `json:"queue_durability,omitempty"`
+	// SkillOwnership is true when only a skill's author or the operator
+	// may overwrite it or change its status (an identity header is
+	// configured).
+	SkillOwnership bool `json:"skill_ownership"`
 }
 
 func (ts *toolSet) runtimeCapabilities(ctx context.Context, _ *call, in CapabilitiesInput) (Capabilities, error) {
@@ -293,6 +297,7 @@ func (h *Host) features() *Features {
 	f := &Features{
 		EventIngress: h.set.EventIngress, Triggers: []string{}, SupportsIdentityPropagate: h.set.IdentityHeader != "",
 		Tracing: h.traces != nil, Transports: []string{"streamable-http", "stdio"},
+		SkillOwnership: h.set.IdentityHeader != "",
 	}
 	if h.triggers != nil {
 		f.Triggers = []string{"cron", "event"}
