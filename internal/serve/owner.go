@@ -142,6 +142,14 @@ func (h *Host) guardOwnership() {
 	h.runner = &r
 }
 
+// unguarded returns the store under the ownership guard.
+func unguarded(s contract.SkillStore) contract.SkillStore {
+	if os, ok := s.(*ownerStore); ok {
+		return os.SkillStore
+	}
+	return s
+}
+
 // setStatus changes a skill's status on behalf of the caller, refusing a
 // caller who does not own it.
 func (h *Host) setStatus(ctx context.Context, c *call, name, status string) error {

@@ -256,7 +256,7 @@ func (ts *toolSet) runtimeCapabilities(ctx context.Context, _ *call, in Capabili
 	want := func(s string) bool { return len(in.Include) == 0 || contains(in.Include, s) }
 	out := Capabilities{Runtime: "skillc", Version: h.version}
 	if want("skillStores") && reg.Skills != nil {
-		out.SkillStore = &Component{Implementation: typeName(reg.Skills)}
+		out.SkillStore = &Component{Implementation: typeName(unguarded(reg.Skills))}
 	}
 	if want("dataStores") && reg.Data != nil {
 		out.DataStore = &Component{Implementation: reg.Data.Manifest(ctx).Implementation}
