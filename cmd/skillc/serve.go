@@ -36,6 +36,7 @@ func serveCommand(s *streams) *cli.Command {
 			&cli.StringFlag{Name: "host", Usage: "bind address (env SKILLSCRIPT_HOST)", DefaultText: "127.0.0.1"},
 			&cli.IntFlag{Name: "port", Usage: "HTTP port (env SKILLSCRIPT_PORT; 0 picks a free port)", Value: -1, DefaultText: "7878"},
 			&cli.StringFlag{Name: "identity-header", Usage: "inbound caller-identity header, e.g. X-Agent-Id (env " + serve.EnvIdentityHeader + ")"},
+			&cli.StringFlag{Name: "operator-identity", Usage: "caller identity (identity-header value) that may overwrite and change the status of skills other callers own (env " + serve.EnvOperatorIdentity + ")"},
 			&cli.BoolFlag{Name: "event-ingress", Usage: "mount POST /event (env " + serve.EnvEventIngress + ")"},
 			&cli.BoolFlag{Name: "enable-scripts", Usage: "register skills_run_script: loaded Agent Skill packages may run their scripts as host processes (env " + serve.EnvSkillsRunScript + "; off by default)"},
 			&cli.DurationFlag{Name: "poll-interval", Usage: "scheduler tick (env " + serve.EnvPollInterval + ")", DefaultText: "30s"},
@@ -70,6 +71,9 @@ func runServe(c *cli.Context, s *streams) error {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	defer closeAll()
+	if h.ClientApproval() {
+		fmt.Fprintln(s.err, serve.ClientApprovalWarning)
+	}
 	srv, err := h.NewMCPServer()
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
@@ -147,6 +151,9 @@ func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
 	if c.IsSet("identity-header") {
 		set.IdentityHeader = c.String("identity-header")
 	}
+	if c.IsSet("operator-identity") {
+		set.OperatorIdentity = c.String("operator-identity")
+	}
 	if c.IsSet("event-ingress") {
 		set.EventIngress = c.Bool("event-ingress")
 	}
@@ -173,6 +180,9 @@ func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
 		set.Trace = false
 	default:
 		return set, fmt.Errorf("--trace %q: want on or off", c.String("trace"))
+	}
+	if set.OperatorIdentity != "" && set.IdentityHeader == "" {
+		return set, fmt.Errorf("an operator identity (--operator-identity, %s) needs an identity header to be read from: set --identity-header or %s", serve.EnvOperatorIdentity, serve.EnvIdentityHeader)
 	}
 	if err := set.CheckSupervisor(); err != nil {
 		return set, err

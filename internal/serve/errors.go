@@ -20,7 +20,9 @@ const (
 	ErrTriggersOff       = "TriggersUnavailable"
 	ErrTriggerNotFound   = "TriggerNotFound"
 	ErrInvalidTrigger    = "InvalidTrigger"
+	ErrTriggerRefused    = "TriggerRefused" // register_trigger on a skill that cannot fire (Draft, Disabled, unsigned in secured mode)
 	ErrApprovalRequired  = "ApprovalRequired"
+	ErrNotOwner          = "NotSkillOwner" // skill_write or skill_status on a skill another caller owns (identity header mode)
 	ErrUnsupportedFilter = "UnsupportedFilter"
 	ErrAgentSkill        = "AgentSkillError" // a skills_* tool refused: unknown or unloaded skill, a path outside the package, a cap
 	ErrInternal          = "InternalError"

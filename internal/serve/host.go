@@ -100,6 +100,7 @@ func New(o Options) (*Host, error) {
 		h.now = time.Now
 	}
 	h.started = h.now()
+	h.guardOwnership()
 	h.metrics = newMetrics(h)
 	h.newGateway(o)
 	return h, nil
@@ -129,6 +130,22 @@ func (h *Host) Skills() contract.SkillStore {
 	}
 	return h.runner.Registry.Skills
 }
+
+// ClientApproval reports whether any MCP client can approve skills: the
+// host is unsecured (no SKILLSCRIPT_SECURED_MODE, no
+// SKILLSCRIPT_FORCE_ALWAYS_DRAFT) and a skill store takes writes, so
+// skill_write keeps a # Status: Approved line and skill_status sets
+// Approved. An agent can then write an effectful skill Approved and run
+// it: the reference runtime's semantics, reported by
+// runtime_capabilities (policy.client_approval), the
+// skillc_client_approval gauge and a warning at start.
+func (h *Host) ClientApproval() bool {
+	return h.Skills() != nil && !h.cfg.SecuredMode && !h.cfg.ForceAlwaysDraft
+}
+
+// ClientApprovalWarning is the line serve prints at start when
+// ClientApproval holds.
+const ClientApprovalWarning = "skillc serve: warning: unsecured mode: any MCP client can write and approve skills with effects and run them; set SKILLSCRIPT_SECURED_MODE=true so approval needs the operator's signature (docs/serve.md)"
 
 // Registry returns the wired registry (never nil).
 func (h *Host) Registry() *contract.Registry {

@@ -32,7 +32,7 @@ func (h *Host) Handler(srv *mcp.Server) http.Handler {
 	mux.HandleFunc("/readyz", h.serveReady)
 	mux.Handle("/metrics", h.metrics.handler())
 	if h.gw != nil {
-		mux.Handle("/gateway/", h.limit(h.bearer(h.set.AuthToken, gateway.Handler(h.gw, h.version))))
+		mux.Handle("/gateway/", h.limit(h.bearer(h.set.AuthToken, h.withHeaderCaller(gateway.Handler(h.gw, h.version)))))
 	}
 	for pattern, route := range h.routes {
 		mux.Handle(pattern, h.limit(route))

@@ -54,7 +54,13 @@ func newMetrics(h *Host) *metrics {
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "skillc_uptime_seconds", Help: "Seconds since the host started.",
-		}, func() float64 { return h.now().Sub(h.started).Seconds() }))
+		}, func() float64 { return h.now().Sub(h.started).Seconds() }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "skillc_client_approval", Help: "1 when any MCP client can approve skills (unsecured mode with skill writes), else 0.",
+		}, func() float64 { return boolGauge(h.ClientApproval()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "skillc_operator_identity_configured", Help: "1 when an operator identity (SKILLSCRIPT_OPERATOR_IDENTITY) acts as the operator over MCP, else 0.",
+		}, func() float64 { return boolGauge(h.set.IdentityHeader != "" && h.set.OperatorIdentity != "") }))
 	return m
 }
 
@@ -80,3 +86,10 @@ func (h *Host) observe(req RunRequest, res *eval.Result, d time.Duration) {
 
 // countFire counts a trigger fire of kind that a worker runs.
 func (h *Host) countFire(kind string) { h.metrics.fires.WithLabelValues(kind).Inc() }
+
+func boolGauge(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -40,6 +40,10 @@ type Settings struct {
 	// IdentityHeader names the inbound header carrying the caller's agent
 	// id; empty means callers are anonymous.
 	IdentityHeader string
+	// OperatorIdentity, with an identity header, is the caller identity
+	// that acts as the operator over MCP: it may overwrite and change the
+	// status of skills other callers own (see OwnershipError).
+	OperatorIdentity string
 	// EventIngress mounts POST /event; EventToken, when set, is the bearer
 	// token it requires.
 	EventIngress bool
@@ -87,6 +91,7 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 	}
 	s.EventToken, s.AuthToken, s.DatabaseURL = get(EnvEventToken), get(EnvAuthToken), get(EnvDatabaseURL)
 	s.SupervisorSkill, s.SupervisorAgent = get(EnvSupervisorSkill), get(EnvSupervisorAgent)
+	s.OperatorIdentity = get(EnvOperatorIdentity)
 	s.ArtifactRoot, s.GatewayConfig = get(EnvArtifactRoot), get(EnvGatewayConfig)
 	if v := get(EnvEventIngress); v != "" {
 		b, err := strconv.ParseBool(v)

@@ -40,7 +40,7 @@ type hostExecutor struct{ h *Host }
 
 func (x hostExecutor) Execute(ctx context.Context, req gateway.ExecRequest) (*eval.Result, string, error) {
 	return x.h.Execute(ctx, RunRequest{Source: string(req.Source), Inputs: req.Inputs, Trigger: gateway.TriggerGateway,
-		TriggerName: req.TriggerName, Caller: req.Caller, TraceID: req.TraceID})
+		TriggerName: req.TriggerName, Caller: runCaller(ctx, req.Caller), TraceID: req.TraceID})
 }
 
 // registerGateway adds skills_discover, skills_list, skills_attach and
@@ -56,16 +56,12 @@ func (ts *toolSet) registerGateway() {
 		gatewayTool(g.List))
 	addTool(ts, "skills_attach", "Apply a skill classified invocation=attach|both to a target: a recorded run (target_type run, output or transcript; target_ref = trace id) or an artifact under the artifact root. Validated before anything runs; the target reaches the skill as its TARGET input.",
 		func(ctx context.Context, c *call, in gateway.AttachRequest) (gateway.AttachResult, error) {
-			if in.Options.Caller == "" {
-				in.Options.Caller = c.caller
-			}
+			in.Options.Caller = ts.h.gatewayCaller(c.caller, in.Options.Caller)
 			return gatewayTool(g.Attach)(ctx, c, in)
 		})
 	addTool(ts, "skills_run", "Run a skill directly: a skillscript runs (gated and traced, trigger gateway); a package returns its load receipt and instructions. Skills classified invocation=attach are refused.",
 		func(ctx context.Context, c *call, in gateway.RunRequest) (gateway.RunResponse, error) {
-			if in.Options.Caller == "" {
-				in.Options.Caller = c.caller
-			}
+			in.Options.Caller = ts.h.gatewayCaller(c.caller, in.Options.Caller)
 			return gatewayTool(g.Run)(ctx, c, in)
 		})
 }

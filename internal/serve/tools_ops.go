@@ -229,6 +229,12 @@ type Policy struct {
 	FSAllowlistRoots  int      `json:"fs_allowlist_roots"`
 	MaxDeadlineSecs   int      `json:"max_deadline_seconds"`
 	MaxRecursionDepth int      `json:"max_recursion_depth"`
+	ForceAlwaysDraft  bool     `json:"force_always_draft"`
+	// ClientApproval is true when any MCP client can approve: the host
+	// is unsecured and skill writes keep # Status: Approved, so a client
+	// can write an effectful skill Approved (skill_write, skill_status)
+	// and run it. serve warns about it at start.
+	ClientApproval bool `json:"client_approval"`
 }
 
 // Features are the host's optional surfaces.
@@ -239,6 +245,10 @@ type Features struct {
 	Tracing                   bool     `json:"tracing"`
 	Transports                []string `json:"transports"`
 	QueueDurability           string   `json:"queue_durability,omitempty"`
+	// SkillOwnership is true when only a skill's author or the operator
+	// may overwrite it or change its status (an identity header is
+	// configured).
+	SkillOwnership bool `json:"skill_ownership"`
 }
 
 func (ts *toolSet) runtimeCapabilities(ctx context.Context, _ *call, in CapabilitiesInput) (Capabilities, error) {
@@ -246,7 +256,7 @@ func (ts *toolSet) runtimeCapabilities(ctx context.Context, _ *call, in Capabili
 	want := func(s string) bool { return len(in.Include) == 0 || contains(in.Include, s) }
 	out := Capabilities{Runtime: "skillc", Version: h.version}
 	if want("skillStores") && reg.Skills != nil {
-		out.SkillStore = &Component{Implementation: typeName(reg.Skills)}
+		out.SkillStore = &Component{Implementation: typeName(unguarded(reg.Skills))}
 	}
 	if want("dataStores") && reg.Data != nil {
 		out.DataStore = &Component{Implementation: reg.Data.Manifest(ctx).Implementation}
@@ -279,6 +289,7 @@ func (h *Host) policyView() *Policy {
 	return &Policy{
 		SecuredMode: c.SecuredMode, ShellAllowlist: append([]string{}, c.ShellAllowlist...), UnsafeShell: c.EnableUnsafeShell,
 		FSAllowlistRoots: len(c.FSAllowlist), MaxDeadlineSecs: int(c.MaxDeadline / time.Second), MaxRecursionDepth: c.MaxRecursionDepth,
+		ForceAlwaysDraft: c.ForceAlwaysDraft, ClientApproval: h.ClientApproval(),
 	}
 }
 
@@ -286,6 +297,7 @@ func (h *Host) features() *Features {
 	f := &Features{
 		EventIngress: h.set.EventIngress, Triggers: []string{}, SupportsIdentityPropagate: h.set.IdentityHeader != "",
 		Tracing: h.traces != nil, Transports: []string{"streamable-http", "stdio"},
+		SkillOwnership: h.set.IdentityHeader != "",
 	}
 	if h.triggers != nil {
 		f.Triggers = []string{"cron", "event"}

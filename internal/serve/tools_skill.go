@@ -235,7 +235,7 @@ func (ts *toolSet) skillWrite(ctx context.Context, c *call, in SkillWriteInput) 
 	}
 	rec, err := store.Write(ctx, in.Name, in.Source, ts.h.author(c))
 	if err != nil {
-		return SkillWriteOutput{}, wrapErr(ErrStore, err)
+		return SkillWriteOutput{}, ownershipErr(ErrStore, err)
 	}
 	// in secured mode (or with SKILLSCRIPT_FORCE_ALWAYS_DRAFT) the store
 	// demotes an Approved write to Draft: approval is a signature
@@ -284,7 +284,7 @@ type SkillStatusOutput struct {
 	Previous string `json:"previous_status"`
 }
 
-func (ts *toolSet) skillStatus(ctx context.Context, _ *call, in SkillStatusInput) (SkillStatusOutput, error) {
+func (ts *toolSet) skillStatus(ctx context.Context, c *call, in SkillStatusInput) (SkillStatusOutput, error) {
 	canon, ok := contract.CanonicalStatus(in.Status)
 	if !ok || canon != contract.StatusWord(canon) {
 		return SkillStatusOutput{}, invalidParams("field status: %q is not Draft, Approved or Disabled", in.Status)
@@ -296,9 +296,8 @@ func (ts *toolSet) skillStatus(ctx context.Context, _ *call, in SkillStatusInput
 	if err != nil {
 		return SkillStatusOutput{}, err
 	}
-	store, _ := ts.h.store()
-	if err := store.UpdateStatus(ctx, in.Name, canon); err != nil {
-		return SkillStatusOutput{}, wrapErr(ErrStore, err)
+	if err := ts.h.setStatus(ctx, c, in.Name, canon); err != nil {
+		return SkillStatusOutput{}, ownershipErr(ErrStore, err)
 	}
 	rec, err := ts.h.load(ctx, in.Name)
 	if err != nil {

@@ -191,3 +191,46 @@ func TestSkillListFilters(t *testing.T) {
 		t.Error("bad status accepted")
 	}
 }
+
+// TestOwnershipGuardKeepsStore: with an identity header the host's skill
+// store is guarded, runtime_capabilities still names the real store, and
+// skill_list's catalog_version still comes from the store's change token.
+func TestOwnershipGuardKeepsStore(t *testing.T) {
+	plain, err := newToolSet(newHost(t, Settings{}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	guarded, err := newToolSet(newHost(t, Settings{IdentityHeader: "X-Agent-Id"}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := guarded.h.Skills().(*ownerStore); !ok {
+		t.Fatalf("identity header: store %T is not guarded", guarded.h.Skills())
+	}
+	if _, ok := plain.h.Skills().(*ownerStore); ok {
+		t.Fatal("no identity header: store guarded")
+	}
+	ctx := context.Background()
+	a, _ := plain.runtimeCapabilities(ctx, &call{}, CapabilitiesInput{Include: []string{"skillStores"}})
+	b, _ := guarded.runtimeCapabilities(ctx, &call{}, CapabilitiesInput{Include: []string{"skillStores"}})
+	if a.SkillStore == nil || b.SkillStore == nil || a.SkillStore.Implementation != b.SkillStore.Implementation {
+		t.Errorf("skillStores: plain %+v, guarded %+v", a.SkillStore, b.SkillStore)
+	}
+	c := &call{caller: "alice"}
+	first, err := guarded.skillList(ctx, c, SkillListInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := guarded.skillWrite(ctx, c, SkillWriteInput{Name: "x", Source: "# Skill: x\n# Status: Draft\n\nhi\n"}); err != nil {
+		t.Fatal(err)
+	}
+	second, _ := guarded.skillList(ctx, c, SkillListInput{})
+	if first.CatalogVersion == second.CatalogVersion || len(second.Skills) != 1 {
+		t.Errorf("catalog_version did not move after a write: %s -> %s (%d skills)", first.CatalogVersion, second.CatalogVersion, len(second.Skills))
+	}
+	_, err = guarded.skillWrite(ctx, &call{caller: "bob"}, SkillWriteInput{Name: "x", Source: "# Skill: x\n# Status: Draft\n\nbob\n"})
+	var he *Error
+	if !errors.As(err, &he) || he.Name != ErrNotOwner {
+		t.Errorf("bob overwriting alice's skill in process: %v", err)
+	}
+}

@@ -84,7 +84,7 @@ func (ts *toolSet) registerTrigger(ctx context.Context, c *call, in RegisterTrig
 	if err != nil {
 		return TriggerOutput{}, err
 	}
-	if _, err := ts.h.load(ctx, in.Skill); err != nil {
+	if err := ts.h.fireable(ctx, in.Skill); err != nil {
 		return TriggerOutput{}, err
 	}
 	spec := in.Schedule

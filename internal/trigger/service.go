@@ -68,6 +68,7 @@ type Service struct {
 	log   *slog.Logger
 	now   func() time.Time
 	mu    sync.Mutex // serializes ticks
+	regMu sync.Mutex // serializes Register's look-up and insert
 	stopc chan struct{}
 	done  chan struct{}
 }
@@ -270,13 +271,29 @@ func (s *Service) List(ctx context.Context, skill string) ([]Trigger, error) {
 }
 
 // Register stores an imperative trigger and returns it with its id and
-// first fire time.
+// first fire time. Without an id it is deduplicated: when the skill
+// already has a trigger of the same kind, spec and timezone (registered
+// or declared), that trigger is returned unchanged and nothing is
+// stored; otherwise its id derives from those four, so hosts sharing a
+// queue database that register the same pair at once store one row.
 func (s *Service) Register(ctx context.Context, t Trigger) (Trigger, error) {
 	if err := t.Validate(); err != nil {
 		return Trigger{}, err
 	}
 	if t.ID == "" {
-		t.ID = "trg-" + randomHex(6)
+		s.regMu.Lock()
+		defer s.regMu.Unlock()
+		have, err := s.st.list(ctx, "skill = ? AND kind = ?", t.Skill, t.Kind)
+		if err != nil {
+			return Trigger{}, err
+		}
+		for _, h := range have {
+			if h.Spec == t.Spec && h.Timezone == t.Timezone {
+				return h, nil
+			}
+		}
+		sum := sha256.Sum256([]byte(t.Skill + "\x00" + t.Kind + "\x00" + t.Spec + "\x00" + t.Timezone))
+		t.ID = "trg-" + hex.EncodeToString(sum[:6])
 	}
 	if t.Source == "" {
 		t.Source = SourceImperative

@@ -72,12 +72,16 @@ func Schedule(spec, tz string, def *time.Location) (cron.Schedule, error) {
 }
 
 // Validate checks a trigger's kind and spec as the language does,
-// normalizing the event name to lower case.
+// normalizing the event name to lower case and the blanks between cron
+// fields to one space.
 func (t *Trigger) Validate() error {
 	switch t.Kind {
 	case KindCron:
-		_, err := Schedule(t.Spec, t.Timezone, time.UTC)
-		return err
+		if _, err := Schedule(t.Spec, t.Timezone, time.UTC); err != nil {
+			return err
+		}
+		t.Spec = strings.Join(strings.Fields(t.Spec), " ")
+		return nil
 	case KindEvent:
 		if !utf8.ValidString(t.Spec) {
 			return fmt.Errorf("event name %q is not valid UTF-8", t.Spec)

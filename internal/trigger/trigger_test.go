@@ -353,3 +353,65 @@ func TestLatestSlotAfterLongDowntime(t *testing.T) {
 		t.Errorf("yearly latest = %v", got)
 	}
 }
+
+// TestRegisterDedupe registers one (skill, kind, spec, timezone) 50 times
+// at once: one trigger, one id. A repeat of a declared trigger returns
+// it; a repeat of a disabled one returns it still disabled; explicit ids
+// are not deduplicated.
+func TestRegisterDedupe(t *testing.T) {
+	fx := newFixture(t)
+	fx.skill("daily", "# Skill: daily\n# Status: Approved\n# Triggers: cron: 0 9 * * *\n\nx\n")
+	svc := fx.open()
+	ctx := context.Background()
+	defer svc.Stop(ctx)
+	if err := svc.SyncAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	ids := make(chan string, 50)
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tr, err := svc.Register(ctx, Trigger{Skill: "daily", Kind: KindCron, Spec: "*/5  * * * *", Timezone: "Europe/Paris", Enabled: true})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			ids <- tr.ID
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[string]bool{}
+	for id := range ids {
+		seen[id] = true
+	}
+	ts, _ := svc.List(ctx, "daily")
+	if len(seen) != 1 || len(ts) != 2 {
+		t.Fatalf("50 identical registrations: ids %v, triggers %+v", seen, ts)
+	}
+	decl, err := svc.Register(ctx, Trigger{Skill: "daily", Kind: KindCron, Spec: "0 9 * * *", Enabled: true})
+	if err != nil || decl.Source != SourceDeclared {
+		t.Errorf("repeat of the declared trigger = %+v, %v", decl, err)
+	}
+	var id string
+	for k := range seen {
+		id = k
+	}
+	if _, err := svc.SetEnabled(ctx, id, false); err != nil {
+		t.Fatal(err)
+	}
+	again, err := svc.Register(ctx, Trigger{Skill: "daily", Kind: KindCron, Spec: "*/5 * * * *", Timezone: "Europe/Paris", Enabled: true})
+	if err != nil || again.ID != id || again.Enabled {
+		t.Errorf("repeat of a disabled trigger = %+v, %v", again, err)
+	}
+	for _, explicit := range []string{"a", "b"} {
+		if _, err := svc.Register(ctx, Trigger{ID: explicit, Skill: "daily", Kind: KindCron, Spec: "*/5 * * * *", Enabled: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ts, _ := svc.List(ctx, "daily"); len(ts) != 4 {
+		t.Errorf("explicit ids: %d triggers, want 4", len(ts))
+	}
+}
