@@ -319,6 +319,19 @@ func (s *Store) Abort(ctx context.Context, id, reason string) error {
 	return err
 }
 
+// Interrupted marks a run that began and never finished (still running,
+// or aborted by [Store.Recover] at a restart) aborted with reason, and
+// reports whether it did. A run that finished is left alone.
+func (s *Store) Interrupted(ctx context.Context, id, reason string) (bool, error) {
+	res, err := s.db.ExecContext(ctx, s.d.rebind(`UPDATE runs SET status=?, finished_at=COALESCE(finished_at, ?), abort_reason=? WHERE id=? AND (status=? OR (status=? AND errors IN ('[]', 'null')))`),
+		StatusAborted, s.now().UnixMilli(), reason, id, StatusRunning, StatusAborted)
+	if err != nil {
+		return false, fmt.Errorf("trace: interrupted: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
 // Recover marks runs still "running" aborted: called at a host's
 // start-up, it closes the rows of runs a killed process left behind. On
 // a SQLite store (owned by one host) that is every running row; on a
