@@ -1,0 +1,303 @@
+package main
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillscript/skillc/internal/trace"
+)
+
+// The fault tests of the runtime host's queue (issue 22): real `skillc
+// serve` processes, real HTTP posts, kill -9, real SQLite files and a
+// real Postgres.
+
+// openDB opens one of a host's SQLite files (queue.db, traces.db) beside
+// the running host (WAL, busy timeout).
+func openDB(t testing.TB, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// runRow is a trace row as the fault tests read it.
+type runRow struct {
+	ID, Status, Errors, AbortReason string
+}
+
+// runsOf returns the trace rows of run id: the first attempt's (id) and
+// the retries' (id-N), in id order.
+func runsOf(t testing.TB, db *sql.DB, id string) []runRow {
+	t.Helper()
+	rows, err := db.Query(`SELECT id, status, errors, abort_reason FROM runs WHERE id = ? OR id LIKE ? ORDER BY id`, id, id+"-%")
+	if err != nil {
+		return nil // the host may still be creating the file
+	}
+	defer rows.Close()
+	var out []runRow
+	for rows.Next() {
+		var r runRow
+		if err := rows.Scan(&r.ID, &r.Status, &r.Errors, &r.AbortReason); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// finalRun waits until run id has a finished trace row and returns its
+// rows.
+func finalRun(t testing.TB, db *sql.DB, id string, within time.Duration) []runRow {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		rs := runsOf(t, db, id)
+		if len(rs) > 0 && rs[len(rs)-1].Status != trace.StatusRunning {
+			return rs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run %s has no finished trace row after %s: %+v", id, within, rs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitUntil polls cond every 20ms until it holds, failing the test after
+// within.
+func waitUntil(t testing.TB, within time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not reached within %s", within)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// postEvent posts an event, with an Idempotency-Key when key is set, and
+// returns the status, the run id and the response's headers.
+func postEvent(t testing.TB, url, body, key string) (int, string, http.Header) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url+"/event", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, "", nil
+	}
+	defer resp.Body.Close()
+	var out struct {
+		RunID string `json:"run_id"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out.RunID, resp.Header
+}
+
+// 22.3: a fire's job timeout is its skill's, not River's default. With a
+// default job timeout of 1s, a skill declaring # Timeout: 5 runs its
+// 3-second sleep to the end, fired by an event and by cron; the same
+// sleep in a skill that declares no bound is cut at the 1s default (the
+// knob is live).
+func TestServeJobTimeoutIsTheSkills(t *testing.T) {
+	home := t.TempDir()
+	bounded := "# Skill: %s\n# Status: Approved\n# Timeout: 5\n# Triggers: %s\n\nrun:\n    shell(command=\"sleep 3\") -> R\n    emit(text=\"slept\")\ndefault: run\n"
+	writeSkill(t, home, "evslow", fmt.Sprintf(bounded, "evslow", "event: evslow"))
+	writeSkill(t, home, "cronslow", fmt.Sprintf(bounded, "cronslow", "cron: 0 0 1 1 *"))
+	writeSkill(t, home, "unbounded", "# Skill: unbounded\n# Status: Approved\n# Triggers: event: unbounded\n\nrun:\n    shell(command=\"sleep 3\") -> R\n    emit(text=\"slept\")\ndefault: run\n")
+	p := startServe(t, home, []string{"SKILLSCRIPT_SHELL_ALLOWLIST=sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true"},
+		"--job-timeout", "1s", "--max-job-timeout", "1m", "--poll-interval", "100ms")
+	traces := openDB(t, filepath.Join(home, "traces", trace.FileName))
+	// make the yearly cron trigger due now
+	queue := openDB(t, filepath.Join(home, "queue.db"))
+	waitUntil(t, 30*time.Second, func() bool {
+		res, err := queue.Exec(`UPDATE skillc_triggers SET next_fire = ? WHERE skill = 'cronslow'`, time.Now().Add(-time.Second).UnixMilli())
+		n, _ := res.RowsAffected()
+		return err == nil && n == 1
+	})
+	code, ev, _ := postEvent(t, p.url, `{"event_name":"evslow"}`, "")
+	code2, un, _ := postEvent(t, p.url, `{"event_name":"unbounded"}`, "")
+	if code != 200 || code2 != 200 {
+		t.Fatalf("POST /event = %d, %d", code, code2)
+	}
+	if rs := finalRun(t, traces, ev, 30*time.Second); rs[0].Status != trace.StatusOK {
+		t.Errorf("event fire of a # Timeout: 5 skill under a 1s default job timeout: %+v, want ok", rs)
+	}
+	if rs := finalRun(t, traces, un, 30*time.Second); rs[0].Status == trace.StatusOK {
+		t.Errorf("a skill without a bound ran its 3s sleep under a 1s default job timeout: %+v, want cut", rs)
+	}
+	var cronID string
+	waitUntil(t, 30*time.Second, func() bool {
+		return traces.QueryRow(`SELECT id FROM runs WHERE skill = 'cronslow' AND status != 'running' ORDER BY started_at LIMIT 1`).Scan(&cronID) == nil
+	})
+	if rs := runsOf(t, traces, cronID); len(rs) != 1 || rs[0].Status != trace.StatusOK {
+		t.Errorf("cron fire of a # Timeout: 5 skill under a 1s default job timeout: %+v, want one ok run", rs)
+	}
+}
+
+// markSkill appends one uniquely named file per run under dir (a
+// countable effect), then sleeps so that a kill can land after the
+// effect and before the run's final trace row.
+func markSkill(dir string, sleep string) string {
+	return "# Skill: mark\n# Status: Approved\n# Autonomous: true\n# Triggers: event: mark\n# Vars: KEY\n\nrun:\n" +
+		"    shell(argv=[\"mktemp\", \"-p\", \"" + dir + "\", \"${KEY}.XXXXXX\"]) -> F\n" +
+		"    shell(command=\"sleep " + sleep + "\") -> S\n    emit(text=\"marked\")\ndefault: run\n"
+}
+
+// marks counts the effect files of key.
+func marks(t testing.TB, dir, key string) int {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, key+".*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(m)
+}
+
+func sleepersOf(arg string) int {
+	n := 0
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.HasPrefix(string(b), "sleep\x00"+arg) {
+			n++
+		}
+	}
+	return n
+}
+
+// 22.1/22.2/22.c: kill -9 while an effectful fire is mid-run (its effect
+// done, its final trace row not written, its job not completed). The
+// restarted host rescues the job at once (not after River's hour) and
+// looks before it runs: the run began and never finished and the skill
+// performs effects, so it is not run again — its row is aborted with a
+// reason naming why, and health counts it. A skill the operator declares
+// idempotent (--idempotent-skills) is run again instead.
+func TestServeKill9MidRunNotRerun(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		wantMarks  int
+		wantStatus []string
+	}{
+		{"effectful", nil, 1, []string{trace.StatusAborted}},
+		{"idempotent", []string{"--idempotent-skills", "mark"}, 2, []string{trace.StatusAborted, trace.StatusOK}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			dir := t.TempDir()
+			sleep := "41.5"
+			if tc.name == "idempotent" {
+				sleep = "41.75"
+			}
+			writeSkill(t, home, "mark", markSkill(dir, sleep))
+			env := []string{"SKILLSCRIPT_SHELL_ALLOWLIST=mktemp,sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true"}
+			args := append([]string{"--job-timeout", "1m", "--max-job-timeout", "2m", "--rescue-after", "3m"}, tc.args...)
+			p := startServe(t, home, env, args...)
+			code, id, _ := postEvent(t, p.url, `{"event_name":"mark","params":{"KEY":"k1"}}`, "")
+			if code != 200 {
+				t.Fatalf("POST /event = %d", code)
+			}
+			waitUntil(t, 30*time.Second, func() bool { return sleepersOf(sleep) > 0 })
+			_ = p.cmd.Process.Kill()
+			<-p.done
+			if tc.name == "idempotent" {
+				// the second run sleeps again; make it short
+				writeSkill(t, home, "mark", markSkill(dir, "0.1"))
+			}
+			p2 := startServe(t, home, env, args...)
+			traces := openDB(t, filepath.Join(home, "traces", trace.FileName))
+			var rs []runRow
+			waitUntil(t, 30*time.Second, func() bool {
+				rs = runsOf(t, traces, id)
+				return len(rs) == len(tc.wantStatus) && rs[len(rs)-1].Status != trace.StatusRunning
+			})
+			for i, want := range tc.wantStatus {
+				if rs[i].Status != want {
+					t.Errorf("attempt %d of %s: %+v, want %s", i+1, id, rs[i], want)
+				}
+			}
+			if tc.name == "effectful" && !strings.Contains(rs[0].AbortReason, "not re-run") {
+				t.Errorf("abort reason %q does not say why the fire was not re-run", rs[0].AbortReason)
+			}
+			queue := openDB(t, filepath.Join(home, "queue.db"))
+			waitUntil(t, 30*time.Second, func() bool {
+				var state string
+				return queue.QueryRow(`SELECT state FROM river_job`).Scan(&state) == nil && state == "completed"
+			})
+			if n := marks(t, dir, "k1"); n != tc.wantMarks {
+				t.Errorf("effects of %s = %d, want %d", id, n, tc.wantMarks)
+			}
+			if tc.name == "effectful" {
+				cs := connect(t, p2.url, nil)
+				var health struct {
+					Skills []struct {
+						Skill   string
+						Aborted int
+					}
+				}
+				callJSON(t, cs, "health_metrics", map[string]any{"skill": "mark"}, &health)
+				if len(health.Skills) != 1 || health.Skills[0].Aborted != 1 {
+					t.Errorf("health_metrics of mark = %+v, want 1 aborted", health.Skills)
+				}
+			}
+		})
+	}
+}
+
+// 22.1/22.c: a run that finished ok and did its effect, whose job's
+// completion was never written (the host was killed between the two),
+// is not run again when the job is rescued: the retried job finds the
+// finished trace row and completes. The lost completion is reproduced by
+// putting the completed job back to running under the killed host's
+// River client id, as the database holds it after such a kill.
+func TestServeKill9LostCompletionNotRerun(t *testing.T) {
+	home := t.TempDir()
+	dir := t.TempDir()
+	writeSkill(t, home, "mark", markSkill(dir, "0"))
+	env := []string{"SKILLSCRIPT_SHELL_ALLOWLIST=mktemp,sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true"}
+	p := startServe(t, home, env)
+	code, id, _ := postEvent(t, p.url, `{"event_name":"mark","params":{"KEY":"k1"}}`, "")
+	if code != 200 {
+		t.Fatalf("POST /event = %d", code)
+	}
+	traces := openDB(t, filepath.Join(home, "traces", trace.FileName))
+	queue := openDB(t, filepath.Join(home, "queue.db"))
+	if rs := finalRun(t, traces, id, 20*time.Second); rs[0].Status != trace.StatusOK {
+		t.Fatalf("first run: %+v", rs)
+	}
+	waitUntil(t, 30*time.Second, func() bool {
+		var state string
+		return queue.QueryRow(`SELECT state FROM river_job`).Scan(&state) == nil && state == "completed"
+	})
+	_ = p.cmd.Process.Kill()
+	<-p.done
+	if _, err := queue.Exec(`UPDATE river_job SET state = 'running', finalized_at = NULL`); err != nil {
+		t.Fatal(err)
+	}
+	p2 := startServe(t, home, env)
+	_ = p2
+	waitUntil(t, 30*time.Second, func() bool {
+		var state string
+		var attempt int
+		return queue.QueryRow(`SELECT state, attempt FROM river_job`).Scan(&state, &attempt) == nil && state == "completed" && attempt == 2
+	})
+	if n := marks(t, dir, "k1"); n != 1 {
+		t.Errorf("effects of %s after the rescued job = %d, want 1", id, n)
+	}
+	if rs := runsOf(t, traces, id); len(rs) != 1 || rs[0].Status != trace.StatusOK {
+		t.Errorf("trace rows of %s = %+v, want the one ok row", id, rs)
+	}
+}
