@@ -307,7 +307,7 @@ func TestServeKill9LostCompletionNotRerun(t *testing.T) {
 // faultFigures are what a load-and-kill run ended with.
 type faultFigures struct {
 	accepted, once, twice, abortedNoEffect, abortedAfterEffect, lost int
-	recover                                                         time.Duration
+	recover                                                          time.Duration
 }
 
 func (f faultFigures) String() string {
