@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -495,4 +496,46 @@ func TestServeFaultKill9LoadPostgres(t *testing.T) {
 	}
 	fig := loadAndKill(t, hosts, 150, dir, rows, func() {})
 	t.Logf("postgres, 3 hosts, kill -9 of one, not restarted: %s", fig)
+}
+
+// 22.5: /event answers 429 with Retry-After while the queue holds
+// --max-queue-depth unfinished fires, and a repeated Idempotency-Key gets
+// the first post's run_id without a second job; the knobs are in /metrics.
+func TestServeEventBackpressureAndIdempotencyKey(t *testing.T) {
+	home := t.TempDir()
+	writeSkill(t, home, "slow", "# Skill: slow\n# Status: Approved\n# Triggers: event: slow\n\nrun:\n    shell(command=\"sleep 43.5\") -> R\ndefault: run\n")
+	p := startServe(t, home, []string{"SKILLSCRIPT_SHELL_ALLOWLIST=sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true", "SKILLSCRIPT_QUEUE_MAX_DEPTH=2"},
+		"--workers", "1", "--grace", "100ms")
+	defer p.stop(t)
+	body := `{"event_name":"slow"}`
+	code, first, _ := postEvent(t, p.url, body, "order-17")
+	code2, again, hdr := postEvent(t, p.url, body, "order-17")
+	if code != 200 || code2 != 200 || first == "" || again != first || hdr.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("same Idempotency-Key twice: %d %s, then %d %s (replayed %q); want the same run_id", code, first, code2, again, hdr.Get("Idempotent-Replayed"))
+	}
+	if code, other, _ := postEvent(t, p.url, body, "order-18"); code != 200 || other == first {
+		t.Errorf("another key: %d %s, want a new run", code, other)
+	}
+	code, _, hdr = postEvent(t, p.url, body, "")
+	if code != http.StatusTooManyRequests || hdr.Get("Retry-After") == "" {
+		t.Errorf("third unfinished fire with a depth limit of 2: %d (Retry-After %q), want 429 with Retry-After", code, hdr.Get("Retry-After"))
+	}
+	var jobs int
+	queue := openDB(t, filepath.Join(home, "queue.db"))
+	if err := queue.QueryRow(`SELECT count(*) FROM river_job`).Scan(&jobs); err != nil || jobs != 2 {
+		t.Errorf("jobs queued = %d (%v), want 2 (one per key, none for the refused post)", jobs, err)
+	}
+	resp, err := http.Get(p.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	_, _ = io.Copy(&b, resp.Body)
+	for _, want := range []string{"skillc_event_idempotent_replays_total 1", "skillc_queue_max_depth 2", "skillc_queue_workers 1",
+		"skillc_queue_depth 2", `skillc_event_requests_total{code="429"} 1`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
 }
