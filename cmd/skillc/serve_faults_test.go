@@ -148,6 +148,26 @@ func TestServeJobTimeoutIsTheSkills(t *testing.T) {
 	if rs := runsOf(t, traces, cronID); len(rs) != 1 || rs[0].Status != trace.StatusOK {
 		t.Errorf("cron fire of a # Timeout: 5 skill under a 1s default job timeout: %+v, want one ok run", rs)
 	}
+	// 22.f: a run's log line names its trace, its skill and the host
+	if err := p.stop(t); err != nil {
+		t.Errorf("exit after SIGTERM: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(p.stderr.String(), "\n") {
+		var rec map[string]any
+		if json.Unmarshal([]byte(line), &rec) != nil || rec["msg"] != "run finished" {
+			continue
+		}
+		id, _ := rec["trace_id"].(string)
+		host, _ := rec["host"].(string)
+		if id == "" || rec["skill"] == "" || !strings.HasSuffix(host, ":"+home) {
+			t.Errorf("run log line without trace_id, skill or host: %s", line)
+		}
+		seen[id] = true
+	}
+	if !seen[ev] || !seen[un] || !seen[cronID] {
+		t.Errorf("run log lines name %v, want %s, %s and %s", seen, ev, un, cronID)
+	}
 }
 
 // markSkill appends one uniquely named file per run under dir (a
