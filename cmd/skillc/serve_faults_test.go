@@ -559,3 +559,55 @@ func TestServeEventBackpressureAndIdempotencyKey(t *testing.T) {
 		}
 	}
 }
+
+// 22.c: on Postgres a fire's job completes in the transaction that writes
+// its run's final trace row. Each of 20 runs is watched with one
+// statement (one snapshot) reading the row and the job together: no
+// snapshot ever shows the run finished and its job still running, the
+// window in which a kill -9 used to leave a finished run to be retried.
+func TestServePostgresJobCompletesWithTraceRow(t *testing.T) {
+	url := pgtest.Start(t)
+	home := t.TempDir()
+	writeSkill(t, home, "quick", "# Skill: quick\n# Status: Approved\n# Triggers: event: quick\n\nrun:\n    emit(text=\"done\")\ndefault: run\n")
+	p := startServe(t, home, []string{"SKILLSCRIPT_EVENT_INGRESS_ENABLED=true"}, "--database", url)
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const n = 20
+	type seen struct{ finishedRunning, finishedCompleted int }
+	results := make(chan seen, n)
+	for range n {
+		code, id, _ := postEvent(t, p.url, `{"event_name":"quick"}`, "")
+		if code != 200 {
+			t.Fatalf("POST /event = %d", code)
+		}
+		go func() {
+			var s seen
+			deadline := time.Now().Add(30 * time.Second)
+			for time.Now().Before(deadline) {
+				var status, state string
+				err := db.QueryRow(`SELECT r.status, j.state FROM runs r JOIN river_job j ON j.args->>'trace_id' = r.id WHERE r.id = $1`, id).Scan(&status, &state)
+				if err == nil && status != trace.StatusRunning {
+					if state == "completed" {
+						s.finishedCompleted++
+						break
+					}
+					s.finishedRunning++
+				}
+				time.Sleep(time.Millisecond)
+			}
+			results <- s
+		}()
+	}
+	var bad, good int
+	for range n {
+		s := <-results
+		bad += s.finishedRunning
+		good += s.finishedCompleted
+	}
+	if bad > 0 || good != n {
+		t.Errorf("snapshots with the run finished but its job still running: %d; runs seen completed: %d of %d", bad, good, n)
+	}
+}

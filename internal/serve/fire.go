@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/internal/approval"
@@ -25,6 +27,15 @@ func (h *Host) FireTrigger(ctx context.Context, f trigger.Fire) error {
 	h.countFire(f.Kind)
 	if done, err := h.lookBeforeRun(ctx, f); done || err != nil {
 		return err
+	}
+	if f.Complete != nil {
+		// a run that ends the job completes it in its final row's transaction
+		ctx = trace.WithComplete(ctx, func(ctx context.Context, tx pgx.Tx, res *eval.Result) error {
+			if !fireDone(res) {
+				return nil
+			}
+			return f.Complete(ctx, tx)
+		})
 	}
 	res, id, err := h.Execute(ctx, RunRequest{
 		Name: f.Skill, Inputs: f.Params, Trigger: f.Kind, TriggerName: f.Spec,
@@ -49,6 +60,17 @@ func (h *Host) FireTrigger(ctx context.Context, f trigger.Fire) error {
 	}
 	h.log.Warn("fire failed; not retryable", "skill", f.Skill, "trace_id", id, "kind", kind)
 	return nil
+}
+
+// fireDone reports whether a run's result ends its fire's job as
+// completed: it succeeded, or failed for a reason that is neither retried
+// nor a refusal (a refused job is cancelled instead).
+func fireDone(res *eval.Result) bool {
+	if !res.Failed() {
+		return true
+	}
+	kind := firstKind(res)
+	return !trace.IsRefusal(kind) && !(retryable(kind) && len(res.UncertainEffects) == 0)
 }
 
 func firstKind(res *eval.Result) string {

@@ -288,15 +288,18 @@ func (s *Store) finish(ctx context.Context, id, status string, res *eval.Result,
 	return tx.Commit()
 }
 
+// opInsert writes one op of a run (again: a retried write replaces it).
+const opInsert = `INSERT INTO ops(run_id, seq, depth, skill, target, op, line, started_at, duration_us, outcome, error_kind, detail)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (run_id, seq) DO UPDATE SET depth=excluded.depth, skill=excluded.skill, target=excluded.target, op=excluded.op,
+		line=excluded.line, started_at=excluded.started_at, duration_us=excluded.duration_us, outcome=excluded.outcome,
+		error_kind=excluded.error_kind, detail=excluded.detail`
+
 func (s *Store) insertOps(ctx context.Context, tx *sql.Tx, id string, ops []Op) error {
 	if len(ops) == 0 {
 		return nil
 	}
-	stmt, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO ops(run_id, seq, depth, skill, target, op, line, started_at, duration_us, outcome, error_kind, detail)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (run_id, seq) DO UPDATE SET depth=excluded.depth, skill=excluded.skill, target=excluded.target, op=excluded.op,
-		line=excluded.line, started_at=excluded.started_at, duration_us=excluded.duration_us, outcome=excluded.outcome,
-		error_kind=excluded.error_kind, detail=excluded.detail`))
+	stmt, err := tx.PrepareContext(ctx, s.d.rebind(opInsert))
 	if err != nil {
 		return fmt.Errorf("trace: ops: %w", err)
 	}

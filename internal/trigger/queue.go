@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/riverqueue/river"
@@ -185,7 +186,8 @@ func IsPostgres(u string) bool {
 
 // openQueue opens the database, migrates River's tables and builds a
 // client running worker.
-func openQueue(ctx context.Context, o QueueOptions, worker river.Worker[FireArgs]) (queue, error) {
+func openQueue(ctx context.Context, o QueueOptions, worker *worker) (queue, error) {
+	worker.pg = IsPostgres(o.URL)
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely(workers, worker); err != nil {
 		return nil, err
@@ -345,6 +347,16 @@ type worker struct {
 	river.WorkerDefaults[FireArgs]
 	run Runner
 	log *slog.Logger
+	// pg: the queue is on Postgres, where a job can complete in the
+	// transaction of its run's final trace row
+	pg bool
+}
+
+// completeTx completes job inside tx, a transaction on the queue's
+// Postgres database; ctx must carry the worker's River client.
+func completeTx(ctx context.Context, tx pgx.Tx, job *river.Job[FireArgs]) error {
+	_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+	return err
 }
 
 // Timeout is the job's own timeout (FireArgs.TimeoutMS), else the
@@ -356,6 +368,11 @@ func (w *worker) Timeout(job *river.Job[FireArgs]) time.Duration {
 // Work runs one fire; a *Refusal cancels the job (never retried).
 func (w *worker) Work(ctx context.Context, job *river.Job[FireArgs]) error {
 	a := job.Args
+	var complete func(context.Context, pgx.Tx) error
+	if w.pg {
+		// cctx derives from ctx, which carries the River client
+		complete = func(cctx context.Context, tx pgx.Tx) error { return completeTx(cctx, tx, job) }
+	}
 	var prior []string
 	if a.TraceID != "" {
 		for i := 1; i < job.Attempt; i++ {
@@ -365,7 +382,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[FireArgs]) error {
 	err := w.run(ctx, Fire{
 		TriggerID: a.TriggerID, Skill: a.Skill, Kind: a.TriggerKind, Spec: a.Spec,
 		FireAt: time.UnixMilli(cmp.Or(a.FiredAtMS, a.FireAt)).UTC(), TraceID: attemptTraceID(a.TraceID, job.Attempt), Params: a.Params, Attempt: job.Attempt,
-		Prior: prior,
+		Prior: prior, Complete: complete,
 	})
 	var ref *Refusal
 	var busy *Busy

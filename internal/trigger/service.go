@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/syntax"
@@ -30,6 +32,10 @@ type Fire struct {
 	// Prior are the trace ids of the job's earlier attempts, oldest
 	// first: the runner looks them up before running (exactly-once).
 	Prior []string
+	// Complete, set on a Postgres queue, marks the fire's job completed
+	// inside tx (river.JobCompleteTx): the runner calls it in the
+	// transaction that writes the run's final trace row.
+	Complete func(ctx context.Context, tx pgx.Tx) error
 }
 
 // Runner runs a fire. It returns a *Refusal for failures that must not be
