@@ -48,6 +48,14 @@ func serveCommand(s *streams) *cli.Command {
 			&cli.StringFlag{Name: "log-level", Usage: "debug, info, warn or error", Value: "info"},
 			&cli.StringFlag{Name: "artifacts", Usage: "directory the skill gateway resolves artifact targets in (env " + serve.EnvArtifactRoot + ")"},
 			&cli.StringFlag{Name: "gateway-config", Usage: "JSON file of skill gateway ranking weights and limits (env " + serve.EnvGatewayConfig + ")"},
+			&cli.IntFlag{Name: "workers", Usage: "fires this host runs at once (env " + serve.EnvWorkers + ")", DefaultText: "4"},
+			&cli.DurationFlag{Name: "fetch-poll-interval", Usage: "how often idle workers look for queued fires (env " + serve.EnvFetchPoll + ", in ms)", DefaultText: "50ms"},
+			&cli.DurationFlag{Name: "job-timeout", Usage: "job timeout of a fire whose skill has no # Deadline: or # Timeout: (env " + serve.EnvJobTimeout + ")", DefaultText: "5m"},
+			&cli.DurationFlag{Name: "max-job-timeout", Usage: "ceiling of every fire's job timeout (env " + serve.EnvMaxJobTimeout + ")", DefaultText: "1h"},
+			&cli.DurationFlag{Name: "rescue-after", Usage: "River's rescue window for stuck jobs, at least --max-job-timeout + 10s (env " + serve.EnvRescueAfter + ")", DefaultText: "max job timeout + 30s"},
+			&cli.DurationFlag{Name: "host-timeout", Usage: "missed-heartbeat time after which another host rescues a host's jobs (env " + serve.EnvHostTimeout + ")", DefaultText: "15s"},
+			&cli.IntFlag{Name: "max-queue-depth", Usage: "unfinished fires past which POST /event answers 429 (env " + serve.EnvMaxQueueDepth + "; 0: no limit)", DefaultText: "10000"},
+			&cli.StringFlag{Name: "idempotent-skills", Usage: "comma-separated skills safe to re-run after a host died mid-run (env " + serve.EnvIdempotentSkills + ")"},
 		}, configFlags()...),
 		Action: func(c *cli.Context) error { return runServe(c, s) },
 	}
@@ -63,7 +71,8 @@ func runServe(c *cli.Context, s *streams) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	log := newLogger(s, c.String("log-level"))
+	// every line names the host, so a cluster's merged logs tell hosts apart
+	log := newLogger(s, c.String("log-level")).With("host", hostLabel(cfg))
 	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	h, closeAll, err := buildHost(ctx, s, ws, set, log)
@@ -173,6 +182,9 @@ func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
 	if c.IsSet("gateway-config") {
 		set.GatewayConfig = c.String("gateway-config")
 	}
+	if err := queueFlags(c, &set); err != nil {
+		return set, err
+	}
 	switch c.String("trace") {
 	case "on":
 		set.Trace = true
@@ -191,6 +203,35 @@ func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
 		return set, nil // no listener: the bind check does not apply
 	}
 	return set, set.Check()
+}
+
+// queueFlags applies the trigger queue's flags over the environment.
+func queueFlags(c *cli.Context, set *serve.Settings) error {
+	if c.IsSet("workers") {
+		if set.Workers = c.Int("workers"); set.Workers < 1 {
+			return fmt.Errorf("--workers %d: want at least 1", set.Workers)
+		}
+	}
+	if c.IsSet("max-queue-depth") {
+		if set.MaxQueueDepth = c.Int("max-queue-depth"); set.MaxQueueDepth < 0 {
+			return fmt.Errorf("--max-queue-depth %d: want 0 (no limit) or more", set.MaxQueueDepth)
+		}
+	}
+	for _, d := range []struct {
+		flag string
+		dst  *time.Duration
+	}{{"fetch-poll-interval", &set.FetchPoll}, {"job-timeout", &set.JobTimeout}, {"max-job-timeout", &set.MaxJobTimeout},
+		{"rescue-after", &set.RescueAfter}, {"host-timeout", &set.HostTimeout}} {
+		if c.IsSet(d.flag) {
+			if *d.dst = c.Duration(d.flag); *d.dst <= 0 {
+				return fmt.Errorf("--%s %s: want a positive duration", d.flag, *d.dst)
+			}
+		}
+	}
+	if c.IsSet("idempotent-skills") {
+		set.IdempotentSkills = serve.SplitList(c.String("idempotent-skills"))
+	}
+	return nil
 }
 
 func newLogger(s *streams, level string) *slog.Logger {
@@ -280,7 +321,9 @@ func agentSkills(ctx context.Context, storeDir string, scripts bool, log *slog.L
 // ticker. Host.Shutdown stops them.
 func startTriggers(ctx context.Context, h *serve.Host, cfg *config.Config, set serve.Settings, log *slog.Logger) error {
 	svc, err := trigger.Open(ctx, trigger.Options{
-		Queue:  trigger.QueueOptions{URL: set.DatabaseURL, Home: cfg.Home, Workers: 4, FetchPollInterval: 50 * time.Millisecond, Logger: log},
+		Queue: trigger.QueueOptions{URL: set.DatabaseURL, Home: cfg.Home, Workers: set.Workers, FetchPollInterval: set.FetchPoll, Logger: log,
+			Timeouts:    trigger.JobTimeouts{Default: set.JobTimeout, Max: set.MaxJobTimeout, RunCeiling: cfg.MaxDeadline},
+			RescueAfter: set.RescueAfter, Host: hostLabel(cfg), HostTimeout: set.HostTimeout},
 		Skills: h.Skills(), Run: h.FireTrigger, Logger: log, PollInterval: set.PollInterval,
 		AfterTick: func(ctx context.Context) { h.Sweep(ctx) },
 	})
@@ -291,7 +334,7 @@ func startTriggers(ctx context.Context, h *serve.Host, cfg *config.Config, set s
 	if err := svc.Start(ctx); err != nil {
 		return err
 	}
-	log.Info("triggers running", "queue", svc.Durability(), "poll_interval", set.PollInterval.String())
+	log.Info("triggers running", "queue", svc.Durability(), "poll_interval", set.PollInterval.String(), "workers", set.Workers)
 	return nil
 }
 

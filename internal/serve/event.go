@@ -3,6 +3,7 @@ package serve
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -70,7 +71,11 @@ func (h *Host) event(w http.ResponseWriter, r *http.Request) int {
 	if params == nil {
 		params = body.Payload
 	}
-	id, err := h.triggers.FireEvent(r.Context(), name, params)
+	if code, ok := h.backpressure(w, r); !ok {
+		return code
+	}
+	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
+	id, dup, err := h.triggers.FireEventOnce(r.Context(), name, params, key)
 	var pe *trigger.ParamError
 	switch {
 	case trigger.IsNotFound(err):
@@ -81,6 +86,35 @@ func (h *Host) event(w http.ResponseWriter, r *http.Request) int {
 		h.log.Error("event enqueue failed", "event", name, "err", err)
 		return fail(http.StatusInternalServerError, ErrInternal, "could not queue the event")
 	}
+	if dup {
+		h.metrics.eventDups.Inc()
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
 	writeJSON(w, http.StatusOK, map[string]string{"run_id": id, "durability": h.triggers.Durability()})
 	return http.StatusOK
+}
+
+// retryAfterSeconds is the Retry-After of a 429 from a full queue.
+const retryAfterSeconds = 5
+
+// backpressure refuses an event while the queue holds MaxQueueDepth or
+// more unfinished fires: 429 with Retry-After, before anything is queued.
+// It reports false with the status written when it refused.
+func (h *Host) backpressure(w http.ResponseWriter, r *http.Request) (int, bool) {
+	if h.set.MaxQueueDepth <= 0 {
+		return 0, true
+	}
+	n, err := h.triggers.QueueDepth(r.Context())
+	if err != nil {
+		h.log.Error("queue depth unknown", "err", err)
+		writeJSON(w, http.StatusInternalServerError, errorBody{Error: ErrInternal, Message: "could not read the queue depth"})
+		return http.StatusInternalServerError, false
+	}
+	if n < h.set.MaxQueueDepth {
+		return 0, true
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds))
+	writeJSON(w, http.StatusTooManyRequests, errorBody{Error: "QueueFull",
+		Message: fmt.Sprintf("the trigger queue holds %d unfinished fires (limit %d, %s); retry later", n, h.set.MaxQueueDepth, EnvMaxQueueDepth)})
+	return http.StatusTooManyRequests, false
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -21,6 +22,7 @@ type metrics struct {
 	toolDur   *prometheus.HistogramVec
 	events    *prometheus.CounterVec
 	fires     *prometheus.CounterVec
+	eventDups prometheus.Counter
 }
 
 func newMetrics(h *Host) *metrics {
@@ -49,8 +51,23 @@ func newMetrics(h *Host) *metrics {
 		fires: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "skillc_trigger_fires_total", Help: "Trigger fires run by kind (cron, event), retries included.",
 		}, []string{"kind"}),
+		eventDups: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "skillc_event_idempotent_replays_total", Help: "POST /event requests whose Idempotency-Key matched an earlier fire (no new job).",
+		}),
 	}
-	m.reg.MustRegister(m.runs, m.runDur, m.inflight, m.toolCalls, m.toolDur, m.events, m.fires,
+	m.reg.MustRegister(m.runs, m.runDur, m.inflight, m.toolCalls, m.toolDur, m.events, m.fires, m.eventDups,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "skillc_queue_workers", Help: "Fires this host runs at once (--workers).",
+		}, func() float64 { return float64(h.set.Workers) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "skillc_queue_max_depth", Help: "Unfinished fires past which /event answers 429 (--max-queue-depth; 0: no limit).",
+		}, func() float64 { return float64(h.set.MaxQueueDepth) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "skillc_queue_fetch_poll_seconds", Help: "How often idle workers look for queued fires (--fetch-poll-interval).",
+		}, func() float64 { return h.set.FetchPoll.Seconds() }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "skillc_queue_depth", Help: "Fires queued, retrying or running, of every host sharing the queue (-1: unknown).",
+		}, h.queueDepth),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "skillc_uptime_seconds", Help: "Seconds since the host started.",
@@ -70,7 +87,9 @@ func (m *metrics) handler() http.Handler {
 }
 
 // observe counts one finished (or refused) run.
-func (h *Host) observe(req RunRequest, res *eval.Result, d time.Duration) {
+// The log line carries the trace id and the skill; the host is on every
+// line of the host's logger (cmd/skillc adds it).
+func (h *Host) observe(req RunRequest, id string, res *eval.Result, d time.Duration) {
 	status := "refused"
 	if res != nil {
 		status = res.Status
@@ -81,7 +100,21 @@ func (h *Host) observe(req RunRequest, res *eval.Result, d time.Duration) {
 	}
 	h.metrics.runs.WithLabelValues(trig, status).Inc()
 	h.metrics.runDur.WithLabelValues(trig).Observe(d.Seconds())
-	h.log.Info("run finished", "skill", req.Name, "trigger", trig, "status", status, "duration_ms", d.Milliseconds(), "caller", req.Caller)
+	h.log.Info("run finished", "trace_id", id, "skill", req.Name, "trigger", trig, "status", status, "duration_ms", d.Milliseconds(), "caller", req.Caller)
+}
+
+// queueDepth reads the queue depth for /metrics; -1 when unknown.
+func (h *Host) queueDepth() float64 {
+	if h.triggers == nil {
+		return -1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	n, err := h.triggers.QueueDepth(ctx)
+	if err != nil {
+		return -1
+	}
+	return float64(n)
 }
 
 // countFire counts a trigger fire of kind that a worker runs.

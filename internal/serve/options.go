@@ -24,6 +24,15 @@ const (
 	// EnvSkillsRunScript turns on the skills_run_script tool (off by
 	// default): Agent Skill packages' scripts run as host processes.
 	EnvSkillsRunScript = "SKILLSCRIPT_SKILLS_RUN_SCRIPT"
+	// The trigger queue's knobs (docs/serve.md, "Trigger queue").
+	EnvWorkers          = "SKILLSCRIPT_QUEUE_WORKERS"
+	EnvFetchPoll        = "SKILLSCRIPT_QUEUE_FETCH_POLL_MS"
+	EnvJobTimeout       = "SKILLSCRIPT_JOB_TIMEOUT_SECONDS"
+	EnvMaxJobTimeout    = "SKILLSCRIPT_MAX_JOB_TIMEOUT_SECONDS"
+	EnvRescueAfter      = "SKILLSCRIPT_QUEUE_RESCUE_AFTER_SECONDS"
+	EnvHostTimeout      = "SKILLSCRIPT_QUEUE_HOST_TIMEOUT_SECONDS"
+	EnvMaxQueueDepth    = "SKILLSCRIPT_QUEUE_MAX_DEPTH"
+	EnvIdempotentSkills = "SKILLSCRIPT_IDEMPOTENT_SKILLS"
 )
 
 // Defaults of the host settings.
@@ -31,6 +40,11 @@ const (
 	DefaultPollInterval = 30 * time.Second
 	DefaultGrace        = 30 * time.Second
 	DefaultMaxBody      = 4 << 20 // bytes of one HTTP request body
+	DefaultWorkers      = 4
+	DefaultFetchPoll    = 50 * time.Millisecond
+	// DefaultMaxQueueDepth is the number of queued fires past which /event
+	// answers 429.
+	DefaultMaxQueueDepth = 10000
 )
 
 // Settings are the host's resolved settings: configuration plus flags.
@@ -74,6 +88,25 @@ type Settings struct {
 	// SkillsRunScript registers skills_run_script, which runs the scripts
 	// of loaded Agent Skill packages (off by default).
 	SkillsRunScript bool
+	// Workers is how many fires this host runs at once; FetchPoll how
+	// often idle workers look for queued fires.
+	Workers   int
+	FetchPoll time.Duration
+	// JobTimeout is the default job timeout of a fire whose skill has no
+	// # Deadline: or # Timeout:, MaxJobTimeout the ceiling of every fire's
+	// job timeout (zero: the trigger package's defaults).
+	JobTimeout, MaxJobTimeout time.Duration
+	// RescueAfter is River's rescue window (zero: derived from
+	// MaxJobTimeout); HostTimeout how long a host may miss its heartbeat
+	// before another host rescues its jobs.
+	RescueAfter, HostTimeout time.Duration
+	// MaxQueueDepth is the number of queued, not yet finished fires past
+	// which /event answers 429 with Retry-After; zero means no limit.
+	MaxQueueDepth int
+	// IdempotentSkills are skills the operator declares safe to run
+	// again when a fire was interrupted mid-run (a killed host); other
+	// effectful skills are recorded aborted instead (docs/serve.md).
+	IdempotentSkills []string
 }
 
 // SettingsFrom resolves the host settings from cfg (its environment and
@@ -83,6 +116,7 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 	s := Settings{
 		Host: cfg.Host, Port: cfg.Port, PollInterval: DefaultPollInterval,
 		Grace: DefaultGrace, MaxBody: DefaultMaxBody, Trace: true,
+		Workers: DefaultWorkers, FetchPoll: DefaultFetchPoll, MaxQueueDepth: DefaultMaxQueueDepth,
 	}
 	get := func(k string) string { v, _ := cfg.Getenv(k); return strings.TrimSpace(v) }
 	s.IdentityHeader = strings.TrimSpace(cfg.IdentityHeader)
@@ -107,10 +141,64 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 		}
 		s.SkillsRunScript = b
 	}
+	if err := s.queueFromEnv(get); err != nil {
+		return s, err
+	}
 	if v := get(EnvPollInterval); v != "" && cfg.PollInterval <= 0 {
 		return s, fmt.Errorf("%s=%q: want a positive number of seconds", EnvPollInterval, v)
 	}
 	return s, nil
+}
+
+// queueFromEnv reads the trigger queue's knobs from the environment.
+func (s *Settings) queueFromEnv(get func(string) string) error {
+	ints := []struct {
+		env string
+		dst *int
+		min int
+	}{{EnvWorkers, &s.Workers, 1}, {EnvMaxQueueDepth, &s.MaxQueueDepth, 0}}
+	for _, i := range ints {
+		if v := get(i.env); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < i.min {
+				return fmt.Errorf("%s=%q: want an integer of at least %d", i.env, v, i.min)
+			}
+			*i.dst = n
+		}
+	}
+	durs := []struct {
+		env  string
+		dst  *time.Duration
+		unit time.Duration
+	}{
+		{EnvFetchPoll, &s.FetchPoll, time.Millisecond}, {EnvJobTimeout, &s.JobTimeout, time.Second},
+		{EnvMaxJobTimeout, &s.MaxJobTimeout, time.Second}, {EnvRescueAfter, &s.RescueAfter, time.Second},
+		{EnvHostTimeout, &s.HostTimeout, time.Second},
+	}
+	for _, d := range durs {
+		if v := get(d.env); v != "" {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f <= 0 {
+				return fmt.Errorf("%s=%q: want a positive number", d.env, v)
+			}
+			*d.dst = time.Duration(f * float64(d.unit))
+		}
+	}
+	if v := get(EnvIdempotentSkills); v != "" {
+		s.IdempotentSkills = SplitList(v)
+	}
+	return nil
+}
+
+// SplitList splits a comma-separated list, dropping empty entries.
+func SplitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Check refuses settings that would expose the host: a non-loopback bind

@@ -61,7 +61,7 @@ func (h *Host) Execute(ctx context.Context, req RunRequest) (*eval.Result, strin
 		file = req.Name + ".skill.md"
 	}
 	res, id, err := h.traces.Exec(ctx, r, meta, file, []byte(src), req.Inputs, h.secrets)
-	h.observe(req, res, time.Since(start))
+	h.observe(req, id, res, time.Since(start))
 	if err != nil {
 		return res, id, wrapErr(ErrInternal, err)
 	}
@@ -119,7 +119,7 @@ func (h *Host) recordRefusal(ctx context.Context, req RunRequest, g *gateRefusal
 	meta := trace.Run{ID: req.TraceID, Skill: g.name, Trigger: req.Trigger, TriggerName: req.TriggerName, Caller: req.Caller, Mechanical: req.Mechanical}
 	id, err := h.traces.Refused(ctx, meta, g.src, req.Inputs, h.secrets, eval.ErrorInfo{Kind: g.err.Name, Message: g.err.Message})
 	if err != nil {
-		h.log.Warn("refused run not traced", "skill", g.name, "err", err)
+		h.log.Warn("refused run not traced", "skill", g.name, "trace_id", req.TraceID, "err", err)
 	}
 	return id
 }

@@ -20,6 +20,11 @@ type Triggers interface {
 	// FireEvent queues a run of the skill bound to event with params as its
 	// inputs and returns the run's trace id.
 	FireEvent(ctx context.Context, event string, params map[string]any) (string, error)
+	// FireEventOnce is FireEvent keyed by the poster's Idempotency-Key:
+	// a repeated key returns the first run's trace id and dup.
+	FireEventOnce(ctx context.Context, event string, params map[string]any, key string) (id string, dup bool, err error)
+	// QueueDepth counts the fires queued, retrying or running.
+	QueueDepth(ctx context.Context) (int, error)
 	// Durability describes what an accepted fire survives.
 	Durability() string
 }

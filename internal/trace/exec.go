@@ -73,6 +73,14 @@ func (s *Store) ExecParsed(ctx context.Context, r eval.Runner, meta Run, file st
 		_ = s.Abort(wctx, meta.ID, err.Error())
 		return res, meta.ID, err
 	}
+	// on Postgres the job completes in the final row's transaction; when
+	// that fails (the job was rescued meanwhile, ...) the row is written
+	// alone and the worker's return completes the job as before
+	if complete := completeFrom(ctx); complete != nil && s.d.postgres {
+		if s.finishWith(wctx, meta.ID, res, rec.Ops(res), now(), complete) == nil {
+			return res, meta.ID, nil
+		}
+	}
 	if ferr := s.Finish(wctx, meta.ID, res, rec.Ops(res), now()); ferr != nil {
 		return res, meta.ID, ferr
 	}

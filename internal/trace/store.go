@@ -289,15 +289,18 @@ func (s *Store) finish(ctx context.Context, id, status string, res *eval.Result,
 	return tx.Commit()
 }
 
+// opInsert writes one op of a run (again: a retried write replaces it).
+const opInsert = `INSERT INTO ops(run_id, seq, depth, skill, target, op, line, started_at, duration_us, outcome, error_kind, detail)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (run_id, seq) DO UPDATE SET depth=excluded.depth, skill=excluded.skill, target=excluded.target, op=excluded.op,
+		line=excluded.line, started_at=excluded.started_at, duration_us=excluded.duration_us, outcome=excluded.outcome,
+		error_kind=excluded.error_kind, detail=excluded.detail`
+
 func (s *Store) insertOps(ctx context.Context, tx *sql.Tx, id string, ops []Op) error {
 	if len(ops) == 0 {
 		return nil
 	}
-	stmt, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO ops(run_id, seq, depth, skill, target, op, line, started_at, duration_us, outcome, error_kind, detail)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (run_id, seq) DO UPDATE SET depth=excluded.depth, skill=excluded.skill, target=excluded.target, op=excluded.op,
-		line=excluded.line, started_at=excluded.started_at, duration_us=excluded.duration_us, outcome=excluded.outcome,
-		error_kind=excluded.error_kind, detail=excluded.detail`))
+	stmt, err := tx.PrepareContext(ctx, s.d.rebind(opInsert))
 	if err != nil {
 		return fmt.Errorf("trace: ops: %w", err)
 	}
@@ -318,6 +321,19 @@ func (s *Store) Abort(ctx context.Context, id, reason string) error {
 	_, err := s.db.ExecContext(ctx, s.d.rebind(`UPDATE runs SET status=?, finished_at=COALESCE(finished_at, ?), abort_reason=? WHERE id=? AND status IN (?, ?)`),
 		StatusAborted, s.now().UnixMilli(), reason, id, StatusRunning, StatusFailed)
 	return err
+}
+
+// Interrupted marks a run that began and never finished (still running,
+// or aborted by [Store.Recover] at a restart) aborted with reason, and
+// reports whether it did. A run that finished is left alone.
+func (s *Store) Interrupted(ctx context.Context, id, reason string) (bool, error) {
+	res, err := s.db.ExecContext(ctx, s.d.rebind(`UPDATE runs SET status=?, finished_at=COALESCE(finished_at, ?), abort_reason=? WHERE id=? AND (status=? OR (status=? AND errors IN ('[]', 'null')))`),
+		StatusAborted, s.now().UnixMilli(), reason, id, StatusRunning, StatusAborted)
+	if err != nil {
+		return false, fmt.Errorf("trace: interrupted: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
 }
 
 // Recover marks runs still "running" aborted: called at a host's

@@ -2,6 +2,7 @@ package trigger
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -75,5 +76,42 @@ func TestPostgresTwoHostsOneFire(t *testing.T) {
 	defer mu.Unlock()
 	if ran != 1 {
 		t.Errorf("fires run = %d, want exactly 1", ran)
+	}
+}
+
+// 22.4: three hosts opening the queue at the same instant on an empty
+// Postgres all come up: the queue's migration (River's tables, then
+// skillc's) runs under an advisory lock, one host at a time.
+func TestPostgresConcurrentMigrations(t *testing.T) {
+	url := pgtest.Start(t)
+	fx := newFixture(t)
+	const hosts = 3
+	start := make(chan struct{})
+	errs := make([]error, hosts)
+	svcs := make([]*Service, hosts)
+	var wg sync.WaitGroup
+	for i := range hosts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			svcs[i], errs[i] = Open(context.Background(), Options{
+				Queue:  QueueOptions{URL: url, FetchPollInterval: 20 * time.Millisecond, Host: fmt.Sprintf("host%d", i)},
+				Skills: fx.store, PollInterval: time.Hour,
+				Run: func(context.Context, Fire) error { return nil },
+			})
+		}()
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("host %d: %v", i, err)
+			continue
+		}
+		if err := svcs[i].Start(context.Background()); err != nil {
+			t.Errorf("host %d start: %v", i, err)
+		}
+		defer svcs[i].Stop(context.Background())
 	}
 }

@@ -1,8 +1,10 @@
 package trigger
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/riverqueue/river"
@@ -36,6 +39,15 @@ type FireArgs struct {
 	Spec        string       `json:"spec"`
 	TraceID     string       `json:"trace_id,omitempty"`
 	Params      value.Inputs `json:"params,omitempty"`
+	// IdempotencyKey is the poster's Idempotency-Key of an event: with
+	// TriggerID and Skill it makes the job unique (FireAt is then 0 and
+	// FiredAtMS holds the fire time), so a repeated post finds the first
+	// job and its trace id.
+	IdempotencyKey string `json:"idempotency_key,omitempty" river:"unique"`
+	FiredAtMS      int64  `json:"fired_at_ms,omitempty"`
+	// TimeoutMS is the job's timeout, from the skill's # Deadline: or
+	// # Timeout: plus grace (see [JobTimeouts]); 0 means the default.
+	TimeoutMS int64 `json:"timeout_ms,omitempty"`
 }
 
 // Kind implements river.JobArgs.
@@ -44,7 +56,11 @@ func (FireArgs) Kind() string { return "skillc_fire" }
 // queue is a River client over SQLite or Postgres, without the TTx type
 // parameter.
 type queue interface {
-	insert(ctx context.Context, args FireArgs, unique bool) (skipped bool, err error)
+	// insert queues one job; for a unique one that was already queued it
+	// returns the queued job's args and skipped.
+	insert(ctx context.Context, args FireArgs, unique bool) (queued FireArgs, skipped bool, err error)
+	// depth counts the jobs not finished yet (queued, retrying, running).
+	depth(ctx context.Context) (int, error)
 	// insertUnique inserts cron fires in one transaction; skipped[i] is
 	// set for a fire another host already inserted.
 	insertUnique(ctx context.Context, args []FireArgs) (skipped []bool, err error)
@@ -52,6 +68,10 @@ type queue interface {
 	stop(ctx context.Context) error
 	db() *sql.DB
 	postgres() bool
+	// id is the River client id of this host's process.
+	id() string
+	// running lists the jobs in the running state, of every host.
+	running(ctx context.Context) ([]*rivertype.JobRow, error)
 }
 
 type riverQueue[TTx any] struct {
@@ -61,16 +81,29 @@ type riverQueue[TTx any] struct {
 	close  func()
 }
 
-func (q *riverQueue[TTx]) insert(ctx context.Context, args FireArgs, unique bool) (bool, error) {
+func (q *riverQueue[TTx]) insert(ctx context.Context, args FireArgs, unique bool) (FireArgs, bool, error) {
 	opts := &river.InsertOpts{MaxAttempts: MaxAttempts}
 	if unique {
 		opts.UniqueOpts = river.UniqueOpts{ByArgs: true}
 	}
 	res, err := q.client.Insert(ctx, args, opts)
 	if err != nil {
-		return false, err
+		return args, false, err
 	}
-	return res.UniqueSkippedAsDuplicate, nil
+	if !res.UniqueSkippedAsDuplicate || res.Job == nil {
+		return args, res.UniqueSkippedAsDuplicate, nil
+	}
+	var queued FireArgs
+	if err := json.Unmarshal(res.Job.EncodedArgs, &queued); err != nil {
+		return args, true, fmt.Errorf("queued job %d: %w", res.Job.ID, err)
+	}
+	return queued, true, nil
+}
+
+func (q *riverQueue[TTx]) depth(ctx context.Context) (int, error) {
+	var n int
+	err := q.sqlDB.QueryRowContext(ctx, `SELECT count(*) FROM river_job WHERE state IN ('available', 'pending', 'retryable', 'running', 'scheduled')`).Scan(&n)
+	return n, err
 }
 
 func (q *riverQueue[TTx]) insertUnique(ctx context.Context, args []FireArgs) ([]bool, error) {
@@ -104,6 +137,16 @@ func (q *riverQueue[TTx]) stop(ctx context.Context) error {
 	return err
 }
 
+func (q *riverQueue[TTx]) id() string { return q.client.ID() }
+
+func (q *riverQueue[TTx]) running(ctx context.Context) ([]*rivertype.JobRow, error) {
+	res, err := q.client.JobList(ctx, river.NewJobListParams().States(rivertype.JobStateRunning).First(10000))
+	if err != nil {
+		return nil, err
+	}
+	return res.Jobs, nil
+}
+
 func (q *riverQueue[TTx]) db() *sql.DB    { return q.sqlDB }
 func (q *riverQueue[TTx]) postgres() bool { return q.pg }
 
@@ -114,12 +157,27 @@ const MaxAttempts = 3
 type QueueOptions struct {
 	// URL is a postgres:// URL, or a SQLite file path (default
 	// $SKILLSCRIPT_HOME/queue.db when empty).
-	URL     string
-	Home    string
+	URL  string
+	Home string
+	// Workers is how many fires this host runs at once.
 	Workers int
 	// FetchPollInterval is how often idle workers look for jobs.
 	FetchPollInterval time.Duration
-	Logger            *slog.Logger
+	// Timeouts bound each job (see [JobTimeouts]).
+	Timeouts JobTimeouts
+	// RescueAfter is River's rescue window: a job running longer is
+	// stuck and retried (its run is looked up first, see doc.go). Zero
+	// means Timeouts.RescueAfter(); a shorter window than the longest job
+	// timeout is refused.
+	RescueAfter time.Duration
+	// Host names this host (stable across restarts); its River client id
+	// derives from it, so that a restarted host rescues at once the jobs
+	// its killed predecessor held.
+	Host string
+	// HostTimeout is how long a host may miss its heartbeat before the
+	// jobs it holds are rescued by another host (default 15s).
+	HostTimeout time.Duration
+	Logger      *slog.Logger
 }
 
 // IsPostgres reports whether a queue URL selects Postgres.
@@ -129,19 +187,34 @@ func IsPostgres(u string) bool {
 
 // openQueue opens the database, migrates River's tables and builds a
 // client running worker.
-func openQueue(ctx context.Context, o QueueOptions, worker river.Worker[FireArgs]) (queue, error) {
+func openQueue(ctx context.Context, o QueueOptions, worker *worker) (queue, error) {
+	worker.pg = IsPostgres(o.URL)
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely(workers, worker); err != nil {
 		return nil, err
 	}
+	jt := o.Timeouts.withDefaults()
+	if err := jt.check(); err != nil {
+		return nil, err
+	}
+	rescue := o.RescueAfter
+	if rescue <= 0 {
+		rescue = jt.RescueAfter()
+	}
+	if rescue < jt.Max+JobGrace {
+		return nil, fmt.Errorf("rescue window %s is shorter than the maximum job timeout %s plus %s grace: River would retry jobs that are still running", rescue, jt.Max, JobGrace)
+	}
 	cfg := &river.Config{
-		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: max(o.Workers, 1)}},
-		Workers:           workers,
-		FetchPollInterval: o.FetchPollInterval,
-		FetchCooldown:     min(o.FetchPollInterval, 100*time.Millisecond),
-		MaxAttempts:       MaxAttempts,
-		Logger:            o.Logger,
-		RetryPolicy:       retryPolicy{},
+		ID:                   clientID(o.Host),
+		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: max(o.Workers, 1)}},
+		Workers:              workers,
+		FetchPollInterval:    o.FetchPollInterval,
+		FetchCooldown:        min(o.FetchPollInterval, 100*time.Millisecond),
+		MaxAttempts:          MaxAttempts,
+		Logger:               o.Logger,
+		RetryPolicy:          retryPolicy{},
+		JobTimeout:           jt.Default,
+		RescueStuckJobsAfter: rescue,
 	}
 	if IsPostgres(o.URL) {
 		return openPostgres(ctx, o.URL, cfg)
@@ -199,18 +272,54 @@ func openPostgres(ctx context.Context, u string, cfg *river.Config) (queue, erro
 }
 
 func newRiverQueue[TTx any](ctx context.Context, drv riverdriver.Driver[TTx], cfg *river.Config, db *sql.DB, pg bool, closeFn func()) (*riverQueue[TTx], error) {
-	m, err := rivermigrate.New(drv, nil)
-	if err != nil {
+	if err := migrate(ctx, drv, db, pg); err != nil {
 		return nil, err
-	}
-	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	c, err := river.NewClient(drv, cfg)
 	if err != nil {
 		return nil, err
 	}
 	return &riverQueue[TTx]{client: c, sqlDB: db, pg: pg, close: closeFn}, nil
+}
+
+// migrateLockKey is the Postgres advisory lock that serialises the queue's
+// migration (River's tables, then skillc's) across hosts starting at once
+// on one database. The trace schema takes its own lock (internal/trace).
+const migrateLockKey = 0x736b696c6c71 // "skillq"
+
+// migrate brings River's tables and skillc's queue tables up to date. On
+// Postgres it holds a session advisory lock on a connection of its own
+// for the whole migration: River's migrator takes none, and two hosts
+// creating the same tables at once fail on the catalog's unique indexes.
+func migrate[TTx any](ctx context.Context, drv riverdriver.Driver[TTx], db *sql.DB, pg bool) error {
+	if pg {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrateLockKey); err != nil {
+			return fmt.Errorf("migrate: take the migration lock: %w", err)
+		}
+		defer func() {
+			uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			_, _ = conn.ExecContext(uctx, "SELECT pg_advisory_unlock($1)", migrateLockKey)
+		}()
+	}
+	m, err := rivermigrate.New(drv, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	for _, ddl := range []string{triggerSchema, heartbeatSchema} {
+		if _, err := db.ExecContext(ctx, ddl); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+	}
+	return nil
 }
 
 // retryPolicy retries a retryable failure after 2s, 8s, 32s, ...
@@ -225,28 +334,65 @@ func (retryPolicy) NextRetry(job *rivertype.JobRow) time.Time {
 	return time.Now().Add(d)
 }
 
+// attemptTraceID is the trace id of one attempt of a job: the job's own
+// for the first, with "-N" appended for attempt N > 1 ("" stays "").
+func attemptTraceID(base string, attempt int) string {
+	if base == "" || attempt <= 1 {
+		return base
+	}
+	return fmt.Sprintf("%s-%d", base, attempt)
+}
+
 // worker runs fires through the Runner.
 type worker struct {
 	river.WorkerDefaults[FireArgs]
 	run Runner
 	log *slog.Logger
+	// pg: the queue is on Postgres, where a job can complete in the
+	// transaction of its run's final trace row
+	pg bool
+}
+
+// completeTx completes job inside tx, a transaction on the queue's
+// Postgres database; ctx must carry the worker's River client.
+func completeTx(ctx context.Context, tx pgx.Tx, job *river.Job[FireArgs]) error {
+	_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+	return err
+}
+
+// Timeout is the job's own timeout (FireArgs.TimeoutMS), else the
+// client's default.
+func (w *worker) Timeout(job *river.Job[FireArgs]) time.Duration {
+	return time.Duration(job.Args.TimeoutMS) * time.Millisecond
 }
 
 // Work runs one fire; a *Refusal cancels the job (never retried).
 func (w *worker) Work(ctx context.Context, job *river.Job[FireArgs]) error {
 	a := job.Args
-	traceID := a.TraceID
-	if traceID != "" && job.Attempt > 1 {
-		traceID = fmt.Sprintf("%s-%d", traceID, job.Attempt)
+	var complete func(context.Context, pgx.Tx) error
+	if w.pg {
+		// cctx derives from ctx, which carries the River client
+		complete = func(cctx context.Context, tx pgx.Tx) error { return completeTx(cctx, tx, job) }
+	}
+	var prior []string
+	if a.TraceID != "" {
+		for i := 1; i < job.Attempt; i++ {
+			prior = append(prior, attemptTraceID(a.TraceID, i))
+		}
 	}
 	err := w.run(ctx, Fire{
 		TriggerID: a.TriggerID, Skill: a.Skill, Kind: a.TriggerKind, Spec: a.Spec,
-		FireAt: time.UnixMilli(a.FireAt).UTC(), TraceID: traceID, Params: a.Params, Attempt: job.Attempt,
+		FireAt: time.UnixMilli(cmp.Or(a.FiredAtMS, a.FireAt)).UTC(), TraceID: attemptTraceID(a.TraceID, job.Attempt), Params: a.Params, Attempt: job.Attempt,
+		Prior: prior, Complete: complete,
 	})
 	var ref *Refusal
-	if errors.As(err, &ref) {
-		w.log.Warn("fire refused; not retried", "skill", a.Skill, "trigger", a.TriggerID, "reason", ref.Error())
+	var busy *Busy
+	switch {
+	case errors.As(err, &ref):
+		w.log.Warn("fire refused; not retried", "skill", a.Skill, "trigger", a.TriggerID, "trace_id", a.TraceID, "reason", ref.Error())
 		return river.JobCancel(err)
+	case errors.As(err, &busy):
+		return river.JobSnooze(busy.After)
 	}
 	return err
 }

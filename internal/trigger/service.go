@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/syntax"
@@ -27,6 +29,13 @@ type Fire struct {
 	TraceID   string
 	Params    map[string]any
 	Attempt   int
+	// Prior are the trace ids of the job's earlier attempts, oldest
+	// first: the runner looks them up before running (exactly-once).
+	Prior []string
+	// Complete, set on a Postgres queue, marks the fire's job completed
+	// inside tx (river.JobCompleteTx): the runner calls it in the
+	// transaction that writes the run's final trace row.
+	Complete func(ctx context.Context, tx pgx.Tx) error
 }
 
 // Runner runs a fire. It returns a *Refusal for failures that must not be
@@ -34,6 +43,13 @@ type Fire struct {
 // for retryable failures, nil when the run is done (even if the skill
 // failed for a non-retryable reason).
 type Runner func(ctx context.Context, f Fire) error
+
+// Busy is a runner's answer for a fire whose earlier attempt is still
+// running in this process: the job is snoozed for After, not run twice.
+type Busy struct{ After time.Duration }
+
+// Error implements error.
+func (b *Busy) Error() string { return "an earlier attempt is still running" }
 
 // Refusal is a fire failure that is never retried.
 type Refusal struct{ Reason string }
@@ -71,6 +87,7 @@ type Service struct {
 	regMu sync.Mutex // serializes Register's look-up and insert
 	stopc chan struct{}
 	done  chan struct{}
+	hbed  chan struct{} // closed when the heartbeat loop ends
 }
 
 // Open opens the queue database (migrating River's tables and the trigger
@@ -91,10 +108,6 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		return nil, err
 	}
 	s.q, s.st = q, &store{db: q.db(), pg: q.postgres()}
-	if err := s.st.init(ctx); err != nil {
-		_ = q.stop(ctx)
-		return nil, fmt.Errorf("triggers: %w", err)
-	}
 	return s, nil
 }
 
@@ -104,11 +117,20 @@ func (s *Service) Start(ctx context.Context) error {
 	if err := s.SyncAll(ctx); err != nil {
 		s.log.Warn("trigger sync failed", "err", err)
 	}
+	if err := s.beat(ctx); err != nil {
+		s.log.Warn("queue heartbeat failed", "err", err)
+	}
+	if n, err := s.RescueDead(ctx); err != nil {
+		s.log.Warn("rescue of dead hosts' jobs failed", "err", err)
+	} else if n > 0 {
+		s.log.Warn("rescued jobs a dead host held", "count", n)
+	}
 	if err := s.q.start(ctx); err != nil {
 		return fmt.Errorf("triggers: start queue: %w", err)
 	}
-	s.stopc, s.done = make(chan struct{}), make(chan struct{})
+	s.stopc, s.done, s.hbed = make(chan struct{}), make(chan struct{}), make(chan struct{})
 	go s.loop()
+	go s.heartbeat(s.stopc, s.hbed)
 	return nil
 }
 
@@ -141,7 +163,13 @@ func (s *Service) Stop(ctx context.Context) error {
 	if s.stopc != nil {
 		close(s.stopc)
 		<-s.done
+		<-s.hbed
 		s.stopc = nil
+		// an unknown client is never taken for dead: its jobs are left to
+		// River's rescue window while this process finishes them
+		fctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		s.forget(fctx)
+		cancel()
 	}
 	return s.q.stop(ctx)
 }
@@ -218,12 +246,14 @@ func (s *Service) due(ctx context.Context, t Trigger, now time.Time) (*FireArgs,
 	}
 	slot := latestSlot(sched.Next, *t.NextFire, now)
 	mv := &advance{id: t.ID, next: sched.Next(now)}
-	if !s.approved(ctx, t.Skill) {
+	body, ok := s.approved(ctx, t.Skill)
+	if !ok {
 		s.log.Info("cron fire skipped: skill is not Approved", "skill", t.Skill, "trigger", t.ID, "slot", slot)
 		return nil, mv, nil
 	}
 	mv.fired = &slot
-	return &FireArgs{TriggerID: t.ID, Skill: t.Skill, FireAt: slot.UnixMilli(), TriggerKind: KindCron, Spec: t.Spec}, mv, nil
+	return &FireArgs{TriggerID: t.ID, Skill: t.Skill, FireAt: slot.UnixMilli(), TriggerKind: KindCron, Spec: t.Spec,
+		TraceID: cronTraceID(t.ID, slot), TimeoutMS: s.o.Queue.Timeouts.For(t.Skill, body).Milliseconds()}, mv, nil
 }
 
 // loc is the zone of triggers without a timezone.
@@ -254,12 +284,24 @@ func latestSlot(next func(time.Time) time.Time, first, now time.Time) time.Time 
 	return slot
 }
 
-func (s *Service) approved(ctx context.Context, skill string) bool {
+// approved returns the source of skill when it is Approved.
+func (s *Service) approved(ctx context.Context, skill string) (string, bool) {
 	if s.o.Skills == nil {
-		return false
+		return "", false
 	}
 	rec, err := s.o.Skills.Get(ctx, skill)
-	return err == nil && rec != nil && contract.StatusWord(rec.Status) == contract.StatusApproved
+	if err != nil || rec == nil || contract.StatusWord(rec.Status) != contract.StatusApproved {
+		return "", false
+	}
+	return rec.Body, true
+}
+
+// cronTraceID is the trace id of a cron fire: derived from the trigger and
+// the slot, so the job's every attempt (and every host that inserted it)
+// names the same run.
+func cronTraceID(triggerID string, slot time.Time) string {
+	sum := sha256.Sum256([]byte(triggerID + "\x00" + slot.UTC().Format(time.RFC3339Nano)))
+	return hex.EncodeToString(sum[:16])
 }
 
 // List returns the triggers, of one skill when skill is set.
@@ -470,32 +512,58 @@ func Declared(name, body string) []Trigger {
 // FireEvent queues a run of the skill bound to event, with params as its
 // inputs, strictly checked against its # Vars:. It returns the trace id.
 func (s *Service) FireEvent(ctx context.Context, event string, params map[string]any) (string, error) {
+	id, _, err := s.FireEventOnce(ctx, event, params, "")
+	return id, err
+}
+
+// MaxIdempotencyKey is the longest Idempotency-Key accepted, in bytes.
+const MaxIdempotencyKey = 255
+
+// FireEventOnce is FireEvent with the poster's idempotency key: the first
+// post of a key queues a job; a later post of the same key on the same
+// event, while that job is kept (queued, running, or finished within
+// River's retention of completed jobs, 24 hours), queues nothing and
+// returns the first job's trace id with dup set. An empty key queues
+// every post.
+func (s *Service) FireEventOnce(ctx context.Context, event string, params map[string]any, key string) (string, bool, error) {
 	event = strings.ToLower(strings.TrimSpace(event))
+	if len(key) > MaxIdempotencyKey {
+		return "", false, &ParamError{Msg: fmt.Sprintf("Idempotency-Key is %d bytes long, more than %d", len(key), MaxIdempotencyKey)}
+	}
 	ts, err := s.st.list(ctx, "kind = ? AND spec = ? AND enabled = 1", KindEvent, event)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if len(ts) == 0 {
-		return "", &NotFoundError{ID: "event " + event}
+		return "", false, &NotFoundError{ID: "event " + event}
 	}
 	t := ts[0]
 	if s.o.Skills == nil {
-		return "", &NotFoundError{ID: "event " + event + " (no skill store)"}
+		return "", false, &NotFoundError{ID: "event " + event + " (no skill store)"}
 	}
 	rec, err := s.o.Skills.Get(ctx, t.Skill)
 	if err != nil || rec == nil || contract.StatusWord(rec.Status) != contract.StatusApproved {
-		return "", &NotFoundError{ID: "event " + event + " (its skill " + t.Skill + " is not Approved)"}
+		return "", false, &NotFoundError{ID: "event " + event + " (its skill " + t.Skill + " is not Approved)"}
 	}
 	if err := checkParams(t.Skill, rec.Body, params); err != nil {
-		return "", err
+		return "", false, err
 	}
 	id := randomHex(16)
-	args := FireArgs{TriggerID: t.ID, Skill: t.Skill, FireAt: s.now().UnixMilli(), TriggerKind: KindEvent, Spec: event, TraceID: id, Params: params}
-	if _, err := s.q.insert(ctx, args, false); err != nil {
-		return "", err
+	args := FireArgs{TriggerID: t.ID, Skill: t.Skill, FireAt: s.now().UnixMilli(), TriggerKind: KindEvent, Spec: event, TraceID: id, Params: params,
+		TimeoutMS: s.o.Queue.Timeouts.For(t.Skill, rec.Body).Milliseconds()}
+	if key != "" {
+		args.IdempotencyKey, args.FiredAtMS, args.FireAt = key, args.FireAt, 0
 	}
-	return id, nil
+	queued, dup, err := s.q.insert(ctx, args, key != "")
+	if err != nil {
+		return "", false, err
+	}
+	return queued.TraceID, dup, nil
 }
+
+// QueueDepth counts the fires queued, retrying or running, of every host
+// sharing the queue.
+func (s *Service) QueueDepth(ctx context.Context) (int, error) { return s.q.depth(ctx) }
 
 // checkParams requires every # Vars: input without a default and refuses
 // unknown ones.

@@ -29,11 +29,6 @@ const triggerSchema = `CREATE TABLE IF NOT EXISTS skillc_triggers (
 	last_fire BIGINT
 )`
 
-func (s *store) init(ctx context.Context) error {
-	_, err := s.db.ExecContext(ctx, triggerSchema)
-	return err
-}
-
 // q rewrites ? placeholders for Postgres.
 func (s *store) q(query string) string {
 	if !s.pg {
