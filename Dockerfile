@@ -12,6 +12,7 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o /out/skillc ./cmd/skill
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/skillc /usr/local/bin/skillc
+COPY LICENSE /usr/share/doc/skillc/LICENSE
 ENV SKILLSCRIPT_HOME=/tmp/.skillscript
 ENTRYPOINT ["/usr/local/bin/skillc"]
 CMD ["--help"]

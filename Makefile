@@ -26,11 +26,13 @@ test: vet fmt-check editors unit
 
 # vet runs go vet, the dead-code check and the import-grouping check.
 vet: deadcode imports-check
+	@echo "== vet: go vet (compiles every package; the first run takes minutes)"
 	$(GO) vet $(PKGS)
 
 # deadcode fails on any function that no main or test reaches, unless
 # $(DEADCODE_ALLOW) lists it or its package.
 deadcode:
+	@echo "== deadcode: functions no main or test reaches"
 	@dead=$$($(GO) run $(DEADCODE) -test -f '{{range .Funcs}}{{printf "%s.%s %s\n" $$.Path .Name .Position}}{{end}}' $(PKGS)) || exit 1; \
 	printf '%s\n' "$$dead" | sed 's|^$(MODULE)/||' \
 	| awk 'NR == FNR { if ($$0 !~ /^#/ && NF) allow[$$1] = 1; next } NF == 0 { next } \
@@ -41,16 +43,19 @@ deadcode:
 
 # imports-check fails when goimports would regroup a file's imports.
 imports-check:
+	@echo "== imports-check: goimports grouping"
 	@out=$$($(GO) run $(GOIMPORTS) -l $(GO_FILES)); \
 	if [ -n "$$out" ]; then echo "goimports needed (go run $(GOIMPORTS) -w FILE):"; echo "$$out"; exit 1; fi
 
 fmt-check:
+	@echo "== fmt-check: gofmt"
 	@out=$$(gofmt -l $(GO_FILES)); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 # unit runs the Go tests through internal/tools/testreport, which prints
 # the skipped tests and their reasons at the end.
 unit:
+	@echo "== unit: go test -race (every package; the summary comes last)"
 	$(GO) run ./internal/tools/testreport -race -timeout 20m $(PKGS)
 
 # conformance builds skillc and runs the conformance check against the
@@ -72,6 +77,7 @@ fuzz:
 	done
 
 editors:
+	@echo "== editors: VS Code grammar and extension, Neovim runtime files"
 	bash editors/test.sh
 
 # release-dry-run cross-compiles the release matrix of .goreleaser.yaml

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -255,6 +256,16 @@ func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
 	items, err := iterable(v)
 	if err != nil {
 		return err
+	}
+	if t, ok := v.(string); ok && len(items) == 1 && strings.Contains(strings.TrimSpace(t), "\n") && !x.textLoopNoted[s] {
+		// one pass over several lines of text: almost never what the
+		// author meant (the lint rule foreach-over-text sees literals)
+		if x.textLoopNoted == nil {
+			x.textLoopNoted = map[*ast.ForeachStmt]bool{}
+		}
+		x.textLoopNoted[s] = true
+		x.notice(fmt.Sprintf("line %d: foreach %s ran once over %d lines of text: it loops over a list or a JSON array; make the value a list to loop per line",
+			x.line(s.Range), s.Iter.Name, strings.Count(strings.TrimSpace(t), "\n")+1))
 	}
 	iter := s.Iter.Name
 	listTainted := x.flow

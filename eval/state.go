@@ -44,11 +44,14 @@ type run struct {
 	secrets   secretBox
 	substs    map[*ast.Subst]*substInfo
 	constStr  map[*ast.StringLit]any // literal-only strings, boxed once (see eval)
-	scratch   []byte                 // renderText's buffer, used as a stack
-	floats    value.Floats           // boxes the numbers of list literals
-	inlined   map[string]string      // data skills baked in by inline(), name → text
-	dispatch  int
-	loopLeft  int // iterations left in the innermost foreach (a sizing hint for $append)
+	// textLoopNoted marks the foreach statements that already noted a
+	// single pass over multi-line text (one notice per statement)
+	textLoopNoted map[*ast.ForeachStmt]bool
+	scratch       []byte            // renderText's buffer, used as a stack
+	floats        value.Floats      // boxes the numbers of list literals
+	inlined       map[string]string // data skills baked in by inline(), name → text
+	dispatch      int
+	loopLeft      int // iterations left in the innermost foreach (a sizing hint for $append)
 
 	budget *budget // the composed run's op count and memory estimate
 	held   int64   // bytes this run holds in the memory estimate

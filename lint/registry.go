@@ -24,6 +24,8 @@ func Rules() []*Rule {
 		// filters
 		ruleUnknownFilter(),
 		ruleUnquotedFilterArg(),
+		ruleFilterArity(),
+		ruleFilterArgKind(),
 		ruleUnparsedJSONFieldAccess(),
 		ruleRemoteResultNeedsParse(),
 		// op grammar and op surfaces
@@ -94,6 +96,7 @@ func Rules() []*Rule {
 		ruleMissingRequiredConnectorArg(),
 		ruleUnknownResultField(),
 		ruleResultTypeMismatch(),
+		ruleForeachOverText(),
 		ruleUnknownLLMModel(),
 		ruleUnknownCapability(),
 		// the skill store

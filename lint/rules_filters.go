@@ -186,3 +186,82 @@ func boundByRemote(r *check.Ref) bool {
 	}
 	return true
 }
+
+func ruleFilterArity() *Rule {
+	return &Rule{
+		ID: "filter-arity", Severity: ast.Error, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "A filter used without the argument it needs (`|head`, `|lines`, `|contains`, `|fallback`, `|pluck`), or given one it does not take (`|trim:\"x\"`).",
+			Why:     "The substitution fails at run time with \"needs a quoted argument\" or \"takes no argument\". The filter table in docs/rules.md and `skillc explain` list each filter's argument; an argument a filter does not take gets a fix that removes it.",
+			Bad:     "emit(text=\"${LOG|head}\")\nemit(text=\"${NAME|trim:\\\"x\\\"}\")\n",
+			Good:    "emit(text=\"${LOG|head:\\\"5\\\"}\")\nemit(text=\"${NAME|trim}\")\n",
+		},
+		Run: func(p *Pass) {
+			for _, r := range p.st.idx().filtered {
+				if r.Subst.Bad != "" {
+					continue // a parse-error already
+				}
+				for _, f := range r.Subst.Filters {
+					if f.Name == nil {
+						continue
+					}
+					doc, ok := lang.LookupFilter(f.Name.Name)
+					switch {
+					case !ok:
+					case doc.TakesArg && f.Arg == nil:
+						p.Reportf(f, "|%s needs an argument (%s), e.g. %s", doc.Name, doc.Arg, doc.Example)
+					case !doc.TakesArg && f.Arg != nil:
+						p.Reportf(f.Arg, "|%s takes no argument", doc.Name).
+							WithFix("remove the argument", ast.Range{From: f.Name.To, To: f.Arg.To}, "")
+					}
+				}
+			}
+		},
+	}
+}
+
+func ruleFilterArgKind() *Rule {
+	return &Rule{
+		ID: "filter-arg-kind", Severity: ast.Warning, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "A literal argument of the wrong kind for a line filter: `|head`/`|tail` take a number of lines, `|lines` a range \"M-N\".",
+			Why:     "The line filters never fail: an argument they cannot read keeps nothing, so the output is silently empty. Arguments that hold a `${...}` are checked when the skill runs.",
+			Bad:     "emit(text=\"${LOG|head:\\\"five\\\"}\")\nemit(text=\"${LOG|lines:\\\"3\\\"}\")\n",
+			Good:    "emit(text=\"${LOG|head:\\\"5\\\"}\")\nemit(text=\"${LOG|lines:\\\"1-3\\\"}\")\n",
+		},
+		Run: func(p *Pass) {
+			for _, r := range p.st.idx().filtered {
+				for _, f := range r.Subst.Filters {
+					if f.Name == nil || f.Arg == nil || f.Arg.Text != nil {
+						continue
+					}
+					v := strings.TrimSpace(f.Arg.Value)
+					switch f.Name.Name {
+					case "head", "tail":
+						if !allDigits(v) {
+							p.Reportf(f.Arg, "|%s takes a number of lines; %q keeps nothing", f.Name.Name, f.Arg.Value)
+						}
+					case "lines":
+						lo, hi, ok := strings.Cut(v, "-")
+						if !ok || !allDigits(strings.TrimSpace(lo)) || !allDigits(strings.TrimSpace(hi)) {
+							p.Reportf(f.Arg, "|lines takes a range \"M-N\" (lines M to N, from 1); %q keeps nothing", f.Arg.Value)
+						}
+					}
+				}
+			}
+		},
+	}
+}
+
+// allDigits reports whether s is one or more ASCII digits.
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

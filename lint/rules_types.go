@@ -153,3 +153,52 @@ func mayHaveItems(t *types.Type) bool {
 	_, ok := t.Field("items")
 	return ok || !t.Closed
 }
+
+func ruleForeachOverText() *Rule {
+	return &Rule{
+		ID: "foreach-over-text", Severity: ast.Warning, Needs: NeedsSource,
+		Doc: Doc{
+			Summary: "`foreach` over a multi-line string literal (a `# Vars:` default or `$set` value).",
+			Why:     "foreach walks a list (or the text of a JSON array); any other text is one item, so the body runs once with the whole text, not once per line. Write a list instead. Text that only the run knows (a command's output) gets a run notice when it loops once over several lines.",
+			Bad:     "# Vars: NAMES=\"ann\\nbob\"\n...\nforeach N in ${NAMES}:\n    emit(text=\"${N}\")\n",
+			Good:    "# Vars: NAMES=[\"ann\", \"bob\"]\n...\nforeach N in ${NAMES}:\n    emit(text=\"${N}\")\n",
+		},
+		Run: func(p *Pass) {
+			ty := p.typer()
+			for _, fe := range p.st.idx().foreachs {
+				sub := directSubst(fe.List)
+				if sub == nil || len(sub.Filters) > 0 {
+					continue
+				}
+				r := ty.ref(sub)
+				if r == nil || len(sub.Path) > 0 || !multiLineLiteral(r.Bindings) {
+					continue
+				}
+				p.Reportf(fe.List, "foreach over %s, a multi-line string: the body runs once with the whole text; write a list ([\"a\", \"b\"]) to loop per item", sub.Root.Name)
+			}
+		},
+	}
+}
+
+// multiLineLiteral reports whether every binding of a name assigns a
+// string literal without substitutions that holds a newline and is not
+// the text of a JSON array (which foreach would walk).
+func multiLineLiteral(bs []*check.Binding) bool {
+	if len(bs) == 0 {
+		return false
+	}
+	for _, b := range bs {
+		if b.Kind != check.BindVar && b.Kind != check.BindSet {
+			return false
+		}
+		s, ok := b.Value.(*ast.StringLit)
+		if !ok || s.Value == nil {
+			return false
+		}
+		v, lit := s.Value.LitValue()
+		if !lit || !strings.Contains(strings.TrimSpace(v), "\n") || strings.HasPrefix(strings.TrimSpace(v), "[") {
+			return false
+		}
+	}
+	return true
+}

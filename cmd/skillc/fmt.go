@@ -20,7 +20,7 @@ func fmtCommand(s *streams) *cli.Command {
 			"and exits 1 when there is any (as ruff format --check); with -d it prints their diffs instead.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "w", Usage: "write the result back to the file instead of stdout"},
-			&cli.BoolFlag{Name: "d", Usage: "print a diff instead of the formatted source"},
+			&cli.BoolFlag{Name: "d", Aliases: []string{"diff"}, Usage: "print a diff instead of the formatted source"},
 			&cli.BoolFlag{Name: "l", Usage: "list the files whose formatting differs"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; list the files that would be reformatted and exit 1 if any"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "with --check, print nothing: the exit status tells"},

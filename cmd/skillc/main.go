@@ -29,6 +29,14 @@ func main() {
 // the process exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
+	if len(args) <= 1 {
+		// no command: the help goes to stderr and the status says usage,
+		// as git, go and cargo do
+		app.Writer = stderr
+		app.Setup()
+		_ = cli.ShowAppHelp(cli.NewContext(app, nil, nil))
+		return exitUsage
+	}
 	if msg := unknownCommand(app, args); msg != "" {
 		fmt.Fprintln(stderr, "skillc:", msg)
 		return exitUsage
@@ -74,6 +82,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	}
 	setUsageErrors(app.Commands)
 	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintf(c.App.Writer, "skillc %s\n", versionLine()) }
+	// -v is --verbose in check and test; the version is --version or -V
+	// (as in ruff and rustc)
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Usage: "print the version"}
 	return app
 }
 

@@ -115,8 +115,25 @@ func TestDistributionFiles(t *testing.T) {
 		Checksum struct {
 			Algorithm string `yaml:"algorithm"`
 		} `yaml:"checksum"`
+		Archives []struct {
+			Files []string `yaml:"files"`
+		} `yaml:"archives"`
 	}
 	read(".goreleaser.yaml", &gr)
+	// the licence travels with every archive, the image and the extension
+	for _, a := range gr.Archives {
+		if !slices.Contains(a.Files, "LICENSE") {
+			t.Errorf(".goreleaser.yaml: an archive without LICENSE: %v", a.Files)
+		}
+	}
+	if df, err := os.ReadFile("../../Dockerfile"); err != nil || !regexp.MustCompile(`(?m)^COPY LICENSE `).Match(df) {
+		t.Errorf("Dockerfile does not copy LICENSE into the image (%v)", err)
+	}
+	for _, f := range []string{"../../LICENSE", "../../editors/vscode/LICENSE"} {
+		if b, err := os.ReadFile(f); err != nil || !strings.HasPrefix(string(b), "MIT License") {
+			t.Errorf("%s: not the MIT licence (%v)", f, err)
+		}
+	}
 	if gr.Version != 2 || len(gr.Builds) != 1 || gr.Builds[0].Main != "./cmd/skillc" || gr.Checksum.Algorithm != "sha256" {
 		t.Fatalf(".goreleaser.yaml: %+v", gr)
 	}

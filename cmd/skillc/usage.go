@@ -53,8 +53,10 @@ func unknownCommand(app *cli.App, args []string) string {
 				found = c
 			}
 		}
-		if a == "help" {
-			return ""
+		if a == "help" || a == "h" {
+			// "help TOPIC": the topic is a command path like any other
+			// (an unknown one gets the same did-you-mean and exit 2)
+			continue
 		}
 		if found == nil {
 			var names []string
