@@ -44,7 +44,7 @@ nav{margin:0 -2em 1em;padding:.6em 2em;background:#1f2937}nav a{color:#e5e7eb;ma
 .note{color:#555;font-style:italic}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4em;vertical-align:top;text-align:left}
 code{background:#f4f4f4;padding:0 .2em}.mut{color:#b00}
-.st-Approved{color:#1b5e20}.st-Draft{color:#8a6d00}.st-Disabled{color:#777}.sig-stale,.sig-malformed,.sig-unsigned,.sig-unsupported{color:#b00}
+.st-Approved{color:#1b5e20}.st-Draft{color:#8a6d00}.st-Disabled{color:#777}.sig-stale,.sig-malformed,.sig-unsigned,.sig-unsupported,.sig-unsignable{color:#b00}
 .o-ok{color:#1b5e20}.o-error,.o-failed,.o-refused,.o-aborted{color:#b00}.o-fallback{color:#8a6d00}
 pre.src{background:#fafafa;border:1px solid #ddd;padding:.5em 0;overflow-x:auto;line-height:1.45}
 pre.src .ln{display:inline-block;width:3.5em;color:#999;text-align:right;padding-right:1em;user-select:none}

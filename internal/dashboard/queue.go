@@ -17,7 +17,7 @@ import (
 type Item struct {
 	Name        string            `json:"name"`
 	Status      string            `json:"status"`    // Draft, Approved, Disabled
-	Signature   string            `json:"signature"` // valid, unsigned, stale, malformed, unsupported, unverified, none
+	Signature   string            `json:"signature"` // valid, unsigned, stale, malformed, unsupported, unsignable, unverified, none
 	Reason      string            `json:"reason,omitempty"`
 	ContentHash string            `json:"content_hash"` // what an approval from this view signs
 	Signals     []string          `json:"signals"`
@@ -100,6 +100,7 @@ func (d *Dashboard) signature(f *ast.File) (state, reason string) {
 		missing  *approval.MissingSignatureError
 		mismatch *approval.SignatureMismatchError
 		version  *approval.UnsupportedVersionError
+		lines    *approval.UnsignableLineError
 	)
 	switch {
 	case err == nil:
@@ -110,6 +111,8 @@ func (d *Dashboard) signature(f *ast.File) (state, reason string) {
 		return "stale", err.Error()
 	case errors.As(err, &version):
 		return "unsupported", err.Error()
+	case errors.As(err, &lines):
+		return "unsignable", err.Error()
 	}
 	return "malformed", err.Error()
 }
