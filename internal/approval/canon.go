@@ -95,8 +95,6 @@ var (
 	// the parser's fence lines (syntax/scan.go)
 	fenceOpen  = regexp.MustCompile("^\\s*```+\\s*(skillscript|skill)\\s*$")
 	fenceClose = regexp.MustCompile("^\\s*```+\\s*$")
-	// the parser's header line (syntax/scan.go), for # Tests:
-	testsHeader = regexp.MustCompile(`^#[ \t]*([Tt][Ee][Ss][Tt][Ss])[ \t]*:`)
 )
 
 const utf8BOM = "\xef\xbb\xbf"
@@ -191,10 +189,25 @@ func nextState(st int, line []byte) int {
 		return stateTests // the indented YAML of # Tests:
 	case !isHashLine(line):
 		return stateBody
-	case testsHeader.Match(line):
+	case isTestsHeader(line):
 		return stateTests
 	}
 	return stateHeader
+}
+
+// isTestsHeader reports whether line is a column-0 # Tests: header as the
+// parser reads it: '#', spaces or tabs, the key (ASCII case folded),
+// spaces or tabs, ':'.
+func isTestsHeader(line []byte) bool {
+	if len(line) == 0 || line[0] != '#' {
+		return false
+	}
+	rest, ok := cutKeyword(bytes.TrimLeft(line[1:], " \t"), "tests")
+	if !ok {
+		return false
+	}
+	rest = bytes.TrimLeft(rest, " \t")
+	return len(rest) > 0 && rest[0] == ':'
 }
 
 // scanLines walks the lines of the signing input of src, telling fn (when
@@ -233,7 +246,13 @@ func scanLines(src []byte, fn func(seg []byte, drop bool)) *UnsignableLineError 
 		}
 		headerLine := inSkill && where == "" && isHashLine(text)
 		dropped, other := false, false
-		for i, seg := range splitCR(raw) {
+		rest := raw
+		for i := 0; ; i++ {
+			seg := rest
+			j := bytes.IndexByte(rest, '\r')
+			if j >= 0 {
+				seg, rest = rest[:j], rest[j+1:]
+			}
 			unsigned := IsUnsignedLine(seg)
 			if i > 0 {
 				if r, ok := oddSpaceBeforeHash(seg); ok {
@@ -252,20 +271,15 @@ func scanLines(src []byte, fn func(seg []byte, drop bool)) *UnsignableLineError 
 			if fn != nil {
 				fn(seg, drop)
 			}
+			if j < 0 {
+				break
+			}
 		}
 		if dropped && other {
 			report(n, "joins a # Status:/# Tags: header and other text with a bare carriage return (U+000D)")
 		}
 	})
 	return problem
-}
-
-// splitCR splits a parser line at its bare carriage returns.
-func splitCR(line []byte) [][]byte {
-	if bytes.IndexByte(line, '\r') < 0 {
-		return [][]byte{line}
-	}
-	return bytes.Split(line, []byte{'\r'})
 }
 
 // isBlank reports whether a parser line is blank in the narrowest sense:
