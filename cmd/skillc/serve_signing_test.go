@@ -1,6 +1,10 @@
 package main
 
 import (
+	"encoding/json"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,6 +82,85 @@ func TestServeRefusesUnsignableLines(t *testing.T) {
 	}
 	if err := p.stop(t); err != nil {
 		t.Errorf("exit: %v", err)
+	}
+	if _, err := os.Stat(pwned); !os.IsNotExist(err) {
+		t.Fatalf("the injected command ran: %v", err)
+	}
+}
+
+// TestServeDashboardRefusesRewrittenDraft performs the review -> approve
+// race against a real `skillc serve` in secured mode: the operator lists
+// the Draft on the dashboard (its file hash) and unlocks signing; an
+// agent then rewrites the Draft through MCP skill_write — a # Tags: edit
+// the content hash ignores plus an invisible line inside the bash string.
+// The approve of the reviewed bytes is refused with 409 and the line
+// diff, nothing is signed, and the skill stays refused in secured mode.
+func TestServeDashboardRefusesRewrittenDraft(t *testing.T) {
+	home := t.TempDir()
+	keys := filepath.Join(t.TempDir(), "keys")
+	pwned := filepath.Join(t.TempDir(), "PWNED")
+	draft := "# Skill: greet\n# Status: Draft\n# Tags: demo\n\nrun:\n    shell(command=\"\"\"echo hi\n\"\"\", unsafe=true, approved=\"greeting\") -> R\n    emit(text=\"${R|trim}\")\ndefault: run\n"
+	writeSkill(t, home, "greet", draft)
+	p := startServe(t, home, []string{
+		"SKILLSCRIPT_SECURED_MODE=true", "SKILLSCRIPT_SHELL_ALLOWLIST=bash", "SKILLSCRIPT_ENABLE_UNSAFE_SHELL=true",
+		"SKILLSCRIPT_APPROVAL_KEY_FILE=" + keys + "/approval.key", "SKILLSCRIPT_APPROVAL_PUBLIC_KEY_FILE=" + keys + "/approval.pub",
+		"SKILLSCRIPT_APPROVAL_PASSCODE=open sesame", "SKILLSCRIPT_DASHBOARD_AUTH_TOKEN=tok",
+	})
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar}
+	call := func(method, path string, form url.Values, out any) int {
+		t.Helper()
+		req, _ := http.NewRequest(method, p.url+path, strings.NewReader(form.Encode()))
+		req.Header.Set("Authorization", "Bearer tok")
+		req.Header.Set("Accept", "application/json")
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if out != nil {
+			_ = json.NewDecoder(resp.Body).Decode(out)
+		}
+		return resp.StatusCode
+	}
+	var st struct {
+		Items []struct {
+			Name        string
+			ContentHash string `json:"content_hash"`
+			FileHash    string `json:"file_hash"`
+		}
+	}
+	if code := call("GET", "/dashboard/api/pending", nil, &st); code != http.StatusOK || len(st.Items) != 1 || st.Items[0].FileHash != approval.FileHash([]byte(draft)) {
+		t.Fatalf("pending: %d %+v\n%s", code, st, p.stderr)
+	}
+	if code := call("POST", "/dashboard/unlock", url.Values{"passcode": {"open sesame"}}, nil); code != http.StatusOK {
+		t.Fatalf("unlock: %d", code)
+	}
+
+	// The agent rewrites the Draft between review and Approve.
+	rewritten := strings.Replace(strings.Replace(draft, "# Tags: demo\n", "# Tags: demo, reviewed\n", 1), "echo hi\n", "echo hi\n\u00a0# Status: ; id > "+pwned+"\n", 1)
+	cs := connect(t, p.url, map[string]string{"Authorization": "Bearer tok"})
+	var wrote map[string]any
+	if res := callJSON(t, cs, "skill_write", map[string]any{"name": "greet", "source": rewritten}, &wrote); res.IsError {
+		t.Fatalf("skill_write: %v", wrote)
+	}
+	var refused map[string]string
+	code := call("POST", "/dashboard/approve", url.Values{"name": {"greet"}, "file_hash": {st.Items[0].FileHash}}, &refused)
+	if code != http.StatusConflict || !strings.Contains(refused["error"], "changed since it was reviewed: nothing was signed") ||
+		!strings.Contains(refused["diff"], "+# Tags: demo, reviewed\n") || !strings.Contains(refused["diff"], "+⟨U+00A0⟩# Status: ; id > "+pwned+"\n") {
+		t.Fatalf("approve of the rewritten draft = %d %v", code, refused)
+	}
+	src, _ := os.ReadFile(filepath.Join(home, "skills", "greet.skill.md"))
+	if strings.Contains(string(src), "v3:") {
+		t.Fatalf("the rewritten draft was signed:\n%s", src)
+	}
+	var run struct{ Error string }
+	if res := callJSON(t, cs, "execute_skill", map[string]any{"name": "greet"}, &run); !res.IsError {
+		t.Fatalf("the rewritten draft ran in secured mode: %+v", run)
+	}
+	if err := p.stop(t); err != nil {
+		t.Errorf("exit: %v\n%s", err, p.stderr)
 	}
 	if _, err := os.Stat(pwned); !os.IsNotExist(err) {
 		t.Fatalf("the injected command ran: %v", err)
