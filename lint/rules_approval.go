@@ -53,7 +53,8 @@ func ruleStaleSignature() *Rule {
 				return
 			}
 			var mismatch *approval.SignatureMismatchError
-			if err := approval.Verify(p.Ctx.ApprovalKey, p.File.Src, sv.Token); errors.As(err, &mismatch) {
+			var unsignable *approval.UnsignableLineError
+			if err := approval.Verify(p.Ctx.ApprovalKey, p.File.Src, sv.Token); errors.As(err, &mismatch) || errors.As(err, &unsignable) {
 				p.Reportf(sv, "%v", err)
 			}
 		},

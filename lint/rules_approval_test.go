@@ -28,6 +28,7 @@ func TestStaleSignature(t *testing.T) {
 		{"body edited", pub, strings.Replace(signed, "hi", "hello", 1), true},
 		{"other key", other, signed, true},
 		{"key unknown", nil, strings.Replace(signed, "hi", "hello", 1), false},
+		{"tags look-alike in the body", pub, strings.Replace(signed, "default: t\n", "# Tags: x\ndefault: t\n", 1), true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -44,7 +45,11 @@ func TestStaleSignature(t *testing.T) {
 			if (len(got) > 0) != c.want {
 				t.Fatalf("stale-signature fired %v, want %v", got, c.want)
 			}
-			if c.want && !strings.Contains(got[0], "signature no longer matches: edited after approval") {
+			want := "signature no longer matches: edited after approval"
+			if strings.Contains(c.name, "look-alike") {
+				want = "line 7 looks like a # Status:/# Tags: header inside the body; a signature cannot cover it"
+			}
+			if c.want && !strings.Contains(got[0], want) {
 				t.Errorf("message %q", got[0])
 			}
 		})

@@ -182,6 +182,9 @@ func (e *opEnv) approve(c *cli.Context, s *streams, arg string) error {
 	if err != nil {
 		return cli.Exit(err.Error(), exitFindings)
 	}
+	if err := signable(r); err != nil {
+		return cli.Exit(err.Error(), exitFindings)
+	}
 	printReview(s, r, approval.FootprintOf(f, info, e.mut))
 	if !c.Bool("yes") {
 		if err := confirm(s, r.Name); err != nil {
@@ -200,8 +203,27 @@ func (e *opEnv) approve(c *cli.Context, s *streams, arg string) error {
 	return nil
 }
 
+// signable refuses a skill no signature can cover (a # Status:/# Tags:
+// look-alike outside the header region, odd white space before '#').
+func signable(r *skillRef) error {
+	if err := unsignable(r); err != nil {
+		return fmt.Errorf("%s: %v", r.where(), err)
+	}
+	return nil
+}
+
+func unsignable(r *skillRef) error {
+	if err := approval.CheckSignable(r.Src); err != nil {
+		return fmt.Errorf("%v: remove or reword it before approving", err)
+	}
+	return nil
+}
+
 // signAndCheck stamps the signature and verifies what was written.
 func (e *opEnv) signAndCheck(ctx context.Context, r *skillRef, priv []byte) (string, error) {
+	if err := unsignable(r); err != nil {
+		return "", err
+	}
 	token := approval.Sign(priv, r.Src)
 	if err := e.setStatus(ctx, r, contract.StatusApproved+" "+token); err != nil {
 		return "", err

@@ -106,6 +106,9 @@ func signCommand(s *streams) *cli.Command {
 			if _, _, err := parsed(r); err != nil {
 				return cli.Exit(err.Error(), exitFindings)
 			}
+			if err := signable(r); err != nil {
+				return cli.Exit(err.Error(), exitFindings)
+			}
 			priv, err := approval.LoadPrivateKey(e.keys.Private)
 			if err != nil {
 				return cli.Exit(keyHint(err), exitFindings)
@@ -274,6 +277,8 @@ func signatureColumn(r *skillRef, word string, pub ed25519.PublicKey, keyErr err
 		return "stale (edited after approval, or another key)"
 	case *approval.UnsupportedVersionError:
 		return "unsupported version"
+	case *approval.UnsignableLineError:
+		return "unsignable (" + err.Error() + ")"
 	default:
 		return "malformed"
 	}

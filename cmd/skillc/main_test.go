@@ -33,7 +33,7 @@ func TestScripts(t *testing.T) {
 // scriptCmds are the custom script commands: the process helpers of this
 // platform and exits.
 func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
-	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits}
+	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits, "insertline": cmdInsertLine}
 	for name, f := range procCmds() {
 		cmds[name] = f
 	}

@@ -51,8 +51,8 @@ func TestServeDashboard(t *testing.T) {
 	var st struct {
 		Secured, Signing bool
 		Items            []struct {
-			Name        string
-			ContentHash string `json:"content_hash"`
+			Name     string
+			FileHash string `json:"file_hash"`
 		}
 	}
 	if code := call("GET", "/dashboard/api/pending", nil, &st); code != http.StatusOK || !st.Secured || !st.Signing || len(st.Items) != 1 {
@@ -67,7 +67,7 @@ func TestServeDashboard(t *testing.T) {
 		t.Fatalf("unlock: %d", code)
 	}
 	var msg map[string]string
-	if code := call("POST", "/dashboard/approve", url.Values{"name": {"fx"}, "content_hash": {st.Items[0].ContentHash}}, &msg); code != http.StatusOK {
+	if code := call("POST", "/dashboard/approve", url.Values{"name": {"fx"}, "file_hash": {st.Items[0].FileHash}}, &msg); code != http.StatusOK {
 		t.Fatalf("approve: %d %v", code, msg)
 	}
 	src, _ := os.ReadFile(filepath.Join(home, "skills", "fx.skill.md"))

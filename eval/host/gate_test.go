@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -250,5 +251,56 @@ func TestMechanicalWalkPassesEffectfulDraftChild(t *testing.T) {
 	mech.Mechanical = true
 	if res := run(&mech); res.Failed() {
 		t.Errorf("mechanical walk refused: %v", res.Errors)
+	}
+}
+
+// TestSecuredRefusesUnsignableLines (DECISIONS 29): a # Tags: line added
+// inside a """ string of a signed skill, which the reference signing rule
+// would leave out of the signature, is refused naming the line — for a
+// child reached by execute_skill, by inline, and for a root run as a
+// trigger would run it; nothing of the edited skills runs.
+func TestSecuredRefusesUnsignableLines(t *testing.T) {
+	whyAt := func(n int) string {
+		return fmt.Sprintf("line %d looks like a # Status:/# Tags: header inside the body; a signature cannot cover it", n)
+	}
+	why := whyAt(7)
+	inject := func(h *securedHost, name string) {
+		path := filepath.Join(h.dir, name+".skill.md")
+		signed, _ := os.ReadFile(path)
+		edited := strings.Replace(string(signed), "ran\n", "ran\n# Tags: injected\n", 1)
+		if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	child := "# Skill: child\n# Status: Draft\n# Returns: OUT\n\nmain:\n    shell(argv=[\"echo\", \"\"\"child ran\n\"\"\"]) -> OUT\ndefault: main\n"
+	h := newSecuredHost(t, true)
+	h.put("child", child, true)
+	if res := h.run(parentSrc); res.Failed() || !strings.Contains(res.Outputs.Text, "child ran") {
+		t.Fatalf("the signed child does not run: %q %v", res.Outputs.Text, res.Errors)
+	}
+	inject(h, "child")
+	res := h.run(parentSrc)
+	if kind, msg := failure(t, res); kind != "ApprovalSignatureError" || !strings.Contains(msg, why) {
+		t.Errorf("execute_skill of the edited child: %s %q, want %q", kind, msg, why)
+	}
+	if strings.Contains(res.Outputs.Text, "ran") {
+		t.Errorf("the edited child ran: %q", res.Outputs.Text)
+	}
+
+	data := "# Skill: data\n# Type: data\n# Status: Draft\n\nmain:\n    shell(argv=[\"echo\", \"\"\"data ran\n\"\"\"]) -> X\ndefault: main\n"
+	h.put("data", data, true)
+	inject(h, "data")
+	if kind, msg := failure(t, h.run("# Skill: parent\n\nmain:\n    inline(skill=\"data\")\ndefault: main\n")); kind != "ApprovalSignatureError" || !strings.Contains(msg, why) {
+		t.Errorf("inline of the edited data skill: %s %q, want %q", kind, msg, why)
+	}
+
+	root := "# Skill: root\n# Status: Draft\n\nmain:\n    shell(argv=[\"echo\", \"\"\"root ran\n\"\"\"]) -> OUT\n    emit(text=\"${OUT|trim}\")\ndefault: main\n"
+	edited := strings.Replace(h.sign(root), "ran\n", "ran\n# Tags: injected\n", 1)
+	res = h.runAs(edited, false)
+	if kind, msg := failure(t, res); kind != "ApprovalSignatureError" || !strings.Contains(msg, whyAt(6)) {
+		t.Errorf("trigger-like run of the edited root: %s %q, want %q", kind, msg, whyAt(6))
+	}
+	if res.Outputs.Text != "" {
+		t.Errorf("the edited root ran: %q", res.Outputs.Text)
 	}
 }

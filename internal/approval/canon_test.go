@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,6 +29,133 @@ func refCanonical(src string) string {
 	return strings.Join(kept, "\n")
 }
 
+// The reference splitter of the header region (DECISIONS 29), written
+// independently of canon.go: lines are the parser's ("\n"-terminated,
+// the "\r" of "\r\n" dropped); a line is blank, a '#' line, indented
+// YAML under # Tests:, or the first body line. Only Status/Tags lines of
+// the header region are left out; any other line matching the pattern,
+// and any '#' line led by white space other than spaces and tabs, makes
+// the skill unsignable, as does a header line joined to other text by a
+// bare "\r".
+var (
+	refFenceOpen  = regexp.MustCompile("^\\s*```+\\s*(skillscript|skill)\\s*$")
+	refFenceClose = regexp.MustCompile("^\\s*```+\\s*$")
+	refHashLine   = regexp.MustCompile(`^` + jsSpace + `*#`)
+	refBlankLine  = regexp.MustCompile(`^[ \t\r]*$`)
+	refJSBlank    = regexp.MustCompile(`^` + jsSpace + `*$`)
+	refOddLead    = regexp.MustCompile(`^[ \t]*[\v\f\r\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]` + jsSpace + `*#`)
+)
+
+// refTestsHeader: a column-0 "# Tests:" line as the parser reads it
+// (ASCII case folding of the key).
+func refTestsHeader(l string) bool {
+	if !strings.HasPrefix(l, "#") {
+		return false
+	}
+	l = strings.TrimLeft(l[1:], " \t")
+	if len(l) < 5 || !strings.EqualFold(l[:5], "tests") || strings.ContainsRune(l[:5], 'ſ') {
+		return false
+	}
+	return strings.HasPrefix(strings.TrimLeft(l[5:], " \t"), ":")
+}
+
+// refSplit returns the signing input of src and the first line (1-based)
+// that makes it unsignable, 0 when none.
+func refSplit(src string) (canon string, bad int) {
+	lines := strings.Split(src, "\n")
+	for i := 0; i < len(lines)-1; i++ {
+		lines[i] = strings.TrimSuffix(lines[i], "\r")
+	}
+	text := func(i int) string {
+		if i == 0 {
+			return strings.TrimPrefix(lines[0], "\ufeff")
+		}
+		return lines[i]
+	}
+	lo, hi := 0, len(lines) // the skill: lines[lo:hi]
+	for i := range lines {
+		if refFenceOpen.MatchString(text(i)) {
+			lo = i + 1
+			for j := i + 1; j < len(lines); j++ {
+				if refFenceClose.MatchString(lines[j]) {
+					hi = j
+					break
+				}
+			}
+			break
+		}
+	}
+	refuse := func(i int) {
+		if bad == 0 {
+			bad = i + 1
+		}
+	}
+	var kept []string
+	mode := "header"
+	for i := range lines {
+		t := text(i)
+		header := false
+		if i >= lo && i < hi {
+			switch {
+			case mode == "body", refBlankLine.MatchString(t):
+			case mode == "tests" && (t[0] == ' ' || t[0] == '\t'):
+			case refHashLine.MatchString(t):
+				header = true
+				mode = "header"
+				if refTestsHeader(t) {
+					mode = "tests"
+				}
+			default:
+				mode = "body"
+			}
+		}
+		if refOddLead.MatchString(t) {
+			refuse(i)
+		}
+		dropped, other := false, false
+		for k, seg := range strings.Split(lines[i], "\r") {
+			if k > 0 && refOddLead.MatchString(seg) {
+				refuse(i)
+			}
+			switch {
+			case unsignedRef.MatchString(seg) && header:
+				dropped = true
+				continue
+			case unsignedRef.MatchString(seg):
+				refuse(i)
+			case !refJSBlank.MatchString(seg):
+				other = true
+			}
+			kept = append(kept, seg)
+		}
+		if dropped && other {
+			refuse(i)
+		}
+	}
+	return strings.Join(kept, "\n"), bad
+}
+
+// checkAgainstRef compares Canonical and CheckSignable with refSplit, and,
+// for a signable source, Canonical with the reference runtime's rule.
+func checkAgainstRef(t *testing.T, src []byte) {
+	t.Helper()
+	got := string(Canonical(src))
+	ref, bad := refSplit(string(src))
+	if got != ref {
+		t.Fatalf("Canonical(%q) = %q, reference %q", src, got, ref)
+	}
+	err := CheckSignable(src)
+	var ue *UnsignableLineError
+	switch {
+	case bad == 0 && err != nil:
+		t.Fatalf("CheckSignable(%q) = %v, reference: signable", src, err)
+	case bad != 0 && (!errors.As(err, &ue) || ue.Line != bad):
+		t.Fatalf("CheckSignable(%q) = %v, reference: line %d", src, err, bad)
+	case bad == 0 && got != refCanonical(string(src)):
+		t.Fatalf("signable %q: signing input %q differs from the reference runtime's %q", src, got, refCanonical(string(src)))
+	}
+}
+
 func TestCanonical(t *testing.T) {
 	cases := []struct{ name, src, want string }{
 		{"plain", "# Skill: a\nbody\n", "# Skill: a\nbody\n"},
@@ -51,6 +179,7 @@ func TestCanonical(t *testing.T) {
 			if ref := refCanonical(c.src); ref != got {
 				t.Errorf("reference canonicalizer disagrees: %q vs %q", ref, got)
 			}
+			checkAgainstRef(t, []byte(c.src))
 		})
 	}
 }
@@ -75,6 +204,7 @@ func TestCanonicalTestdataMatchesReference(t *testing.T) {
 		if got, ref := string(Canonical(src)), refCanonical(string(src)); got != ref {
 			t.Errorf("Canonical(%q) = %q, reference %q", src, got, ref)
 		}
+		checkAgainstRef(t, src)
 	}
 }
 

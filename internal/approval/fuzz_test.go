@@ -26,19 +26,28 @@ func unsignedLines(src []byte) []bool {
 }
 
 // checkTamper changes byte i of a signed source to c and checks the
-// verdict against the reference: it verifies exactly when the reference
-// signing input is unchanged. A change inside a # Status:/# Tags: line
-// that keeps the line one verifies; any other change fails, except
-// swapping one line terminator for another ("\n" and "\r" are the same
-// line end).
-func checkTamper(t *testing.T, signed []byte, token string, i int, c byte) {
+// verdict against the reference: a change that makes the source
+// unsignable is refused with the reference's line; otherwise it verifies
+// exactly when the reference signing input is unchanged. A change inside
+// a # Status:/# Tags: header line that keeps the line one verifies; any
+// other change fails, except swapping one line terminator for another
+// ("\n" and "\r" are the same line end).
+func checkTamper(t *testing.T, signed []byte, refSigned string, token string, i int, c byte) {
 	t.Helper()
 	pub, _ := testKey(0)
 	mut := append([]byte(nil), signed...)
 	old := mut[i]
 	mut[i] = c
-	same := refCanonical(string(mut)) == refCanonical(string(signed))
 	err := Verify(pub, mut, token)
+	refMut, bad := refSplit(string(mut))
+	if bad != 0 {
+		var ue *UnsignableLineError
+		if !errors.As(err, &ue) || ue.Line != bad {
+			t.Fatalf("byte %d %q->%q: reference refuses line %d, Verify: %v\n%q", i, old, c, bad, err, mut)
+		}
+		return
+	}
+	same := refMut == refSigned
 	if same != (err == nil) {
 		t.Fatalf("byte %d %q->%q: reference says unchanged=%v, Verify: %v\n%q", i, old, c, same, err, mut)
 	}
@@ -78,9 +87,10 @@ func TestEverySingleByteChange(t *testing.T) {
 	for _, src := range seeds(t) {
 		token := Sign(priv, src)
 		signed := Stamp(src, "Approved "+token)
+		refSigned, _ := refSplit(string(signed))
 		for i := range signed {
 			for _, c := range []byte{'x', ' ', '#', ':', '\n', '\r', 0x00, 0xff, signed[i] ^ 0x20} {
-				checkTamper(t, signed, token, i, c)
+				checkTamper(t, signed, refSigned, token, i, c)
 			}
 		}
 	}
@@ -98,27 +108,32 @@ func FuzzTamper(f *testing.F) {
 		}
 		token := Sign(priv, src)
 		signed := Stamp(src, "Approved "+token)
-		checkTamper(t, signed, token, int(pos%uint(len(signed))), c)
+		refSigned, _ := refSplit(string(signed))
+		checkTamper(t, signed, refSigned, token, int(pos%uint(len(signed))), c)
 	})
 }
 
-// FuzzCanonical checks Canonical against the regexp reference and that
-// stamping never changes the signing input.
+// FuzzCanonical checks Canonical and CheckSignable against the reference
+// splitter (and, for a signable source, against the reference runtime's
+// rule), and that stamping a signable source never changes its signing
+// input.
 func FuzzCanonical(f *testing.F) {
 	for _, src := range seeds(f) {
 		f.Add(src)
 	}
 	f.Add([]byte("\u00a0#\u3000TAGS :x\r\r\n# Status:"))
+	f.Add([]byte("# Skill: a\n\nmain:\n    shell(command=\"\"\"x\n# Tags: y\n\"\"\")\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		got := string(Canonical(src))
-		if ref := refCanonical(string(src)); got != ref {
-			t.Fatalf("Canonical(%q) = %q, reference %q", src, got, ref)
+		checkAgainstRef(t, src)
+		if CheckSignable(src) != nil {
+			return
 		}
+		got := string(Canonical(src))
 		if again := string(Canonical([]byte(got))); again != got {
 			t.Fatalf("Canonical is not idempotent on %q: %q", got, again)
 		}
-		if stamped := Stamp(src, "Approved v3:x"); string(Canonical(stamped)) != got {
-			t.Fatalf("Stamp changed the signing input of %q", src)
+		if stamped := Stamp(src, "Approved v3:x"); string(Canonical(stamped)) != got || CheckSignable(stamped) != nil {
+			t.Fatalf("Stamp changed the signing input of %q, or made it unsignable: %q", src, stamped)
 		}
 	})
 }

@@ -15,7 +15,9 @@ const TokenVersion = "v3"
 var b64 = base64.RawURLEncoding
 
 // Sign signs the canonical input of src and returns the token
-// ("v3:<signature>").
+// ("v3:<signature>"). It does not refuse an unsignable skill: callers
+// that approve check CheckSignable first (Verify refuses such a skill
+// anyway, so a token made for one never verifies).
 func Sign(priv ed25519.PrivateKey, src []byte) string {
 	sig := ed25519.Sign(priv, Canonical(src))
 	return TokenVersion + ":" + b64.EncodeToString(sig)
@@ -65,9 +67,14 @@ func isVersion(s string) bool {
 }
 
 // Verify checks token against src under pub: nil when the signature is
-// valid, otherwise *MissingSignatureError, *MalformedTokenError,
-// *UnsupportedVersionError or *SignatureMismatchError.
+// valid, otherwise *UnsignableLineError (CheckSignable: the skill has a
+// line no signature can cover), *MissingSignatureError,
+// *MalformedTokenError, *UnsupportedVersionError or
+// *SignatureMismatchError.
 func Verify(pub ed25519.PublicKey, src []byte, token string) error {
+	if err := CheckSignable(src); err != nil {
+		return err
+	}
 	sig, err := ParseToken(token)
 	if err != nil {
 		return err

@@ -1,51 +1,48 @@
 package approval
 
-import (
-	"bytes"
-	"strings"
-)
+import "bytes"
 
 // Stamp returns src with its # Status: line set to "# Status: " + status
-// (for example "Approved v3:..."). The first column-0 # Status: line is
-// replaced, keeping its line ending; without one, the line is inserted
-// after # Skill: (or at the top of the fenced block, or of the file).
-// Only a status line changes, so the signing input is unchanged.
+// (for example "Approved v3:..."). The first column-0 # Status: line of
+// the header region is replaced, keeping its line ending; without one,
+// the line is inserted after the header region's # Skill: (or at the top
+// of the fenced block, or of the file). Only a status line of the header
+// region changes, so the signing input is unchanged.
 func Stamp(src []byte, status string) []byte {
 	line := "# Status: " + status
-	from := fenceStart(src) // a Markdown-embedded skill's headers follow its fence
-	start, end, found := findLine(src[from:], func(l []byte) bool { return bytes.HasPrefix(l, []byte("# Status:")) })
+	from, hend := HeaderRegion(src) // a Markdown-embedded skill's headers follow its fence
+	start, end, found := findLine(src[from:hend], func(l []byte) bool { return bytes.HasPrefix(l, []byte("# Status:")) })
 	if found {
 		return splice(src, from+start, from+end, line)
 	}
-	at := insertionPoint(src)
+	at := insertionPoint(src, from, hend)
 	nl := lineEnding(src)
-	if at == len(src) && at > 0 && src[at-1] != '\n' && src[at-1] != '\r' {
+	if nl == "\r" {
+		nl = "\n" // a bare "\r" would join the new line to the next one for the parser
+	}
+	switch {
+	case at == len(src) && at > 0 && src[at-1] == '\r':
+		// a bare "\r" ends src: a "\n" after it makes one terminator of
+		// the two, so a blank line keeps the signing input
+		return splice(src, at, at, "\n\n"+line)
+	case at == len(src) && at > 0 && src[at-1] != '\n':
 		return splice(src, at, at, nl+line) // after a last line without terminator
 	}
 	return splice(src, at, at, line+nl)
 }
 
 // insertionPoint is the offset where a missing # Status: line goes:
-// after # Skill:, else at the top of the fenced block or of the file.
-func insertionPoint(src []byte) int {
-	from := fenceStart(src)
-	if _, end, ok := findLine(src[from:], func(l []byte) bool { return bytes.HasPrefix(l, []byte("# Skill:")) }); ok {
-		return afterTerminator(src, from+end)
+// after the # Skill: line of the header region src[from:hend] when a
+// "\n" ends that line (or it is the last), else at the top of the region
+// (of the fenced block, or of the file).
+func insertionPoint(src []byte, from, hend int) int {
+	if _, end, ok := findLine(src[from:hend], func(l []byte) bool { return bytes.HasPrefix(l, []byte("# Skill:")) }); ok {
+		at := afterTerminator(src, from+end)
+		if at == len(src) || src[at-1] == '\n' {
+			return at
+		}
 	}
 	return from
-}
-
-// fenceStart is the offset just after a ```skillscript (or ```skill)
-// fence line, or 0 for a plain skill.
-func fenceStart(src []byte) int {
-	_, end, ok := findLine(src, func(l []byte) bool {
-		t := strings.TrimSpace(string(l))
-		return t == "```skillscript" || t == "```skill"
-	})
-	if !ok {
-		return 0
-	}
-	return afterTerminator(src, end)
 }
 
 // findLine returns the byte range (without terminator) of the first line

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -65,6 +66,8 @@ type Dashboard struct {
 	signing bool     // in-browser signing is configured and wired
 	banners []string // misconfigurations, shown on every page
 	mux     *http.ServeMux
+
+	reviewed reviewed // sources reviews were made from, by file hash (review.go)
 
 	cacheMu   sync.Mutex
 	items     map[string]Item // review of a skill by name and content hash
@@ -270,8 +273,10 @@ func (d *Dashboard) lock(w http.ResponseWriter, r *http.Request) {
 	d.done(w, r, "locked", "")
 }
 
-// approve signs the skill the operator reviewed: the content hash posted
-// must still be the stored skill's, so an edit after review is not signed.
+// approve signs the skill the operator reviewed: the file hash posted
+// (of the exact bytes the review showed) must still be the stored
+// skill's, so an edit after review is not signed (409, with the line
+// diff when the reviewed version is known).
 func (d *Dashboard) approve(w http.ResponseWriter, r *http.Request) {
 	if !d.signingRequest(w, r) {
 		return
@@ -280,17 +285,27 @@ func (d *Dashboard) approve(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, http.StatusUnauthorized, "locked: enter the passcode first")
 		return
 	}
-	name, hash := r.PostFormValue("name"), r.PostFormValue("content_hash")
+	name, hash := r.PostFormValue("name"), strings.TrimSpace(r.PostFormValue("file_hash"))
+	if hash == "" {
+		d.fail(w, r, http.StatusBadRequest, "missing file_hash (the file hash of the reviewed source): reload the dashboard and review the skill again")
+		return
+	}
 	fp, status, err := d.sign(r.Context(), name, hash)
-	if err != nil {
+	var changed *ChangedError
+	switch {
+	case errors.As(err, &changed):
+		d.refuseChanged(w, r, changed)
+		return
+	case err != nil:
 		d.fail(w, r, status, err.Error())
 		return
 	}
 	d.done(w, r, "approved", name, fp)
 }
 
-// sign re-reads the skill, checks it is what was reviewed, and signs it.
-func (d *Dashboard) sign(ctx context.Context, name, hash string) (string, int, error) {
+// sign re-reads the skill, checks it is byte for byte what was reviewed
+// and that a signature can cover it, and signs it.
+func (d *Dashboard) sign(ctx context.Context, name, fileHash string) (string, int, error) {
 	rec, err := d.o.Store.Get(ctx, name)
 	if err != nil {
 		return "", http.StatusInternalServerError, err
@@ -299,8 +314,11 @@ func (d *Dashboard) sign(ctx context.Context, name, hash string) (string, int, e
 		return "", http.StatusNotFound, fmt.Errorf("skill %q not found", name)
 	}
 	src := []byte(rec.Body)
-	if approval.ContentHash(src) != strings.TrimSpace(hash) {
-		return "", http.StatusConflict, fmt.Errorf("skill %q changed since it was reviewed: reload and review it again", name)
+	if err := d.checkReviewed(name, src, fileHash); err != nil {
+		return "", http.StatusConflict, err
+	}
+	if err := approval.CheckSignable(src); err != nil {
+		return "", http.StatusUnprocessableEntity, fmt.Errorf("skill %q: %v: remove or reword it before approving", name, err)
 	}
 	if _, diags := syntax.Parse(name+".skill.md", src); diags.HasErrors() {
 		return "", http.StatusUnprocessableEntity, fmt.Errorf("skill %q does not parse: fix it before approving", name)

@@ -153,7 +153,7 @@ func TestQueueShowsFootprintAndCommand(t *testing.T) {
 	if st.Signing || st.Unlocked {
 		t.Errorf("no passcode: the dashboard must be review-only, got %+v", st)
 	}
-	if code, _ := f.post("/approve", url.Values{"name": {"fetch"}, "content_hash": {it.ContentHash}}); code != http.StatusForbidden {
+	if code, _ := f.post("/approve", url.Values{"name": {"fetch"}, "file_hash": {it.FileHash}}); code != http.StatusForbidden {
 		t.Errorf("approve on a review-only dashboard: %d", code)
 	}
 	resp, err := f.client.Get(f.srv.URL + "/")
@@ -176,7 +176,7 @@ func TestQueueShowsFootprintAndCommand(t *testing.T) {
 func TestUnlockApproveFlow(t *testing.T) {
 	f := newFixture(t, "correct horse", true)
 	it := f.item(f.pending(), "fetch")
-	form := url.Values{"name": {"fetch"}, "content_hash": {it.ContentHash}}
+	form := url.Values{"name": {"fetch"}, "file_hash": {it.FileHash}}
 	if code, _ := f.post("/approve", form); code != http.StatusUnauthorized {
 		t.Fatalf("approve while locked: %d", code)
 	}
@@ -198,7 +198,7 @@ func TestUnlockApproveFlow(t *testing.T) {
 		t.Fatalf("approve of a changed skill: %d %v", code, out)
 	}
 	it = f.item(f.pending(), "fetch")
-	code, out := f.post("/approve", url.Values{"name": {"fetch"}, "content_hash": {it.ContentHash}})
+	code, out := f.post("/approve", url.Values{"name": {"fetch"}, "file_hash": {it.FileHash}})
 	if code != http.StatusOK || !strings.Contains(out["message"], "approved fetch") {
 		t.Fatalf("approve: %d %v", code, out)
 	}
@@ -457,13 +457,13 @@ func TestFormPostNeedsCSRFToken(t *testing.T) {
 		t.Fatalf("unlock with the token: %d %v", code, body)
 	}
 	item := f.pending().Items[0]
-	if code, _ := f.post("/approve", url.Values{"name": {item.Name}, "content_hash": {item.ContentHash}, csrfField: {other}}); code != http.StatusForbidden {
+	if code, _ := f.post("/approve", url.Values{"name": {item.Name}, "file_hash": {item.FileHash}, csrfField: {other}}); code != http.StatusForbidden {
 		t.Fatalf("approve with a wrong token: %d", code)
 	}
 	if src, _ := os.ReadFile(filepath.Join(f.dir, item.Name+".skill.md")); strings.Contains(string(src), "v3:") {
 		t.Fatalf("approve without the CSRF token signed:\n%s", src)
 	}
-	if code, body := f.post("/approve", url.Values{"name": {item.Name}, "content_hash": {item.ContentHash}}); code != http.StatusOK {
+	if code, body := f.post("/approve", url.Values{"name": {item.Name}, "file_hash": {item.FileHash}}); code != http.StatusOK {
 		t.Fatalf("approve with the token: %d %v", code, body)
 	}
 	// Lock needs the token as well.

@@ -18,7 +18,7 @@ var pageTmpl = pageTemplate("page", `{{template "head" .Chrome}}
 <td>{{range .Signals}}{{.}}<br>{{else}}—{{end}}</td>
 <td>{{range .Effects}}<div>{{.String}}</div>{{else}}none{{end}}</td>
 <td><code>{{.Command}}</code>{{if $.Unlocked}}{{if not .ParseError}}
-<form method="post" action="{{$.Prefix}}/approve"><input type="hidden" name="csrf" value="{{$.CSRF}}"><input type="hidden" name="name" value="{{.Name}}"><input type="hidden" name="content_hash" value="{{.ContentHash}}"><button>Approve</button></form>{{end}}{{end}}</td>
+<form method="post" action="{{$.Prefix}}/approve"><input type="hidden" name="csrf" value="{{$.CSRF}}"><input type="hidden" name="name" value="{{.Name}}"><input type="hidden" name="file_hash" value="{{.FileHash}}"><button>Approve</button></form>{{end}}{{end}}</td>
 </tr>{{end}}</table>{{end}}
 {{template "foot"}}`)
 

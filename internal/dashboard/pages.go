@@ -44,7 +44,7 @@ nav{margin:0 -2em 1em;padding:.6em 2em;background:#1f2937}nav a{color:#e5e7eb;ma
 .note{color:#555;font-style:italic}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4em;vertical-align:top;text-align:left}
 code{background:#f4f4f4;padding:0 .2em}.mut{color:#b00}
-.st-Approved{color:#1b5e20}.st-Draft{color:#8a6d00}.st-Disabled{color:#777}.sig-stale,.sig-malformed,.sig-unsigned,.sig-unsupported{color:#b00}
+.st-Approved{color:#1b5e20}.st-Draft{color:#8a6d00}.st-Disabled{color:#777}.sig-stale,.sig-malformed,.sig-unsigned,.sig-unsupported,.sig-unsignable{color:#b00}
 .o-ok{color:#1b5e20}.o-error,.o-failed,.o-refused,.o-aborted{color:#b00}.o-fallback{color:#8a6d00}
 pre.src{background:#fafafa;border:1px solid #ddd;padding:.5em 0;overflow-x:auto;line-height:1.45}
 pre.src .ln{display:inline-block;width:3.5em;color:#999;text-align:right;padding-right:1em;user-select:none}
@@ -128,7 +128,9 @@ var skillTmpl = pageTemplate("skill", `{{template "head" .Chrome}}
 {{with .Skill.Description}}<p>{{.}}</p>{{end}}
 <p>Signature: <span class="sig-{{.Skill.Signature}}">{{.Skill.Signature}}</span>{{with .Skill.Reason}} — {{.}}{{end}}.
 Author: {{with .Skill.Author}}{{.}}{{else}}unknown{{end}}. Updated {{when .Updated}}. Content hash <code>{{.Skill.ContentHash}}</code>.
+File hash <code id="file-hash">{{.Skill.FileHash}}</code> (an approval from this page signs exactly the source below).
 Approve at a terminal: <code>{{.Skill.Command}}</code></p>
+{{if and .Unlocked (not .Skill.ParseError) (ne .Skill.Signature "valid") (ne .Skill.Status "Disabled")}}<form method="post" action="{{.Chrome.Prefix}}/approve" id="approve"><input type="hidden" name="csrf" value="{{.CSRF}}"><input type="hidden" name="name" value="{{.Skill.Name}}"><input type="hidden" name="file_hash" value="{{.Skill.FileHash}}"><button>Approve this source</button></form>{{end}}
 <h2>Effectful footprint</h2>
 <table id="footprint"><tr><th>line</th><th>kind</th><th>op</th><th>target</th><th>mutating</th></tr>
 {{range .Skill.Effects}}<tr><td>{{.Line}}</td><td>{{.Kind}}</td><td><code>{{.Op}}</code></td><td>{{.Subject}}{{if .Dynamic}} <small>(known at run time)</small>{{end}}</td><td>{{if .Mutating}}<span class="mut">yes: {{.Why}}</span>{{else}}no{{end}}</td></tr>
@@ -225,6 +227,10 @@ func (d *Dashboard) skillPage(w http.ResponseWriter, r *http.Request) {
 	runs, note := d.runs(r.Context(), trace.Filter{Skill: rec.Name, Limit: 20})
 	c.Note = note
 	updated := rec.UpdatedAt
+	unlocked, csrf := d.signing && d.s.touch(sessionID(r)), ""
+	if unlocked {
+		csrf = d.csrfToken(w, r)
+	}
 	d.render(w, skillTmpl, struct {
 		Chrome   chrome
 		Skill    Skill
@@ -235,7 +241,9 @@ func (d *Dashboard) skillPage(w http.ResponseWriter, r *http.Request) {
 		Diags    []diagRow
 		Lines    []srcLine
 		Runs     []runRow
-	}{c, Skill{Item: it, Description: rec.Description, Author: rec.Author, UpdatedAt: rec.UpdatedAt}, &updated, contract, targets, def, rows, lines, runs})
+		Unlocked bool   // in-browser signing is unlocked: the page offers approve
+		CSRF     string // the form's CSRF token
+	}{c, Skill{Item: it, Description: rec.Description, Author: rec.Author, UpdatedAt: rec.UpdatedAt}, &updated, contract, targets, def, rows, lines, runs, unlocked, csrf})
 }
 
 // lintContext is the operator's lint context pointed at the stored

@@ -17,9 +17,10 @@ import (
 type Item struct {
 	Name        string            `json:"name"`
 	Status      string            `json:"status"`    // Draft, Approved, Disabled
-	Signature   string            `json:"signature"` // valid, unsigned, stale, malformed, unsupported, unverified, none
+	Signature   string            `json:"signature"` // valid, unsigned, stale, malformed, unsupported, unsignable, unverified, none
 	Reason      string            `json:"reason,omitempty"`
-	ContentHash string            `json:"content_hash"` // what an approval from this view signs
+	ContentHash string            `json:"content_hash"` // hash of the signing input (skillc sign --hash)
+	FileHash    string            `json:"file_hash"`    // hash of the exact bytes reviewed: what an approve from this view must post
 	Signals     []string          `json:"signals"`
 	Effects     []approval.Effect `json:"effects"`
 	Command     string            `json:"command"`  // the terminal approval
@@ -49,7 +50,8 @@ func (d *Dashboard) pending(ctx context.Context) ([]Item, error) {
 func (d *Dashboard) item(name string, src []byte) Item {
 	f, diags := syntax.Parse(name+".skill.md", src)
 	info := check.Check(f)
-	it := Item{Name: name, Status: statusOf(f), ContentHash: approval.ContentHash(src), Command: "skillc approve " + name, Signals: []string{}}
+	it := Item{Name: name, Status: statusOf(f), ContentHash: approval.ContentHash(src), FileHash: approval.FileHash(src), Command: "skillc approve " + name, Signals: []string{}}
+	d.reviewed.remember(it.FileHash, src)
 	for _, dg := range diags {
 		if dg.Severity == ast.Error {
 			p := f.Lines.Position(dg.Range.From)
@@ -100,6 +102,7 @@ func (d *Dashboard) signature(f *ast.File) (state, reason string) {
 		missing  *approval.MissingSignatureError
 		mismatch *approval.SignatureMismatchError
 		version  *approval.UnsupportedVersionError
+		lines    *approval.UnsignableLineError
 	)
 	switch {
 	case err == nil:
@@ -110,6 +113,8 @@ func (d *Dashboard) signature(f *ast.File) (state, reason string) {
 		return "stale", err.Error()
 	case errors.As(err, &version):
 		return "unsupported", err.Error()
+	case errors.As(err, &lines):
+		return "unsignable", err.Error()
 	}
 	return "malformed", err.Error()
 }
