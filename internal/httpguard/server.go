@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"sync"
 	"time"
 )
 
@@ -44,11 +43,9 @@ func (t Timeouts) idle() time.Duration {
 }
 
 // NewServer returns the http.Server of a listener: header, idle and body
-// read deadlines and a header size cap. It sets no WriteTimeout and no
-// whole-request ReadTimeout: both would cut off a long run streaming its
-// answer (net/http cancels a request's context when the connection's read
-// deadline passes after the body is read); BodyDeadline bounds the body
-// instead.
+// read deadlines and a header size cap. It sets no WriteTimeout, which
+// would cut off a long run streaming its answer (an MCP tool call, an SSE
+// stream).
 func NewServer(h http.Handler, t Timeouts) *http.Server {
 	return &http.Server{
 		Handler:           BodyDeadline(t.read(), h),
@@ -58,11 +55,12 @@ func NewServer(h http.Handler, t Timeouts) *http.Server {
 	}
 }
 
-// BodyDeadline gives a request's body d to arrive: a client that trickles
-// it (or sends less than its Content-Length) gets a read error, and the
-// connection is closed. Once the body is read to its end the deadline is
-// lifted, so a long answer is not cut off. Requests without a body are
-// not touched.
+// BodyDeadline gives a request's body d to arrive from the moment its
+// handler starts: a client that trickles it (or sends less than its
+// Content-Length) gets a read error that says so, and the connection is
+// closed. Once the body is read to its end, net/http lifts the deadline
+// (it starts its background read), so a long answer is not cut off.
+// Requests without a body are not touched.
 func BodyDeadline(d time.Duration, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
@@ -74,23 +72,16 @@ func BodyDeadline(d time.Duration, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r) // not a net/http connection (a test recorder)
 			return
 		}
-		r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+		r.Body = deadlineBody{r.Body}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// deadlineBody lifts the read deadline at the body's end.
-type deadlineBody struct {
-	io.ReadCloser
-	rc   *http.ResponseController
-	once sync.Once
-}
+// deadlineBody names the error of a body cut off by the deadline.
+type deadlineBody struct{ io.ReadCloser }
 
-func (b *deadlineBody) Read(p []byte) (int, error) {
+func (b deadlineBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if errors.Is(err, io.EOF) {
-		b.once.Do(func() { _ = b.rc.SetReadDeadline(time.Time{}) })
-	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		err = errBodyTimeout
 	}
