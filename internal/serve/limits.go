@@ -1,6 +1,10 @@
 package serve
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -85,21 +89,25 @@ func (h *Host) eventLimit(next http.Handler) http.Handler {
 	})
 }
 
-// sessionCap refuses (503 with Retry-After) a request that would open an
-// MCP session while MaxSessions are open. Sessions close when the client
-// deletes them or after SessionIdle without a request.
+// sessionCap refuses (503 with Retry-After) an MCP initialize request
+// while MaxSessions initialized sessions are open or opening. Sessions
+// close when the client deletes them or after SessionIdle without a
+// request. Other requests without a session id (which the SDK serves with
+// a session of that request's lifetime) are bounded by the request.
 type sessionCap struct {
 	srv     *mcp.Server
 	max     int
 	mu      sync.Mutex
-	opening int // session-opening requests being served
+	opening int // initialize requests being served
 }
 
-// open counts the server's sessions.
+// open counts the server's initialized sessions.
 func (c *sessionCap) open() int {
 	n := 0
-	for range c.srv.Sessions() {
-		n++
+	for ss := range c.srv.Sessions() {
+		if ss.InitializeParams() != nil {
+			n++
+		}
 	}
 	return n
 }
@@ -107,6 +115,20 @@ func (c *sessionCap) open() int {
 func (h *Host) capSessions(c *sessionCap, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if c.max <= 0 || r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(r.Body) // capped by limit, bounded by the read timeout
+		if err != nil {
+			code := http.StatusBadRequest
+			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+				code = http.StatusRequestEntityTooLarge
+			}
+			writeJSON(w, code, errorBody{Error: "BadRequest", Message: "request body: " + err.Error()})
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if !isInitialize(body) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -128,4 +150,25 @@ func (h *Host) capSessions(c *sessionCap, next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(w, r)
 	})
+}
+
+// isInitialize reports whether a JSON-RPC body (a message or a batch)
+// holds an initialize request.
+func isInitialize(body []byte) bool {
+	type msg struct {
+		Method string `json:"method"`
+	}
+	var one msg
+	if json.Unmarshal(body, &one) == nil {
+		return one.Method == "initialize"
+	}
+	var batch []msg
+	if json.Unmarshal(body, &batch) == nil {
+		for _, m := range batch {
+			if m.Method == "initialize" {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -71,7 +71,7 @@ func newMetrics(h *Host) *metrics {
 		m.limits.WithLabelValues(k).Set(v)
 	}
 	m.reg.MustRegister(m.refused, m.limits, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "skillc_mcp_sessions", Help: "Open MCP sessions over Streamable HTTP.",
+		Name: "skillc_mcp_sessions", Help: "Open (initialized) MCP sessions over Streamable HTTP.",
 	}, func() float64 {
 		if c := h.sessions.Load(); c != nil {
 			return float64(c.open())
