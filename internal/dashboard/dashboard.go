@@ -220,14 +220,10 @@ func sessionID(r *http.Request) string {
 }
 
 // sameOrigin refuses cross-site form posts: an Origin header, when sent,
-// must name this host.
+// must name this host (httpguard.SameOrigin: the page's no-referrer policy
+// makes a browser send "Origin: null" on its own forms).
 func sameOrigin(r *http.Request) bool {
-	o := r.Header.Get("Origin")
-	if o == "" {
-		return true
-	}
-	u, err := url.Parse(o)
-	return err == nil && u.Host == r.Host
+	return r.Header.Get("Origin") == "" || httpguard.SameOrigin(r)
 }
 
 // signingRequest refuses a signing request when in-browser signing is off

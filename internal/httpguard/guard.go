@@ -49,7 +49,7 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 		cors := false
 		if origin != "" {
 			switch {
-			case sameOrigin(origin, r.Host):
+			case SameOrigin(r):
 			case g.originAllowed(origin):
 				cors = true
 			default:
@@ -155,14 +155,24 @@ func (g *Guard) hostOK(r *http.Request) bool {
 	return false
 }
 
-// sameOrigin reports whether origin names the host the request was sent
-// to (the server's own origin; the Host has been checked).
-func sameOrigin(origin, host string) bool {
+// SameOrigin reports whether r's Origin header names the host the request
+// was sent to (the server's own origin; the scheme is not compared, a TLS
+// proxy may sit in front). "Origin: null" counts as the server's own only
+// when the browser says the request is same-origin (Sec-Fetch-Site, which
+// no page can set): a page served with Referrer-Policy: no-referrer posts
+// its forms with Origin: null, and so does a sandboxed frame, cross-site.
+// A request without Origin is not a browser's cross-origin request; the
+// caller decides what that means.
+func SameOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "null" {
+		return r.Header.Get("Sec-Fetch-Site") == "same-origin"
+	}
 	u, err := url.Parse(origin)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return false
 	}
-	return strings.EqualFold(u.Host, host)
+	return strings.EqualFold(u.Host, r.Host)
 }
 
 func (g *Guard) originAllowed(origin string) bool {

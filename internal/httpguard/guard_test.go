@@ -84,6 +84,7 @@ func TestGuardRefusesCrossSiteAndRebinding(t *testing.T) {
 		{"cross-site text/plain POST", "POST", "/json", map[string]string{"Origin": "http://evil.example", "Content-Type": "text/plain"}, `{}`, 403},
 		{"cross-site JSON POST", "POST", "/json", map[string]string{"Origin": "http://evil.example", "Content-Type": "application/json"}, `{}`, 403},
 		{"Origin: null", "POST", "/json", map[string]string{"Origin": "null", "Content-Type": "application/json"}, `{}`, 403},
+		{"Origin: null from a sandboxed frame", "POST", "/form", map[string]string{"Origin": "null", "Sec-Fetch-Site": "cross-site", "Content-Type": "application/x-www-form-urlencoded"}, `a=1`, 403},
 		{"same host, other port", "POST", "/json", map[string]string{"Origin": "http://127.0.0.1:1", "Content-Type": "application/json"}, `{}`, 403},
 		{"text/plain without Origin", "POST", "/json", map[string]string{"Content-Type": "text/plain"}, `{}`, 415},
 		{"form to a JSON endpoint", "POST", "/json", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, `a=1`, 415},
@@ -106,7 +107,7 @@ func TestGuardRefusesCrossSiteAndRebinding(t *testing.T) {
 		t.Fatalf("%d refused requests reached the handler", n)
 	}
 	mu.Lock()
-	if got := strings.Join(reasons, ","); got != "host,host,host,origin,origin,origin,origin,content_type,content_type,content_type,origin,origin" {
+	if got := strings.Join(reasons, ","); got != "host,host,host,origin,origin,origin,origin,origin,content_type,content_type,content_type,origin,origin" {
 		t.Errorf("refusal reasons %s", got)
 	}
 	mu.Unlock()
@@ -121,6 +122,7 @@ func TestGuardRefusesCrossSiteAndRebinding(t *testing.T) {
 		{"localhost", map[string]string{"Host": "localhost:" + port, "Origin": "http://localhost:" + port, "Content-Type": "application/json"}, ""},
 		{"[::1]", map[string]string{"Host": "[::1]:" + port, "Content-Type": "application/json"}, ""},
 		{"configured public name", map[string]string{"Host": "SKILLC.internal:" + port, "Origin": "https://skillc.internal:" + port, "Content-Type": "application/json"}, ""},
+		{"own form under no-referrer (Origin: null, same-origin)", map[string]string{"Origin": "null", "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json"}, ""},
 		{"configured origin", map[string]string{"Origin": "https://ops.example", "Content-Type": "application/json; charset=utf-8"}, "https://ops.example"},
 	} {
 		resp := send(t, "POST", self+"/json", tc.hdr, `{}`)
