@@ -26,7 +26,7 @@ func (h *Host) Handler(srv *mcp.Server) http.Handler {
 	if idle <= 0 {
 		idle = DefaultSessionIdle
 	}
-	g := h.Guard()
+	g := h.guard()
 	mux := http.NewServeMux()
 	mcpH := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Logger: h.log, SessionTimeout: idle})
@@ -50,9 +50,9 @@ func (h *Host) Handler(srv *mcp.Server) http.Handler {
 	return g.Wrap(h.limit(mux))
 }
 
-// Guard is the request guard of the host's listener: the configured
+// guard is the request guard of the host's listener: the configured
 // public names and origins, refusals counted in /metrics.
-func (h *Host) Guard() *httpguard.Guard {
+func (h *Host) guard() *httpguard.Guard {
 	return &httpguard.Guard{Hosts: h.set.HTTP.AllowedHosts, Origins: h.set.HTTP.AllowedOrigins,
 		OnRefuse: func(reason string) { h.metrics.refused.WithLabelValues(reason).Inc() }}
 }
