@@ -17,6 +17,8 @@ import (
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/dashboard"
+	"github.com/skillscript/skillc/internal/httpguard"
+	"github.com/skillscript/skillc/internal/serve"
 	"github.com/skillscript/skillc/internal/trace"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
@@ -36,7 +38,7 @@ func dashboardCommand(s *streams) *cli.Command {
 			&cli.StringFlag{Name: "host", Usage: "bind address (default: SKILLSCRIPT_HOST, else 127.0.0.1)"},
 			&cli.IntFlag{Name: "port", Usage: "port (default: SKILLSCRIPT_PORT, else 7878; 0 picks a free port)", Value: -1},
 			databaseFlag(),
-		}, configFlags()...),
+		}, append(httpFlags()[:4], configFlags()...)...), // names, origins and timeouts; the MCP and rate limits are serve's
 		Action: func(c *cli.Context) error {
 			e, err := newOpEnv(c)
 			if err != nil {
@@ -83,12 +85,26 @@ func dashboardOptions(store contract.SkillStore, policy approval.Policy, mut app
 }
 
 func (e *opEnv) serveDashboard(c *cli.Context, s *streams) error {
-	addr := net.JoinHostPort(dashboardHost(c, e), strconv.Itoa(dashboardPort(c, e)))
-	ln, err := net.Listen("tcp", addr)
+	set, err := serve.SettingsFrom(e.cfg)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	srv := &http.Server{Handler: e.dashboard(s), ReadHeaderTimeout: 10 * time.Second}
+	if err := applyHTTPFlags(c, &set.HTTP); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	host, port := dashboardHost(c, e), dashboardPort(c, e)
+	// the bind check skillc serve makes: a listener that may reach beyond
+	// this machine needs the dashboard token
+	if err := httpguard.CheckBind(c.Context, nil, host, port,
+		httpguard.Token{Env: envDashboardToken, Guards: "the dashboard", Set: os.Getenv(envDashboardToken) != ""}); err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	if err != nil {
+		return cli.Exit(err.Error(), exitUsage)
+	}
+	g := &httpguard.Guard{Hosts: set.HTTP.AllowedHosts, Origins: set.HTTP.AllowedOrigins}
+	srv := httpguard.NewServer(g.Wrap(g.RequireForm(e.dashboard(s))), httpguard.Timeouts{Read: set.HTTP.ReadTimeout, Idle: set.HTTP.IdleTimeout})
 	fmt.Fprintf(s.out, "skillc dashboard: http://%s/\n", ln.Addr())
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()

@@ -56,7 +56,7 @@ func serveCommand(s *streams) *cli.Command {
 			&cli.DurationFlag{Name: "host-timeout", Usage: "missed-heartbeat time after which another host rescues a host's jobs (env " + serve.EnvHostTimeout + ")", DefaultText: "15s"},
 			&cli.IntFlag{Name: "max-queue-depth", Usage: "unfinished fires past which POST /event answers 429 (env " + serve.EnvMaxQueueDepth + "; 0: no limit)", DefaultText: "10000"},
 			&cli.StringFlag{Name: "idempotent-skills", Usage: "comma-separated skills safe to re-run after a host died mid-run (env " + serve.EnvIdempotentSkills + ")"},
-		}, configFlags()...),
+		}, append(httpFlags(), configFlags()...)...),
 		Action: func(c *cli.Context) error { return runServe(c, s) },
 	}
 }
@@ -183,6 +183,9 @@ func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
 		set.GatewayConfig = c.String("gateway-config")
 	}
 	if err := queueFlags(c, &set); err != nil {
+		return set, err
+	}
+	if err := applyHTTPFlags(c, &set.HTTP); err != nil {
 		return set, err
 	}
 	switch c.String("trace") {
@@ -369,4 +372,56 @@ func hostLabel(cfg *config.Config) string {
 		name = "localhost"
 	}
 	return name + ":" + cfg.Home
+}
+
+// httpFlags are the listener's limits, shared by serve and dashboard
+// (docs/serve.md, "HTTP limits").
+func httpFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "allowed-hosts", Usage: "comma-separated public names clients may use as Host besides loopback (env " + serve.EnvAllowedHosts + ")"},
+		&cli.StringFlag{Name: "allowed-origins", Usage: "comma-separated cross-origin callers (scheme://host[:port]) allowed, with CORS (env " + serve.EnvAllowedOrigins + ")"},
+		&cli.DurationFlag{Name: "read-timeout", Usage: "time a client has to send a request's headers (at most 10s) and body (env " + serve.EnvReadTimeout + ")", DefaultText: "30s"},
+		&cli.DurationFlag{Name: "idle-timeout", Usage: "how long a kept-alive connection may idle (env " + serve.EnvIdleTimeout + ")", DefaultText: "2m0s"},
+		&cli.IntFlag{Name: "max-sessions", Usage: "cap on concurrent MCP sessions, 0 for none (env " + serve.EnvMaxSessions + ")", DefaultText: "256"},
+		&cli.DurationFlag{Name: "session-idle", Usage: "an MCP session without a request for this long is closed (env " + serve.EnvSessionIdle + ")", DefaultText: "10m0s"},
+		&cli.Float64Flag{Name: "event-rate", Usage: "POST /event requests per second, 0 for no limit (env " + serve.EnvEventRate + ")", DefaultText: "10"},
+		&cli.IntFlag{Name: "event-burst", Usage: "POST /event burst (env " + serve.EnvEventBurst + ")", DefaultText: "20"},
+		&cli.Float64Flag{Name: "trigger-register-rate", Usage: "register_trigger calls per second, 0 for no limit (env " + serve.EnvTriggerRegisterRate + ")", DefaultText: "1"},
+		&cli.IntFlag{Name: "trigger-register-burst", Usage: "register_trigger burst (env " + serve.EnvTriggerRegisterBurst + ")", DefaultText: "10"},
+	}
+}
+
+// applyHTTPFlags lays the flags the operator set over hs.
+func applyHTTPFlags(c *cli.Context, hs *serve.HTTPSettings) error {
+	if c.IsSet("allowed-hosts") {
+		hs.AllowedHosts = serve.SplitList(c.String("allowed-hosts"))
+	}
+	if c.IsSet("allowed-origins") {
+		hs.AllowedOrigins = serve.SplitList(c.String("allowed-origins"))
+	}
+	for name, to := range map[string]*time.Duration{"read-timeout": &hs.ReadTimeout, "idle-timeout": &hs.IdleTimeout, "session-idle": &hs.SessionIdle} {
+		if c.IsSet(name) {
+			if c.Duration(name) <= 0 {
+				return fmt.Errorf("--%s %s: want a positive duration", name, c.Duration(name))
+			}
+			*to = c.Duration(name)
+		}
+	}
+	for name, to := range map[string]*int{"max-sessions": &hs.MaxSessions, "event-burst": &hs.EventBurst, "trigger-register-burst": &hs.TriggerRegisterBurst} {
+		if c.IsSet(name) {
+			if c.Int(name) < 0 {
+				return fmt.Errorf("--%s %d: want 0 or more", name, c.Int(name))
+			}
+			*to = c.Int(name)
+		}
+	}
+	for name, to := range map[string]*float64{"event-rate": &hs.EventRate, "trigger-register-rate": &hs.TriggerRegisterRate} {
+		if c.IsSet(name) {
+			if c.Float64(name) < 0 {
+				return fmt.Errorf("--%s %g: want 0 (no limit) or more", name, c.Float64(name))
+			}
+			*to = c.Float64(name)
+		}
+	}
+	return nil
 }

@@ -117,6 +117,7 @@ func TestServeGateway(t *testing.T) {
 	// HTTP: the same core, guarded by the bearer token
 	do := func(path, body, token string) (int, map[string]any) {
 		req, _ := http.NewRequest(http.MethodPost, p.url+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
 		}

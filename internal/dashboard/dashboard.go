@@ -9,12 +9,14 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
+	"github.com/skillscript/skillc/internal/httpguard"
 	"github.com/skillscript/skillc/internal/trace"
 	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/syntax"
@@ -134,6 +136,7 @@ func (d *Dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("X-Frame-Options", "DENY")
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer") // a ?token= URL never leaks through a link
 	if !d.authorized(w, r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="skillc dashboard"`)
 		d.fail(w, r, http.StatusUnauthorized, "missing or wrong dashboard token")
@@ -142,13 +145,14 @@ func (d *Dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	d.mux.ServeHTTP(w, r)
 }
 
-// authorized checks the dashboard token (when one is configured); a
-// correct ?token= is remembered in an HttpOnly cookie.
+// authorized checks the dashboard token (when one is configured):
+// "Authorization: Bearer <token>" (no other scheme), the cookie, or a
+// correct ?token=, which is then remembered in an HttpOnly cookie.
 func (d *Dashboard) authorized(w http.ResponseWriter, r *http.Request) bool {
 	if d.o.AuthToken == "" {
 		return true
 	}
-	if tokenEqual(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), d.o.AuthToken) {
+	if httpguard.BearerOK(r, d.o.AuthToken) { // the Bearer scheme only
 		return true
 	}
 	if c, err := r.Cookie(tokenCookie); err == nil && tokenEqual(c.Value, d.o.AuthToken) {
@@ -219,14 +223,10 @@ func sessionID(r *http.Request) string {
 }
 
 // sameOrigin refuses cross-site form posts: an Origin header, when sent,
-// must name this host.
+// must name this host (httpguard.SameOrigin: the page's no-referrer policy
+// makes a browser send "Origin: null" on its own forms).
 func sameOrigin(r *http.Request) bool {
-	o := r.Header.Get("Origin")
-	if o == "" {
-		return true
-	}
-	u, err := url.Parse(o)
-	return err == nil && u.Host == r.Host
+	return r.Header.Get("Origin") == "" || httpguard.SameOrigin(r)
 }
 
 // signingRequest refuses a signing request when in-browser signing is off
@@ -250,10 +250,11 @@ func (d *Dashboard) unlock(w http.ResponseWriter, r *http.Request) {
 	if !d.signingRequest(w, r) {
 		return
 	}
-	id, ok, paused := d.s.unlock(d.o.Passcode, r.PostFormValue("passcode"))
+	id, ok, paused := d.s.unlock(httpguard.ClientKey(r), d.o.Passcode, r.PostFormValue("passcode"))
 	switch {
 	case paused:
-		d.fail(w, r, http.StatusTooManyRequests, "too many wrong passcodes: try again in a minute")
+		w.Header().Set("Retry-After", strconv.Itoa(int(failureDelay.Seconds())))
+		d.fail(w, r, http.StatusTooManyRequests, "too many wrong passcodes from this address: try again in a minute")
 		return
 	case !ok:
 		d.fail(w, r, http.StatusUnauthorized, "wrong passcode")

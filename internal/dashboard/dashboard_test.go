@@ -3,6 +3,7 @@ package dashboard
 import (
 	"bytes"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -261,6 +262,46 @@ func TestWrongPasscodesPause(t *testing.T) {
 	}
 }
 
+// TestPasscodeBackoffPerAddress: five wrong passcodes pause unlocking for
+// the address that sent them, not for the operator's browser at another
+// address, which unlocks with the right passcode during the pause.
+func TestPasscodeBackoffPerAddress(t *testing.T) {
+	f := newFixture(t, "pw", true)
+	for range maxFailures {
+		f.post("/unlock", url.Values{"passcode": {"nope"}}) // from 127.0.0.1
+	}
+	if code, _ := f.post("/unlock", url.Values{"passcode": {"pw"}}); code != http.StatusTooManyRequests {
+		t.Fatalf("right passcode from the guessing address: %d", code)
+	}
+	jar, _ := cookiejar.New(nil)
+	f.client = &http.Client{Jar: jar, Transport: &http.Transport{
+		DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}).DialContext}}
+	if code, out := f.post("/unlock", url.Values{"passcode": {"pw"}}); code != http.StatusOK {
+		t.Fatalf("right passcode from another address during the pause: %d %v", code, out)
+	}
+	if !f.pending().Unlocked {
+		t.Fatal("the other address's session is not unlocked")
+	}
+}
+
+// TestSecurityHeaders: every answer, refusals included, forbids framing
+// and sniffing and sends no Referer (a ?token= URL never leaks).
+func TestSecurityHeaders(t *testing.T) {
+	f := newFixture(t, "pw", true)
+	for _, path := range []string{"/", "/api/pending", "/skills", "/nope"} {
+		resp, err := f.client.Get(f.srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		for k, want := range map[string]string{"Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff"} {
+			if got := resp.Header.Get(k); got != want {
+				t.Errorf("GET %s: %s = %q, want %q", path, k, got, want)
+			}
+		}
+	}
+}
+
 // TestMisconfigurationIsLoud: a passcode without a usable private key
 // keeps the dashboard review-only, with a banner and a boot-log line.
 func TestMisconfigurationIsLoud(t *testing.T) {
@@ -369,6 +410,11 @@ func TestAuthToken(t *testing.T) {
 	}
 	if code := get(plain, "/api/pending", "Authorization", "Bearer s3cret"); code != http.StatusOK {
 		t.Errorf("bearer token: %d", code)
+	}
+	for _, scheme := range []string{"s3cret", "Token s3cret", "Basic s3cret", "Bearers3cret"} {
+		if code := get(plain, "/api/pending", "Authorization", scheme); code != http.StatusUnauthorized {
+			t.Errorf("Authorization: %s = %d, want 401 (the Bearer scheme only)", scheme, code)
+		}
 	}
 	// ?token= once, then the cookie carries it
 	if code := get(f.client, "/?token=s3cret"); code != http.StatusOK {

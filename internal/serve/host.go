@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/skillscript/skillc/eval"
@@ -76,6 +77,10 @@ type Host struct {
 
 	triggers Triggers // set by SetTriggers; nil when triggers are off
 
+	eventBucket   *bucket                    // POST /event rate limit; nil: none
+	triggerBucket *bucket                    // register_trigger rate limit; nil: none
+	sessions      atomic.Pointer[sessionCap] // the HTTP handler's MCP sessions
+
 	mu       sync.Mutex
 	draining bool
 	inflight map[string]context.CancelFunc
@@ -101,6 +106,9 @@ func New(o Options) (*Host, error) {
 	}
 	h.started = h.now()
 	h.guardOwnership()
+	hs := h.set.HTTP
+	h.eventBucket = newBucket("rate_limit_event", hs.EventRate, hs.EventBurst)
+	h.triggerBucket = newBucket("rate_limit_register_trigger", hs.TriggerRegisterRate, hs.TriggerRegisterBurst)
 	h.metrics = newMetrics(h)
 	h.newGateway(o)
 	return h, nil

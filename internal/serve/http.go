@@ -2,42 +2,59 @@ package serve
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillscript/skillc/internal/gateway"
+	"github.com/skillscript/skillc/internal/httpguard"
 )
 
 // Handler returns the host's HTTP routes: /mcp (and /rpc, the same MCP
 // endpoint under the reference runtime's path), /event, /healthz, /readyz
-// and /metrics.
+// and /metrics, /gateway/ and the extra routes. Every route is behind
+// the guard (Host, Origin, security headers) and the body cap; the JSON
+// routes require application/json and the dashboard form posts a form
+// type.
 func (h *Host) Handler(srv *mcp.Server) http.Handler {
+	hs := h.set.HTTP
+	idle := hs.SessionIdle
+	if idle <= 0 {
+		idle = DefaultSessionIdle
+	}
+	g := h.guard()
 	mux := http.NewServeMux()
 	mcpH := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: h.log, SessionTimeout: 30 * time.Minute})
-	guarded := h.limit(h.bearer(h.set.AuthToken, mcpH))
+		&mcp.StreamableHTTPOptions{Logger: h.log, SessionTimeout: idle})
+	sc := &sessionCap{srv: srv, max: hs.MaxSessions}
+	h.sessions.Store(sc)
+	guarded := g.RequireJSON(h.bearer(h.set.AuthToken, h.capSessions(sc, mcpH)))
 	mux.Handle("/mcp", guarded)
 	mux.Handle("/rpc", guarded)
-	mux.Handle("/event", h.limit(http.HandlerFunc(h.serveEvent)))
+	mux.Handle("/event", g.RequireJSON(h.eventLimit(http.HandlerFunc(h.serveEvent))))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("/readyz", h.serveReady)
 	mux.Handle("/metrics", h.metrics.handler())
 	if h.gw != nil {
-		mux.Handle("/gateway/", h.limit(h.bearer(h.set.AuthToken, h.withHeaderCaller(gateway.Handler(h.gw, h.version)))))
+		mux.Handle("/gateway/", g.RequireJSON(h.bearer(h.set.AuthToken, h.withHeaderCaller(gateway.Handler(h.gw, h.version)))))
 	}
 	for pattern, route := range h.routes {
-		mux.Handle(pattern, h.limit(route))
+		mux.Handle(pattern, g.RequireForm(route))
 	}
-	return mux
+	return g.Wrap(h.limit(mux))
+}
+
+// guard is the request guard of the host's listener: the configured
+// public names and origins, refusals counted in /metrics.
+func (h *Host) guard() *httpguard.Guard {
+	return &httpguard.Guard{Hosts: h.set.HTTP.AllowedHosts, Origins: h.set.HTTP.AllowedOrigins,
+		OnRefuse: func(reason string) { h.metrics.refused.WithLabelValues(reason).Inc() }}
 }
 
 // limit caps request bodies at MaxBody.
@@ -72,10 +89,8 @@ func (h *Host) bearer(token string, next http.Handler) http.Handler {
 	})
 }
 
-func tokenOK(r *http.Request, token string) bool {
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(token)) == 1
-}
+// tokenOK reports whether r carries "Authorization: Bearer <token>".
+func tokenOK(r *http.Request, token string) bool { return httpguard.BearerOK(r, token) }
 
 // serveReady reports 503 while draining or when a store is unreachable.
 func (h *Host) serveReady(w http.ResponseWriter, r *http.Request) {
@@ -117,7 +132,7 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 // stops at once, in-flight runs get the grace period, the rest are cut
 // off and recorded aborted.
 func (h *Host) Serve(ctx context.Context, ln net.Listener, srv *mcp.Server) error {
-	hs := &http.Server{Handler: h.Handler(srv), ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	hs := httpguard.NewServer(h.Handler(srv), httpguard.Timeouts{Read: h.set.HTTP.ReadTimeout, Idle: h.set.HTTP.IdleTimeout})
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	h.log.Info("serving", "addr", ln.Addr().String(), "mcp", "/mcp", "event_ingress", h.set.EventIngress)

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"time"
@@ -23,6 +24,8 @@ type metrics struct {
 	events    *prometheus.CounterVec
 	fires     *prometheus.CounterVec
 	eventDups prometheus.Counter
+	refused   *prometheus.CounterVec // requests refused by the listener's defences, by reason
+	limits    *prometheus.GaugeVec   // the configured limits
 }
 
 func newMetrics(h *Host) *metrics {
@@ -54,7 +57,32 @@ func newMetrics(h *Host) *metrics {
 		eventDups: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "skillc_event_idempotent_replays_total", Help: "POST /event requests whose Idempotency-Key matched an earlier fire (no new job).",
 		}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "skillc_http_refused_total",
+			Help: "Requests refused by the listener's defences: host, origin, content_type, session_cap, rate_limit_event, rate_limit_register_trigger.",
+		}, []string{"reason"}),
+		limits: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "skillc_http_limit", Help: "The host's configured HTTP limits (0: none) by setting.",
+		}, []string{"setting"}),
 	}
+	hs := h.set.HTTP
+	for k, v := range map[string]float64{
+		"read_timeout_seconds": hs.ReadTimeout.Seconds(), "idle_timeout_seconds": hs.IdleTimeout.Seconds(),
+		"mcp_max_sessions": float64(hs.MaxSessions), "mcp_session_idle_seconds": hs.SessionIdle.Seconds(),
+		"event_rate_per_second": hs.EventRate, "event_burst": float64(hs.EventBurst),
+		"register_trigger_rate_per_second": hs.TriggerRegisterRate, "register_trigger_burst": float64(hs.TriggerRegisterBurst),
+		"max_body_bytes": float64(cmp.Or(h.set.MaxBody, DefaultMaxBody)),
+	} {
+		m.limits.WithLabelValues(k).Set(v)
+	}
+	m.reg.MustRegister(m.refused, m.limits, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "skillc_mcp_sessions", Help: "Open (initialized) MCP sessions over Streamable HTTP.",
+	}, func() float64 {
+		if c := h.sessions.Load(); c != nil {
+			return float64(c.open())
+		}
+		return 0
+	}))
 	m.reg.MustRegister(m.runs, m.runDur, m.inflight, m.toolCalls, m.toolDur, m.events, m.fires, m.eventDups,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "skillc_queue_workers", Help: "Fires this host runs at once (--workers).",

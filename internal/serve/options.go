@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/httpguard"
 )
 
 // Environment variables read by the host beyond those of
@@ -33,15 +35,36 @@ const (
 	EnvHostTimeout      = "SKILLSCRIPT_QUEUE_HOST_TIMEOUT_SECONDS"
 	EnvMaxQueueDepth    = "SKILLSCRIPT_QUEUE_MAX_DEPTH"
 	EnvIdempotentSkills = "SKILLSCRIPT_IDEMPOTENT_SKILLS"
+	// The listener's defences (docs/serve.md, "HTTP limits").
+	EnvAllowedHosts         = "SKILLSCRIPT_ALLOWED_HOSTS"
+	EnvAllowedOrigins       = "SKILLSCRIPT_ALLOWED_ORIGINS"
+	EnvReadTimeout          = "SKILLSCRIPT_HTTP_READ_TIMEOUT_SECONDS"
+	EnvIdleTimeout          = "SKILLSCRIPT_HTTP_IDLE_TIMEOUT_SECONDS"
+	EnvMaxSessions          = "SKILLSCRIPT_MCP_MAX_SESSIONS"
+	EnvSessionIdle          = "SKILLSCRIPT_MCP_SESSION_IDLE_SECONDS"
+	EnvEventRate            = "SKILLSCRIPT_EVENT_RATE"
+	EnvEventBurst           = "SKILLSCRIPT_EVENT_BURST"
+	EnvTriggerRegisterRate  = "SKILLSCRIPT_TRIGGER_REGISTER_RATE"
+	EnvTriggerRegisterBurst = "SKILLSCRIPT_TRIGGER_REGISTER_BURST"
 )
 
 // Defaults of the host settings.
 const (
 	DefaultPollInterval = 30 * time.Second
 	DefaultGrace        = 30 * time.Second
-	DefaultMaxBody      = 4 << 20 // bytes of one HTTP request body
-	DefaultWorkers      = 4
-	DefaultFetchPoll    = 50 * time.Millisecond
+	DefaultMaxBody      = 4 << 20          // bytes of one HTTP request body
+	DefaultMaxSessions  = 256              // concurrent MCP sessions
+	DefaultSessionIdle  = 10 * time.Minute // an MCP session without a request is closed
+	// DefaultEventRate and DefaultEventBurst are the token bucket of
+	// POST /event (accepted requests per second, and the burst).
+	DefaultEventRate  = 10.0
+	DefaultEventBurst = 20
+	// DefaultTriggerRegisterRate and DefaultTriggerRegisterBurst are the
+	// token bucket of register_trigger.
+	DefaultTriggerRegisterRate  = 1.0
+	DefaultTriggerRegisterBurst = 10
+	DefaultWorkers              = 4
+	DefaultFetchPoll            = 50 * time.Millisecond
 	// DefaultMaxQueueDepth is the number of queued fires past which /event
 	// answers 429.
 	DefaultMaxQueueDepth = 10000
@@ -107,6 +130,34 @@ type Settings struct {
 	// again when a fire was interrupted mid-run (a killed host); other
 	// effectful skills are recorded aborted instead (docs/serve.md).
 	IdempotentSkills []string
+	// HTTP holds the listener's defences.
+	HTTP HTTPSettings
+}
+
+// HTTPSettings are the listener's limits: the names and origins requests
+// may carry, timeouts, the MCP session cap and the rate limits.
+type HTTPSettings struct {
+	// AllowedHosts are public names clients may send as Host besides
+	// loopback names and addresses (DNS-rebinding guard).
+	AllowedHosts []string
+	// AllowedOrigins are the cross-origin callers (scheme://host[:port])
+	// allowed, answered with CORS headers; none by default.
+	AllowedOrigins []string
+	// ReadTimeout bounds a request's headers and body; IdleTimeout a
+	// kept-alive connection (zero: the httpguard defaults).
+	ReadTimeout time.Duration
+	IdleTimeout time.Duration
+	// MaxSessions caps concurrent MCP sessions (0: no cap); SessionIdle
+	// closes a session without requests for that long.
+	MaxSessions int
+	SessionIdle time.Duration
+	// EventRate and EventBurst are the token bucket of POST /event;
+	// TriggerRegisterRate and TriggerRegisterBurst that of
+	// register_trigger. A rate of 0 means no limit.
+	EventRate            float64
+	EventBurst           int
+	TriggerRegisterRate  float64
+	TriggerRegisterBurst int
 }
 
 // SettingsFrom resolves the host settings from cfg (its environment and
@@ -117,6 +168,12 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 		Host: cfg.Host, Port: cfg.Port, PollInterval: DefaultPollInterval,
 		Grace: DefaultGrace, MaxBody: DefaultMaxBody, Trace: true,
 		Workers: DefaultWorkers, FetchPoll: DefaultFetchPoll, MaxQueueDepth: DefaultMaxQueueDepth,
+		HTTP: HTTPSettings{
+			ReadTimeout: httpguard.DefaultReadTimeout, IdleTimeout: httpguard.DefaultIdleTimeout,
+			MaxSessions: DefaultMaxSessions, SessionIdle: DefaultSessionIdle,
+			EventRate: DefaultEventRate, EventBurst: DefaultEventBurst,
+			TriggerRegisterRate: DefaultTriggerRegisterRate, TriggerRegisterBurst: DefaultTriggerRegisterBurst,
+		},
 	}
 	get := func(k string) string { v, _ := cfg.Getenv(k); return strings.TrimSpace(v) }
 	s.IdentityHeader = strings.TrimSpace(cfg.IdentityHeader)
@@ -141,13 +198,13 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 		}
 		s.SkillsRunScript = b
 	}
-	if err := s.queueFromEnv(get); err != nil {
-		return s, err
-	}
 	if v := get(EnvPollInterval); v != "" && cfg.PollInterval <= 0 {
 		return s, fmt.Errorf("%s=%q: want a positive number of seconds", EnvPollInterval, v)
 	}
-	return s, nil
+	if err := s.queueFromEnv(get); err != nil {
+		return s, err
+	}
+	return s, s.HTTP.fromEnv(get)
 }
 
 // queueFromEnv reads the trigger queue's knobs from the environment.
@@ -190,10 +247,52 @@ func (s *Settings) queueFromEnv(get func(string) string) error {
 	return nil
 }
 
-// SplitList splits a comma-separated list, dropping empty entries.
-func SplitList(v string) []string {
+// fromEnv reads the listener's limits from the environment.
+func (hs *HTTPSettings) fromEnv(get func(string) string) error {
+	hs.AllowedHosts, hs.AllowedOrigins = SplitList(get(EnvAllowedHosts)), SplitList(get(EnvAllowedOrigins))
+	for _, d := range []struct {
+		env string
+		to  *time.Duration
+	}{{EnvReadTimeout, &hs.ReadTimeout}, {EnvIdleTimeout, &hs.IdleTimeout}, {EnvSessionIdle, &hs.SessionIdle}} {
+		if v := get(d.env); v != "" {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f <= 0 {
+				return fmt.Errorf("%s=%q: want a positive number of seconds", d.env, v)
+			}
+			*d.to = time.Duration(f * float64(time.Second))
+		}
+	}
+	for _, n := range []struct {
+		env string
+		to  *int
+	}{{EnvMaxSessions, &hs.MaxSessions}, {EnvEventBurst, &hs.EventBurst}, {EnvTriggerRegisterBurst, &hs.TriggerRegisterBurst}} {
+		if v := get(n.env); v != "" {
+			i, err := strconv.Atoi(v)
+			if err != nil || i < 0 {
+				return fmt.Errorf("%s=%q: want a whole number, 0 or more", n.env, v)
+			}
+			*n.to = i
+		}
+	}
+	for _, r := range []struct {
+		env string
+		to  *float64
+	}{{EnvEventRate, &hs.EventRate}, {EnvTriggerRegisterRate, &hs.TriggerRegisterRate}} {
+		if v := get(r.env); v != "" {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f < 0 {
+				return fmt.Errorf("%s=%q: want a number of requests per second, 0 (no limit) or more", r.env, v)
+			}
+			*r.to = f
+		}
+	}
+	return nil
+}
+
+// SplitList splits a comma-separated list, dropping blanks.
+func SplitList(s string) []string {
 	var out []string
-	for _, p := range strings.Split(v, ",") {
+	for _, p := range strings.Split(s, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
 		}
@@ -201,39 +300,14 @@ func SplitList(v string) []string {
 	return out
 }
 
-// Check refuses settings that would expose the host: a non-loopback bind
-// without a bearer token for /mcp, or with /event enabled but no event
-// token. It also checks the port.
+// Check refuses settings that would expose the host: a listener that may
+// reach beyond this machine (httpguard.Loopback) without a bearer token
+// for /mcp, or with /event enabled but no event token. It also checks the
+// port.
 func (s Settings) Check() error {
-	if s.Port < 0 || s.Port > 65535 {
-		return fmt.Errorf("port %d is out of range (0-65535)", s.Port)
-	}
-	if IsLoopback(s.Host) {
-		return nil
-	}
-	var missing []string
-	if s.AuthToken == "" {
-		missing = append(missing, EnvAuthToken+" (guards /mcp)")
-	}
-	if s.EventIngress && s.EventToken == "" {
-		missing = append(missing, EnvEventToken+" (guards /event)")
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("refusing to listen on non-loopback address %s without authentication: set %s, or bind 127.0.0.1",
-			net.JoinHostPort(s.Host, strconv.Itoa(s.Port)), strings.Join(missing, " and "))
-	}
-	return nil
-}
-
-// IsLoopback reports whether host (a name or an IP, without port) only
-// reaches this machine.
-func IsLoopback(host string) bool {
-	h := strings.Trim(host, "[]")
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	return httpguard.CheckBind(context.Background(), nil, s.Host, s.Port,
+		httpguard.Token{Env: EnvAuthToken, Guards: "/mcp", Set: s.AuthToken != ""},
+		httpguard.Token{Env: EnvEventToken, Guards: "/event", Set: !s.EventIngress || s.EventToken != ""})
 }
 
 // Addr returns host:port.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -83,6 +84,10 @@ func TestSettingsCheck(t *testing.T) {
 		{Settings{Host: "10.0.0.5", Port: 7878, AuthToken: "a"}, ""},
 		{Settings{Host: "0.0.0.0", Port: 7878, AuthToken: "a", EventIngress: true, EventToken: "b"}, ""},
 		{Settings{Host: "127.0.0.1", Port: 70000}, "out of range"},
+		{Settings{Host: "", Port: 7878}, EnvAuthToken},
+		{Settings{Host: "::", Port: 7878}, EnvAuthToken},
+		{Settings{Host: "::ffff:0.0.0.0", Port: 7878}, EnvAuthToken},
+		{Settings{Host: "127.0.0.2", Port: 7878, EventIngress: true}, ""},
 	} {
 		err := tc.set.Check()
 		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
@@ -109,7 +114,20 @@ func TestSettingsFromEnvironment(t *testing.T) {
 	if s, err := SettingsFrom(cfg); err != nil || s.IdentityHeader != "X-From-File" || s.PollInterval != 7*time.Second {
 		t.Errorf("from the config file: %+v %v", s, err)
 	}
-	for env, want := range map[string]string{EnvPollInterval: "positive number", EnvEventIngress: "true or false"} {
+	s, err = load(map[string]string{EnvAllowedHosts: "skillc.internal, ,ops.internal", EnvAllowedOrigins: "https://ops.example",
+		EnvReadTimeout: "2.5", EnvIdleTimeout: "60", EnvMaxSessions: "0", EnvSessionIdle: "90", EnvEventRate: "0.5", EnvEventBurst: "3",
+		EnvTriggerRegisterRate: "0", EnvTriggerRegisterBurst: "4"})
+	want := HTTPSettings{AllowedHosts: []string{"skillc.internal", "ops.internal"}, AllowedOrigins: []string{"https://ops.example"},
+		ReadTimeout: 2500 * time.Millisecond, IdleTimeout: time.Minute, MaxSessions: 0, SessionIdle: 90 * time.Second,
+		EventRate: 0.5, EventBurst: 3, TriggerRegisterRate: 0, TriggerRegisterBurst: 4}
+	if err != nil || fmt.Sprint(s.HTTP) != fmt.Sprint(want) {
+		t.Errorf("HTTP settings = %+v, %v\nwant %+v", s.HTTP, err, want)
+	}
+	if s, _ := load(nil); s.HTTP.MaxSessions != DefaultMaxSessions || s.HTTP.EventRate != DefaultEventRate || s.HTTP.SessionIdle != DefaultSessionIdle {
+		t.Errorf("default HTTP settings = %+v", s.HTTP)
+	}
+	for env, want := range map[string]string{EnvPollInterval: "positive number", EnvEventIngress: "true or false",
+		EnvReadTimeout: "positive number of seconds", EnvMaxSessions: "whole number", EnvEventRate: "requests per second"} {
 		if _, err := load(map[string]string{env: "nope"}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s=nope: %v", env, err)
 		}

@@ -89,6 +89,9 @@ func (ts *toolSet) registerTrigger(ctx context.Context, c *call, in RegisterTrig
 	if err != nil {
 		return TriggerOutput{}, err
 	}
+	if err := ts.h.allowTrigger(); err != nil {
+		return TriggerOutput{}, err
+	}
 	if err := ts.h.fireable(ctx, in.Skill); err != nil {
 		return TriggerOutput{}, err
 	}
