@@ -226,7 +226,7 @@ func TestServeKill9MidRunNotRerun(t *testing.T) {
 				sleep = "41.75"
 			}
 			writeSkill(t, home, "mark", markSkill(dir, sleep))
-			env := []string{"SKILLSCRIPT_SHELL_ALLOWLIST=mktemp,sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true"}
+			env := []string{"SKILLSCRIPT_SHELL_ALLOWLIST=mktemp,sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true", "SKILLSCRIPT_EVENT_RATE=0"}
 			args := append([]string{"--job-timeout", "1m", "--max-job-timeout", "2m", "--rescue-after", "3m"}, tc.args...)
 			p := startServe(t, home, env, args...)
 			code, id, _ := postEvent(t, p.url, `{"event_name":"mark","params":{"KEY":"k1"}}`, "")
@@ -290,7 +290,7 @@ func TestServeKill9LostCompletionNotRerun(t *testing.T) {
 	home := t.TempDir()
 	dir := t.TempDir()
 	writeSkill(t, home, "mark", markSkill(dir, "0"))
-	env := []string{"SKILLSCRIPT_SHELL_ALLOWLIST=mktemp,sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true"}
+	env := []string{"SKILLSCRIPT_SHELL_ALLOWLIST=mktemp,sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true", "SKILLSCRIPT_EVENT_RATE=0"}
 	p := startServe(t, home, env)
 	code, id, _ := postEvent(t, p.url, `{"event_name":"mark","params":{"KEY":"k1"}}`, "")
 	if code != 200 {
@@ -460,7 +460,7 @@ func (b *atomicBool) set(v bool) {
 func TestServeFaultKill9LoadSQLite(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
 	writeSkill(t, home, "mark", markSkill(dir, "0.05"))
-	env := []string{"SKILLSCRIPT_SHELL_ALLOWLIST=mktemp,sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true"}
+	env := []string{"SKILLSCRIPT_SHELL_ALLOWLIST=mktemp,sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true", "SKILLSCRIPT_EVENT_RATE=0"}
 	args := []string{"--job-timeout", "10s", "--max-job-timeout", "10s", "--rescue-after", "30s"}
 	hosts := []*serveProc{startServe(t, home, env, args...)}
 	traces := openDB(t, filepath.Join(home, "traces", trace.FileName))
@@ -479,7 +479,7 @@ func TestServeFaultKill9LoadSQLite(t *testing.T) {
 func TestServeFaultKill9LoadPostgres(t *testing.T) {
 	url := pgtest.Start(t)
 	dir := t.TempDir()
-	env := []string{"SKILLSCRIPT_SHELL_ALLOWLIST=mktemp,sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true"}
+	env := []string{"SKILLSCRIPT_SHELL_ALLOWLIST=mktemp,sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true", "SKILLSCRIPT_EVENT_RATE=0"}
 	args := []string{"--database", url, "--job-timeout", "10s", "--max-job-timeout", "10s", "--rescue-after", "30s", "--host-timeout", "3s"}
 	hosts := make([]*serveProc, 3)
 	var wg sync.WaitGroup

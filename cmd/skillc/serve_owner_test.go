@@ -94,7 +94,9 @@ func TestServeClientApprovalWarning(t *testing.T) {
 func TestServeTriggerDedupe(t *testing.T) {
 	home := t.TempDir()
 	writeSkill(t, home, "hello", helloSkill)
-	p := startServe(t, home, nil)
+	// the registration rate limit (TestServeLimits) is off: this test is
+	// about 200 registrations at once
+	p := startServe(t, home, []string{"SKILLSCRIPT_TRIGGER_REGISTER_RATE=0"})
 	args := map[string]any{"skill": "hello", "kind": "cron", "schedule": "0 9 * * 1-5"}
 	type reg struct{ Trigger struct{ ID string } }
 	ids := make(chan string, 200)
@@ -209,6 +211,8 @@ const reportSkill = "# Skill: report\n# Status: Approved\n\nrun:\n    shell(argv
 // changes anyone's, and a skill placed in the store directory (no
 // recorded author) belongs to the operator. There is no delete over MCP
 // or HTTP: deleting is the CLI's (skillc skills delete), the operator's.
+// What fires alice's skill is hers too: bob can neither register a
+// trigger on it nor remove or disable hers; the operator can.
 func TestServeSkillOwnership(t *testing.T) {
 	home := t.TempDir()
 	writeSkill(t, home, "placed", "# Skill: placed\n# Status: Approved\n\nPlaced by the operator.\n")
@@ -267,6 +271,28 @@ func TestServeSkillOwnership(t *testing.T) {
 		t.Errorf("bob's run writing alice's skill = %+v", ex)
 	}
 	intact(t, "bob's run")
+
+	// the triggers of alice's skill are hers to manage too
+	var tr struct{ Trigger struct{ ID string } }
+	callJSON(t, alice, "register_trigger", map[string]any{"skill": "report", "kind": "cron", "schedule": "0 9 * * *"}, &tr)
+	if tr.Trigger.ID == "" {
+		t.Fatalf("alice's trigger = %+v", tr)
+	}
+	refused(t, bob, "bob", "register_trigger", map[string]any{"skill": "report", "kind": "cron", "schedule": "*/5 * * * *"})
+	refused(t, bob, "bob", "unregister_trigger", map[string]any{"id": tr.Trigger.ID})
+	refused(t, bob, "bob", "set_trigger_enabled", map[string]any{"id": tr.Trigger.ID, "enabled": false})
+	var lt struct {
+		Triggers []struct {
+			ID, Spec string
+			Enabled  bool
+		}
+	}
+	callJSON(t, alice, "list_triggers", map[string]any{"skill": "report"}, &lt)
+	if len(lt.Triggers) != 1 || lt.Triggers[0].ID != tr.Trigger.ID || !lt.Triggers[0].Enabled {
+		t.Errorf("alice's triggers after bob's attempts = %+v", lt)
+	}
+	callJSON(t, ops, "set_trigger_enabled", map[string]any{"id": tr.Trigger.ID, "enabled": false}, nil)
+	callJSON(t, alice, "unregister_trigger", map[string]any{"id": tr.Trigger.ID}, nil)
 
 	// no tool deletes a skill
 	var tools []string
@@ -331,6 +357,7 @@ func TestServeGatewayCallerHeaderWins(t *testing.T) {
 	gatewayRun := func(t *testing.T, url string, header map[string]string) string {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodPost, url+"/gateway/run", strings.NewReader(`{"skill_id":"ping","options":{"caller":"mallory"}}`))
+		req.Header.Set("Content-Type", "application/json")
 		for k, v := range header {
 			req.Header.Set(k, v)
 		}

@@ -212,3 +212,23 @@ func runCaller(ctx context.Context, req string) string {
 	}
 	return req
 }
+
+// mayManageTriggers refuses a caller who may not change skill from
+// registering, removing, enabling or disabling its triggers: what fires a
+// skill is the owner's or the operator's to decide, like its status.
+func (h *Host) mayManageTriggers(ctx context.Context, c *call, skill string) error {
+	store, err := h.store()
+	if err != nil {
+		return err
+	}
+	os, ok := store.(*ownerStore)
+	if !ok {
+		return nil
+	}
+	os.mu.Lock()
+	defer os.mu.Unlock()
+	if err := os.mayChange(ctx, skill, h.author(c)); err != nil {
+		return ownershipErr(skill, err)
+	}
+	return nil
+}

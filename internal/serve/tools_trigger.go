@@ -95,6 +95,9 @@ func (ts *toolSet) registerTrigger(ctx context.Context, c *call, in RegisterTrig
 	if err := ts.h.fireable(ctx, in.Skill); err != nil {
 		return TriggerOutput{}, err
 	}
+	if err := ts.h.mayManageTriggers(ctx, c, in.Skill); err != nil {
+		return TriggerOutput{}, err
+	}
 	spec := in.Schedule
 	if in.Kind == trigger.KindEvent {
 		spec = in.Event
@@ -122,9 +125,12 @@ type RemovedOutput struct {
 	Removed string `json:"removed"`
 }
 
-func (ts *toolSet) unregisterTrigger(ctx context.Context, _ *call, in TriggerIDInput) (RemovedOutput, error) {
+func (ts *toolSet) unregisterTrigger(ctx context.Context, c *call, in TriggerIDInput) (RemovedOutput, error) {
 	t, err := ts.h.triggerService()
 	if err != nil {
+		return RemovedOutput{}, err
+	}
+	if err := ts.triggerOwner(ctx, t, c, in.ID); err != nil {
 		return RemovedOutput{}, err
 	}
 	if err := t.Unregister(ctx, in.ID); err != nil {
@@ -139,9 +145,12 @@ type SetEnabledInput struct {
 	Enabled bool   `json:"enabled"`
 }
 
-func (ts *toolSet) setTriggerEnabled(ctx context.Context, _ *call, in SetEnabledInput) (TriggerOutput, error) {
+func (ts *toolSet) setTriggerEnabled(ctx context.Context, c *call, in SetEnabledInput) (TriggerOutput, error) {
 	t, err := ts.h.triggerService()
 	if err != nil {
+		return TriggerOutput{}, err
+	}
+	if err := ts.triggerOwner(ctx, t, c, in.ID); err != nil {
 		return TriggerOutput{}, err
 	}
 	got, err := t.SetEnabled(ctx, in.ID, in.Enabled)
@@ -149,6 +158,21 @@ func (ts *toolSet) setTriggerEnabled(ctx context.Context, _ *call, in SetEnabled
 		return TriggerOutput{}, triggerErr(err)
 	}
 	return TriggerOutput{Trigger: got}, nil
+}
+
+// triggerOwner checks that the caller may manage the skill of trigger id
+// (an unknown id is left to the service, which reports it).
+func (ts *toolSet) triggerOwner(ctx context.Context, t Triggers, c *call, id string) error {
+	all, err := t.List(ctx, "")
+	if err != nil {
+		return wrapErr(ErrStore, err)
+	}
+	for _, tr := range all {
+		if tr.ID == id {
+			return ts.h.mayManageTriggers(ctx, c, tr.Skill)
+		}
+	}
+	return nil
 }
 
 func triggerErr(err error) error {
