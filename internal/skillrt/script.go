@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillscript/skillc/internal/procgroup"
 	"github.com/skillscript/skillc/internal/registry"
 )
 
@@ -252,6 +253,9 @@ func execute(ctx context.Context, so ScriptOptions, argv, env []string, dir stri
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	start := time.Now()
 	err := cmd.Run()
+	if cmd.Process != nil {
+		procgroup.Kill(cmd.Process.Pid, procgroup.DefaultWait) // background jobs the script left
+	}
 	out := RunScriptOutput{
 		Stdout: stdout.buf.String(), Stderr: stderr.buf.String(),
 		DurationMS: time.Since(start).Milliseconds(), Truncated: stdout.truncated || stderr.truncated,
