@@ -18,6 +18,7 @@ import (
 //	waitfile FILE             wait (bounded) until FILE exists
 //	signalpid SIGNAL FILE     send SIGNAL (TERM, HUP, INT) to the pid on FILE's first line
 //	gone FILE                 every pid listed in FILE is dead (or a zombie), after a bounded wait
+//	groupgone FILE            right now, with no wait: no live process is in the group of any pid listed in FILE
 func procCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"waitfile": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -36,6 +37,20 @@ func procCmds() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 				ts.Fatalf("usage: signalpid TERM|HUP|INT FILE (with a pid in it)")
 			}
 			ts.Check(syscall.Kill(pids[0], sig))
+		},
+		"groupgone": func(ts *testscript.TestScript, neg bool, args []string) {
+			pids := readPids(ts, args[0])
+			if len(pids) == 0 {
+				ts.Fatalf("no pids in %s", args[0])
+			}
+			for _, p := range pids {
+				if alive := groupMembers(p); len(alive) > 0 {
+					for _, a := range alive {
+						_ = syscall.Kill(a, syscall.SIGKILL)
+					}
+					ts.Fatalf("processes of group %d alive after skillc exited: %v", p, alive)
+				}
+			}
 		},
 		"gone": func(ts *testscript.TestScript, neg bool, args []string) {
 			pids := readPids(ts, args[0])

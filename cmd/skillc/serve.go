@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -265,7 +266,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		return nil, nil, err
 	}
 	// new and edited skills reach skills_load and the gateway without a restart
-	skills := agentSkills(ctx, cfg.SkillsDir, set.SkillsRunScript, log)
+	skills := agentSkills(ctx, cfg.SkillsDir, cfg.Home, set.SkillsRunScript, log)
 	var traces *trace.Store
 	if set.Trace {
 		if traces, err = openTraces(ctx, cfg, set.DatabaseURL, log); err != nil {
@@ -297,11 +298,13 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 // ~/.agents/skills and the skill store directory (SKILL.md packages next
 // to the skillscripts), indexed at start and re-indexed when files under
 // them change (fsnotify) until ctx ends. scripts turns on
-// skills_run_script (the operator's --enable-scripts).
-func agentSkills(ctx context.Context, storeDir string, scripts bool, log *slog.Logger) *skillrt.Runtime {
-	home, _ := os.UserHomeDir()
+// skills_run_script (the operator's --enable-scripts); packages from the
+// project root need the operator's approval in
+// $SKILLSCRIPT_HOME/script-approvals.json (skillc skills approve-scripts).
+func agentSkills(ctx context.Context, storeDir, home string, scripts bool, log *slog.Logger) *skillrt.Runtime {
+	userHome, _ := os.UserHomeDir()
 	project, _ := os.Getwd()
-	roots := registry.DefaultRoots(project, home)
+	roots := registry.DefaultRoots(project, userHome)
 	if st, err := os.Stat(storeDir); err == nil && st.IsDir() {
 		roots = append(roots, registry.Root{Dir: storeDir, Origin: "store"})
 	}
@@ -316,7 +319,11 @@ func agentSkills(ctx context.Context, storeDir string, scripts bool, log *slog.L
 	if scripts {
 		log.Warn("agent skills: skills_run_script is on; package scripts run as host processes without a sandbox")
 	}
-	return skillrt.New(reg, skillrt.Options{Scripts: skillrt.ScriptOptions{Enabled: scripts}})
+	so := skillrt.ScriptOptions{Enabled: scripts, Project: project}
+	if home != "" {
+		so.Approvals = skillrt.NewScriptApprovals(filepath.Join(home, skillrt.ScriptApprovalsFile))
+	}
+	return skillrt.New(reg, skillrt.Options{Scripts: so})
 }
 
 // startTriggers opens the River queue (SQLite under $SKILLSCRIPT_HOME or

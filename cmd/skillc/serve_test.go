@@ -38,7 +38,15 @@ var listenLine = regexp.MustCompile(`listening on (http://[^/\s]+)/mcp`)
 // set to home and waits for its listening line.
 func startServe(t testing.TB, home string, env []string, args ...string) *serveProc {
 	t.Helper()
+	return startServeIn(t, "", home, env, args...)
+}
+
+// startServeIn is startServe with the working directory dir (the project
+// whose .agents/skills is scanned); "" keeps the test's.
+func startServeIn(t testing.TB, dir, home string, env []string, args ...string) *serveProc {
+	t.Helper()
 	cmd := exec.Command("skillc", append([]string{"serve", "--port", "0"}, args...)...)
+	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "SKILLSCRIPT_HOME="+home), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

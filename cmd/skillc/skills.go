@@ -43,6 +43,7 @@ func skillsCommand(s *streams) *cli.Command {
 			{Name: "show", Usage: "print one skill's record", ArgsUsage: "NAME|ORIGIN/NAME", Flags: flags, Action: func(c *cli.Context) error { return skillsShow(c, s) }},
 			{Name: "load-preview", Usage: "print the instructions a session would get after skills_load NAME...", ArgsUsage: "NAME...", Flags: flags, Action: func(c *cli.Context) error { return skillsPreview(c, s) }},
 			{Name: "validate", Usage: "validate every skill in the roots; exit 1 on errors", Flags: append(flags, &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "human", Usage: "human, json, sarif or github"}), Action: func(c *cli.Context) error { return skillsValidate(c, s) }},
+			approveScriptsCommand(s, flags),
 		}, gatewaySubcommands(s, flags)...),
 	}
 }

@@ -5,6 +5,8 @@ package shellexec
 import (
 	"os/exec"
 	"syscall"
+
+	"github.com/skillscript/skillc/internal/procgroup"
 )
 
 // setProcessGroup starts the child in a new process group and makes
@@ -18,9 +20,10 @@ func setProcessGroup(cmd *exec.Cmd) {
 }
 
 // killProcessGroup kills whatever the finished child left running in its
-// group (background jobs of an unsafe script).
+// group (background jobs of an unsafe script) and waits (bounded) until
+// it is gone.
 func killProcessGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		procgroup.Kill(cmd.Process.Pid, procgroup.DefaultWait)
 	}
 }

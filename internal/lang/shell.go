@@ -95,6 +95,37 @@ var interpreters = map[string]string{
 	"node": "ep", "nodejs": "ep", "php": "r", "lua": "e", "osascript": "e", "Rscript": "e", "bun": "e",
 }
 
+// codeRunners run program text in their own language from a script
+// file, an inline flag or a command file (issue 22 item 6): every use of
+// one but a version or help query is a full shell. The interpreters above
+// are among them.
+var codeRunners = map[string]bool{
+	"python": true, "perl": true, "ruby": true, "node": true, "nodejs": true, "php": true,
+	"lua": true, "luajit": true, "tclsh": true, "wish": true, "expect": true, "osascript": true,
+	"Rscript": true, "R": true, "bun": true, "deno": true, "julia": true, "jshell": true,
+	"groovy": true, "scala": true, "guile": true, "racket": true, "sbcl": true, "clisp": true,
+	"ocaml": true, "runghc": true, "ghci": true, "swift": true, "irb": true, "jruby": true,
+	"pypy": true, "pypy3": true, "gdb": true, "ed": true, "ex": true, "vi": true, "vim": true,
+	"nvim": true, "emacs": true, "m4": true, "make": true, "gmake": true, "gnuplot": true,
+	"dc": true, "sqlite3": true, "psql": true, "mysql": true,
+}
+
+// versionQuery reports whether args only ask an interpreter for its
+// version or help.
+func versionQuery(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	for _, a := range args {
+		switch a {
+		case "-V", "-v", "--version", "-version", "-h", "--help", "-help":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // ClassifyShell classifies a structural shell argv (see ShellClass). Words
 // the caller does not know (substitutions seen by the linter) are "".
 func ClassifyShell(argv []string) ShellClass {
@@ -110,6 +141,22 @@ func ClassifyShell(argv []string) ShellClass {
 		if flags, ok := interpreters[name]; ok && interpreterInline(name, flags, argv[1:]) {
 			c.FullShell = true
 			c.Mutating = "runs " + name + " on inline code"
+			return c
+		}
+		if codeRunners[name] && !versionQuery(argv[1:]) {
+			c.FullShell = true
+			c.Mutating = "runs " + name + " code (a script file or its own commands)"
+			return c
+		}
+		if v := scriptProgram(name, argv[1:]); v.full {
+			c.FullShell = true
+			c.Mutating = v.why
+			return c
+		} else if v.why != "" {
+			c.Mutating = v.why
+			if why := mutatingUse(argv); why != "" {
+				c.Mutating = why
+			}
 			return c
 		}
 		w, ok := wrappers[name]
@@ -144,7 +191,28 @@ func programName(p string) string {
 	if strings.HasPrefix(name, "python") {
 		return "python"
 	}
+	for _, base := range versioned {
+		if strings.HasPrefix(name, base) && strings.Trim(name[len(base):], "0123456789.-") == "" {
+			return base
+		}
+	}
 	return name
+}
+
+// versioned are interpreters installed under versioned names (perl5.36,
+// lua5.4, tclsh8.6, ruby3.1, php8.2).
+var versioned = []string{"perl", "ruby", "php", "luajit", "lua", "tclsh", "wish", "node", "pypy", "guile", "gawk", "mawk"}
+
+// scriptProgram classifies the program text of sed and the awk family;
+// other programs give the zero verdict.
+func scriptProgram(name string, args []string) scriptVerdict {
+	switch {
+	case sedPrograms[name]:
+		return sedScript(args)
+	case awkPrograms[name]:
+		return awkScript(args)
+	}
+	return scriptVerdict{}
 }
 
 // skip steps over a wrapper's options and operands and returns the
@@ -248,8 +316,50 @@ func mutatingUse(argv []string) string {
 		if flag := check(args); flag != "" {
 			return name + " " + flag + " changes files"
 		}
+		return ""
+	}
+	if !readers[name] {
+		for _, a := range args {
+			if scriptFile(a) {
+				return name + " runs the script " + a
+			}
+		}
 	}
 	return ""
+}
+
+// readers only read the files named in their arguments, so a script file
+// among them is data, not code.
+var readers = map[string]bool{
+	"cat": true, "head": true, "tail": true, "grep": true, "egrep": true, "fgrep": true,
+	"rg": true, "ag": true, "wc": true, "ls": true, "stat": true, "file": true, "diff": true,
+	"cmp": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "sha512sum": true,
+	"b2sum": true, "cksum": true, "less": true, "more": true, "bat": true, "nl": true,
+	"od": true, "hexdump": true, "xxd": true, "strings": true, "cut": true, "uniq": true,
+	"jq": true, "echo": true, "printf": true, "basename": true, "dirname": true,
+	"realpath": true, "readlink": true, "du": true, "tree": true, "column": true,
+	"fold": true, "fmt": true, "paste": true, "comm": true, "join": true, "tac": true,
+	"rev": true, "shellcheck": true, "test": true, "[": true,
+}
+
+// scriptExts are the extensions of program text: an unknown program given
+// such a file probably runs it.
+var scriptExts = map[string]bool{
+	".py": true, ".pyw": true, ".sh": true, ".bash": true, ".zsh": true, ".ksh": true,
+	".fish": true, ".pl": true, ".pm": true, ".rb": true, ".js": true, ".mjs": true,
+	".cjs": true, ".ts": true, ".mts": true, ".lua": true, ".tcl": true, ".awk": true,
+	".sed": true, ".php": true, ".r": true, ".jl": true, ".ps1": true, ".bat": true,
+	".cmd": true, ".exp": true, ".groovy": true, ".scala": true, ".swift": true,
+	".el": true, ".vim": true, ".gdb": true, ".sql": true,
+}
+
+// scriptFile reports whether an argument names a program-text file
+// (tool.py, --script=run.sh).
+func scriptFile(a string) bool {
+	if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
+		a = v
+	}
+	return scriptExts[strings.ToLower(filepath.Ext(a))]
 }
 
 // destructiveFlags recognises the state-changing uses of binaries that are

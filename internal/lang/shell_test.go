@@ -30,7 +30,8 @@ func TestClassifyShell(t *testing.T) {
 		{[]string{"sh", "script.sh"}, []string{"sh"}, true, true},
 		{[]string{"env", "/bin/dash", "-ec", "ls"}, []string{"env", "/bin/dash"}, true, true},
 		{[]string{"python3", "-c", "print(1)"}, []string{"python3"}, true, true},
-		{[]string{"python3.12", "tool.py"}, []string{"python3.12"}, false, false},
+		{[]string{"python3.12", "tool.py"}, []string{"python3.12"}, true, true},
+		{[]string{"python3", "--version"}, []string{"python3"}, false, false},
 		{[]string{"perl", "-e", "1"}, []string{"perl"}, true, true},
 		{[]string{"node", "--eval=1"}, []string{"node"}, true, true},
 		{[]string{"find", ".", "-name", "*.go"}, []string{"find"}, false, false},
@@ -42,7 +43,7 @@ func TestClassifyShell(t *testing.T) {
 		{[]string{"sed", "-e", "s/i/j/", "f"}, []string{"sed"}, false, false},
 		{[]string{"sed", "--in-place", "s/a/b/", "f"}, []string{"sed"}, false, true},
 		{[]string{"perl", "-pi", "-e", "s/a/b/", "f"}, []string{"perl"}, true, true},
-		{[]string{"awk", "-i", "inplace", "{print}", "f"}, []string{"awk"}, false, true},
+		{[]string{"awk", "-i", "inplace", "{print}", "f"}, []string{"awk"}, true, true}, // -i loads inplace.awk from AWKPATH (. first)
 		{[]string{"awk", "{print $1}", "f"}, []string{"awk"}, false, false},
 		{[]string{"sort", "-o", "f", "f"}, []string{"sort"}, false, true},
 		{[]string{"tar", "-xzf", "a.tgz"}, []string{"tar"}, false, true},
@@ -69,6 +70,10 @@ func TestClassifyShell(t *testing.T) {
 func FuzzClassifyShell(f *testing.F) {
 	f.Add("env A=1 nice -n 5 timeout 3 xargs -0 rm")
 	f.Add("sudo -u root -- bash -c x")
+	f.Add(`awk BEGIN{system("x")}`)
+	f.Add(`gawk -e {print>"f"} -f`)
+	f.Add(`sed -n /[[:a:]/]/{s/a/b/w;e}`)
+	f.Add(`sed --exp=1!e\ x -i`)
 	f.Fuzz(func(t *testing.T, s string) {
 		argv := splitSpaces(s)
 		if len(argv) == 0 {

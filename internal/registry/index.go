@@ -186,6 +186,7 @@ func parsePackage(abs string, opts Options) *Record {
 	rec.Tags, _ = agentskills.SplitTools(s.Metadata["tags"])
 	rec.Class, rec.Domain, rec.Headings = s.Class, s.Metadata["domain"], markdownHeadings(s.Body)
 	rec.Requires = strings.Fields(s.Metadata["requires"])
+	rec.Env = strings.Fields(s.Metadata["env"])
 	for _, d := range ds {
 		if d.Severity == ast.Error && strings.HasPrefix(d.Rule, "skillmd-classification") {
 			p := s.Lines.Position(d.Range.From)

@@ -77,6 +77,10 @@ type Record struct {
 	// Requires are the connectors the skill dispatches to ($ conn.tool)
 	// or, for a package, its metadata requires (space-separated).
 	Requires []string `json:"requires,omitempty"`
+	// Env are the environment variables a caller of skills_run_script
+	// may set for the package's scripts: its metadata env
+	// (space-separated names; packages only).
+	Env []string `json:"env,omitempty"`
 	// Body is the package's Markdown body (packages only).
 	Body string `json:"-"`
 	// Loadable is false when the skill cannot be used (see

@@ -3,6 +3,7 @@ package skillrt
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,7 +24,8 @@ func addTool[In, Out any](srv *mcp.Server, name string, fn func(context.Context,
 // from a go-sdk client over in-memory transports: structured results
 // come back, and a refusal is a tool error the model can read.
 func TestOverMCP(t *testing.T) {
-	rt, _ := fixture(t, Options{Scripts: ScriptOptions{Enabled: true}})
+	rt, _ := fixture(t, Options{Scripts: ScriptOptions{Enabled: true, Approvals: NewScriptApprovals(filepath.Join(t.TempDir(), ScriptApprovalsFile))}})
+	approve(t, rt, "project/pdf")
 	srv := mcp.NewServer(&mcp.Implementation{Name: "skills-test", Version: "0"}, nil)
 	addTool(srv, ToolLoad, func(_ context.Context, s string, in LoadInput) (LoadOutput, error) { return rt.Load(s, in) })
 	addTool(srv, ToolUnload, func(_ context.Context, s string, in UnloadInput) (UnloadOutput, error) { return rt.Unload(s, in) })

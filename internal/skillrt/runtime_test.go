@@ -42,7 +42,7 @@ func fixture(t testing.TB, opts Options) (*Runtime, string) {
 	root := filepath.Join(base, "skills")
 	write(t, base, map[string]string{"outside/secret.txt": "top secret"})
 	write(t, root, map[string]string{
-		"pdf/SKILL.md":             skillMD("pdf", "Extracts text from PDFs <fast> & well.", "# PDF\n\nRun scripts/hello.py.\n"),
+		"pdf/SKILL.md":             "---\nname: pdf\ndescription: Extracts text from PDFs <fast> & well.\nmetadata:\n  env: MODE PIDFILE\n---\n# PDF\n\nRun scripts/hello.py.\n",
 		"pdf/references/guide.md":  "the guide",
 		"pdf/assets/logo.bin":      "\x89PNG\x00\x01",
 		"pdf/scripts/hello.py":     "import sys, os\nprint('hello', ' '.join(sys.argv[1:]))\nprint('secret=' + os.environ.get('SKILLRT_SECRET', 'unset'))\nprint('extra=' + os.environ.get('MODE', ''))\nsys.exit(3)\n",
@@ -186,14 +186,33 @@ func TestReadRefusesSymlinkOut(t *testing.T) {
 }
 func TestReadRefusesSymlinkLoop(t *testing.T) { readRefused(t, "loop.txt", "cannot read loop.txt") }
 
+// scriptRuntime is a runtime with scripts on, the fixture's pdf and
+// tricky packages (origin project) approved by the operator and loaded.
 func scriptRuntime(t *testing.T, so ScriptOptions) *Runtime {
 	t.Helper()
 	so.Enabled = true
+	so.Approvals = NewScriptApprovals(filepath.Join(t.TempDir(), ScriptApprovalsFile))
 	rt, _ := fixture(t, Options{Scripts: so})
+	approve(t, rt, "project/pdf", "project/tricky")
 	if _, err := rt.Load("s", LoadInput{Names: []string{"pdf", "tricky"}}); err != nil {
 		t.Fatal(err)
 	}
 	return rt
+}
+
+// approve records the current digest of each id in the runtime's
+// approvals, as skillc skills approve-scripts does.
+func approve(t testing.TB, rt *Runtime, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		rec, ok := rt.Registry().Lookup(id)
+		if !ok {
+			t.Fatalf("no skill %s", id)
+		}
+		if err := rt.opts.Scripts.Approvals.Approve(id, rec.Digest); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func TestRunScriptDisabledByDefault(t *testing.T) {

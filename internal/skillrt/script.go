@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillscript/skillc/internal/procgroup"
 	"github.com/skillscript/skillc/internal/registry"
 )
 
@@ -33,6 +34,13 @@ type ScriptOptions struct {
 	// LANG, LC_ALL, TZ); nothing else of the host environment is
 	// inherited.
 	EnvAllow []string
+	// Approvals is the operator's record of the packages from untrusted
+	// origins (the project root, MCP servers) whose scripts may run; nil
+	// refuses every such package.
+	Approvals *ScriptApprovals
+	// Project is the directory whose .agents/skills is the project root,
+	// named in the command a refusal suggests ("" leaves --project out).
+	Project string
 	// Sandbox is an argv prefix the interpreter command is run under (for
 	// example a bubblewrap or container invocation ending in "--"); empty
 	// runs it directly, which is for development hosts only.
@@ -77,7 +85,7 @@ type RunScriptInput struct {
 	Skill string            `json:"skill,omitempty" jsonschema:"loaded skill whose script to run; default: the most recently loaded"`
 	Path  string            `json:"path" jsonschema:"script path relative to the skill root, e.g. scripts/extract.py"`
 	Args  []string          `json:"args,omitempty" jsonschema:"arguments passed to the script as separate argv entries (no shell)"`
-	Env   map[string]string `json:"env,omitempty" jsonschema:"extra environment variables for the script"`
+	Env   map[string]string `json:"env,omitempty" jsonschema:"extra environment variables for the script: only TZ, NO_COLOR and the names the package declares in its SKILL.md metadata env"`
 }
 
 // RunScriptOutput is the result of one script run.
@@ -94,8 +102,10 @@ type RunScriptOutput struct {
 // RunScript runs skills_run_script: the script of an active package runs
 // from a staged copy of the package (the bytes the digest covers, checked
 // again while copying), with an argv built from the interpreter map, an
-// environment built from an allowlist, a timeout and a process group
-// that is killed as a whole.
+// environment built from allowlists (scriptEnv), a timeout and a process
+// group that is killed as a whole. A package from the project root or an
+// MCP server runs only once the operator approved its digest
+// (scriptApproved).
 func (rt *Runtime) RunScript(ctx context.Context, sessionID string, in RunScriptInput) (RunScriptOutput, error) {
 	so := rt.opts.Scripts
 	if !so.Enabled {
@@ -109,7 +119,10 @@ func (rt *Runtime) RunScript(ctx context.Context, sessionID string, in RunScript
 	if err != nil {
 		return RunScriptOutput{}, err
 	}
-	env, err := scriptEnv(so, in.Env)
+	if err := rt.scriptApproved(rec); err != nil {
+		return RunScriptOutput{}, err
+	}
+	env, err := scriptEnv(so, rec, in.Env)
 	if err != nil {
 		return RunScriptOutput{}, err
 	}
@@ -159,41 +172,6 @@ func sortedKeys(m map[string][]string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// deniedEnv are variables a caller may not set: they change how the
-// interpreter or the dynamic loader behaves.
-func deniedEnv(k string) bool {
-	up := strings.ToUpper(k)
-	for _, p := range []string{"LD_", "DYLD_", "PYTHON", "NODE_", "BASH_", "PATH", "ENV", "SHELLOPTS", "PERL5", "RUBY"} {
-		if strings.HasPrefix(up, p) {
-			return true
-		}
-	}
-	return up == "IFS" || up == "HOME" || up == "SKILL_ROOT"
-}
-
-// scriptEnv builds the environment: the allowlisted host variables, a
-// HOME inside the stage, and the caller's extra variables.
-func scriptEnv(so ScriptOptions, extra map[string]string) ([]string, error) {
-	var env []string
-	for _, k := range so.envAllow() {
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
-		}
-	}
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if k == "" || strings.ContainsAny(k, "=\x00") || deniedEnv(k) {
-			return nil, fmt.Errorf("environment variable %q may not be set by a skill call", k)
-		}
-		env = append(env, k+"="+extra[k])
-	}
-	return env, nil
 }
 
 // stagePackage copies the package files listed in the manifest into a
@@ -275,6 +253,9 @@ func execute(ctx context.Context, so ScriptOptions, argv, env []string, dir stri
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	start := time.Now()
 	err := cmd.Run()
+	if cmd.Process != nil {
+		procgroup.Kill(cmd.Process.Pid, procgroup.DefaultWait) // background jobs the script left
+	}
 	out := RunScriptOutput{
 		Stdout: stdout.buf.String(), Stderr: stderr.buf.String(),
 		DurationMS: time.Since(start).Milliseconds(), Truncated: stdout.truncated || stderr.truncated,

@@ -5,6 +5,8 @@ package mcp
 import (
 	"os/exec"
 	"syscall"
+
+	"github.com/skillscript/skillc/internal/procgroup"
 )
 
 // setProcessGroup starts a server in a process group of its own, so that
@@ -14,9 +16,9 @@ func setProcessGroup(cmd *exec.Cmd) {
 	setParentDeathSignal(cmd.SysProcAttr)
 }
 
-// killProcessGroup kills every process left in the group led by pid.
+// killProcessGroup kills every process left in the group led by pid and
+// waits (bounded) until they are gone, so nothing of the server outlives
+// the connector's teardown.
 func killProcessGroup(pid int) {
-	if pid > 0 {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-	}
+	procgroup.Kill(pid, procgroup.DefaultWait)
 }
