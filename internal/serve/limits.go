@@ -143,14 +143,52 @@ func (h *Host) capSessions(c *sessionCap, next http.Handler) http.Handler {
 		}
 		c.opening++
 		c.mu.Unlock()
-		defer func() {
+		// The request stops counting as "opening" once its answer starts:
+		// by then the session is in srv.Sessions(), and a streamed answer
+		// may keep the handler running long after (counting it twice
+		// refused a second client under load).
+		ow := &openingWriter{ResponseWriter: w, done: func() {
 			c.mu.Lock()
 			c.opening--
 			c.mu.Unlock()
-		}()
-		next.ServeHTTP(w, r)
+		}}
+		defer ow.finish()
+		next.ServeHTTP(ow, r)
 	})
 }
+
+// openingWriter calls done once, when the answer starts or the handler
+// returns, whichever is first.
+type openingWriter struct {
+	http.ResponseWriter
+	done func()
+	once sync.Once
+}
+
+func (w *openingWriter) finish() { w.once.Do(w.done) }
+
+// WriteHeader ends the opening before the header goes out.
+func (w *openingWriter) WriteHeader(code int) {
+	w.finish()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write ends the opening before the first bytes go out.
+func (w *openingWriter) Write(b []byte) (int, error) {
+	w.finish()
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush passes flushes through for streamed answers.
+func (w *openingWriter) Flush() {
+	w.finish()
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the real writer.
+func (w *openingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // isInitialize reports whether a JSON-RPC body (a message or a batch)
 // holds an initialize request.
