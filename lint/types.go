@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"sort"
+
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/check/types"
@@ -106,9 +108,15 @@ func (t *Typer) binding(b *check.Binding) *types.Type {
 	switch b.Kind {
 	case check.BindOp:
 		if c, ok := b.Node.(*ast.CallStmt); ok && c.Fallback == nil && c.Name != nil {
+			if c.Name.Name == "execute_skill" {
+				return t.childType(c)
+			}
 			return builtinCallType(c.Name.Name)
 		}
 		d, ok := b.Node.(*ast.DispatchStmt)
+		if ok && d.Fallback == nil && d.Connector == nil && d.Tool != nil && d.Tool.Name == "execute_skill" {
+			return t.childType(d)
+		}
 		if ok && d.Fallback == nil && d.Connector == nil && d.Tool != nil && d.Tool.Name == "data_read" {
 			return dataReadType
 		}
@@ -208,4 +216,51 @@ func builtinCallType(name string) *types.Type {
 		return stringType
 	}
 	return nil
+}
+
+// runResultType is the JSON of a run result (eval.Result), what
+// "execute_skill(...) -> R" binds besides the child's # Returns: values.
+var runResultType = types.FromSchema([]byte(`{"type": "object", "properties": {
+	"skill": {"type": "string", "description": "the child skill's name"},
+	"status": {"type": "string", "description": "ok or failed"},
+	"mechanical": {"type": "boolean"},
+	"final_vars": {"type": "object", "additionalProperties": true, "description": "the child's # Returns: values"},
+	"outputs": {"type": "object", "description": "the produced output", "properties": {
+		"text": {"type": "string", "description": "the canonical output"},
+		"kinds": {"type": "array", "items": {"type": "string"}},
+		"files": {"type": "array", "items": {"type": "string"}}}},
+	"emissions": {"type": "array", "items": {"type": "string"}},
+	"transcript": {"type": "array"}, "errors": {"type": "array"}, "fallbacks": {"type": "array"},
+	"target_order": {"type": "array", "items": {"type": "string"}},
+	"else_executed": {"type": "array", "items": {"type": "string"}},
+	"agent_delivery_receipts": {"type": "array"},
+	"deadline_exceeded": {"type": "boolean"},
+	"uncertain_effects": {"type": "array"},
+	"notices": {"type": "array", "items": {"type": "string"}}}}`))
+
+// childType is the type of an execute_skill result: the run result's
+// fields plus, when the child is found in the skill store, its # Returns:
+// names at the top level (eval's childValue). The top level stays open:
+// a name there that the child does not return is the finding of
+// unexported-final-var-access, which knows the child; the nested fields
+// (outputs.text) are checked here.
+func (t *Typer) childType(s ast.Stmt) *types.Type {
+	out := *runResultType
+	out.Props = append([]*types.Prop(nil), runResultType.Props...)
+	out.Closed = false
+	_, name, ok := skillRefLit(s)
+	if !ok || t.ctx == nil || !t.ctx.SkillsKnown || t.ctx.Skills == nil {
+		return &out
+	}
+	info, found := t.ctx.Skills.Lookup(name)
+	if !found {
+		return &out
+	}
+	for _, r := range info.Returns {
+		if _, taken := out.Field(r); !taken {
+			out.Props = append(out.Props, &types.Prop{Name: r})
+		}
+	}
+	sort.Slice(out.Props, func(i, j int) bool { return out.Props[i].Name < out.Props[j].Name })
+	return &out
 }
