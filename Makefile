@@ -3,7 +3,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test vet deadcode imports-check fmt-check unit bench fuzz conformance editors clean release-dry-run release-snapshot docker
+.PHONY: all build test vet deadcode imports-check tidy-check fmt-check unit bench fuzz conformance editors clean release-dry-run release-snapshot docker
 
 # Pinned tools, run with `go run` so a fresh machine needs nothing installed.
 TOOLS_VERSION := v0.52.0
@@ -25,9 +25,14 @@ build:
 test: vet fmt-check editors unit
 
 # vet runs go vet, the dead-code check and the import-grouping check.
-vet: deadcode imports-check
+vet: deadcode imports-check tidy-check
 	@echo "== vet: go vet (compiles every package; the first run takes minutes)"
 	$(GO) vet $(PKGS)
+
+# tidy-check fails when go mod tidy would change go.mod or go.sum.
+tidy-check:
+	@echo "== tidy-check: go mod tidy -diff"
+	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum are not tidy: run go mod tidy"; $(GO) mod tidy -diff; exit 1; }
 
 # deadcode fails on any function that no main or test reaches, unless
 # $(DEADCODE_ALLOW) lists it or its package.
