@@ -33,8 +33,8 @@ type inputs struct {
 }
 
 // collectPaths expands the arguments into files: a directory contributes
-// every *.skill.md below it (skipping hidden directories, node_modules and
-// what .gitignore files exclude), a glob pattern (with "**" for any number
+// every *.skill.md below it (skipping excludedDirs — .git, node_modules,
+// .venv, caches — and what .gitignore files exclude), a glob pattern (with "**" for any number
 // of directories) contributes the skills it matches, a file is taken as
 // given, "-" means standard input.
 func collectPaths(args []string) (inputs, error) { return collectInputs(args, false) }
@@ -88,7 +88,7 @@ func isSkillInput(name string, packages bool) bool {
 }
 
 // globInputs lists the skills pattern matches, sorted; ignored files
-// (.gitignore, hidden and node_modules directories) are left out.
+// (.gitignore, excludedDirs) are left out.
 func globInputs(pattern string, packages bool, ig *ignorer) ([]string, error) {
 	if !doublestar.ValidatePattern(filepath.ToSlash(pattern)) {
 		return nil, fmt.Errorf("%s: malformed glob pattern", pattern)
@@ -107,12 +107,23 @@ func globInputs(pattern string, packages bool, ig *ignorer) ([]string, error) {
 	return out, nil
 }
 
-// hiddenPath reports whether a directory of p (not p itself) is hidden or
-// node_modules, which walks and globs skip.
+// excludedDirs are the directories every walk and glob skips, as ruff
+// does: version-control metadata, dependency trees, virtual environments
+// and caches. Other hidden directories are walked: .agents/skills and
+// .claude/skills are where Agent Skills and skills live in a project.
+var excludedDirs = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, ".bzr": true, ".jj": true,
+	"node_modules": true, ".venv": true, "venv": true, ".tox": true, ".nox": true,
+	"__pycache__": true, ".mypy_cache": true, ".pytest_cache": true, ".ruff_cache": true,
+	".cache": true, ".direnv": true, ".idea": true, "site-packages": true,
+}
+
+// hiddenPath reports whether a directory of p (not p itself) is one of
+// excludedDirs, which walks and globs skip.
 func hiddenPath(p string) bool {
 	dir := filepath.ToSlash(filepath.Dir(p))
 	for _, seg := range strings.Split(dir, "/") {
-		if seg == "node_modules" || (strings.HasPrefix(seg, ".") && seg != "." && seg != "..") {
+		if excludedDirs[seg] {
 			return true
 		}
 	}
@@ -126,7 +137,7 @@ func walkInputs(a string, packages bool, ig *ignorer) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && p != a && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || ig.ignored(p, true)) {
+		if d.IsDir() && p != a && (excludedDirs[d.Name()] || ig.ignored(p, true)) {
 			return filepath.SkipDir
 		}
 		if d.IsDir() && packages {
