@@ -159,6 +159,15 @@ func (ts *testSession) file(ctx context.Context, path string) (fileReport, bool)
 		return ts.fileError(rep, err), true
 	}
 	defer closeBase()
+	if base.Shell != nil && path != "-" {
+		// shell commands run in the skill's folder, as its sibling skills
+		// resolve from there, whatever folder skillc test started in
+		sh := *base.Shell
+		if abs, err := filepath.Abs(filepath.Dir(path)); err == nil {
+			sh.Dir = abs
+		}
+		base.Shell = &sh
+	}
 	opts := skilltest.Options{Diagnostics: diags, Filter: ts.filter, Mock: mock, SkillsDir: ts.skillsDir(path)}
 	newRunner := func() *eval.Runner { cp := *base; return &cp }
 	if cases := skilltest.Run(ctx, f, check.Check(f), newRunner, opts); cases != nil {
