@@ -84,17 +84,48 @@ func (e *opEnv) resolve(ctx context.Context, arg string) (*skillRef, error) {
 		}
 		return &skillRef{Name: name, Path: arg, Src: src.Src}, nil
 	}
+	if e.store != nil {
+		rec, err := e.store.Get(ctx, arg)
+		if err != nil {
+			return nil, err
+		}
+		if rec != nil {
+			return &skillRef{Name: rec.Name, Src: []byte(rec.Body)}, nil
+		}
+	}
+	// as skillc run finds sibling skills in the skill's folder, a name not
+	// in the store is looked for in the current folder
+	if path := siblingSkill(".", arg); path != "" {
+		return e.resolve(ctx, path)
+	}
 	if e.store == nil {
-		return nil, fmt.Errorf("%s: no skill store configured (pass --skills DIR or a file path)", arg)
+		return nil, fmt.Errorf("%s: no skill store configured and no %s.skill.md here (pass --skills DIR or a file path)", arg, arg)
 	}
-	rec, err := e.store.Get(ctx, arg)
-	if err != nil {
-		return nil, err
+	return nil, fmt.Errorf("skill %q not found in %s nor in the current folder (pass its file path)", arg, e.cfg.SkillsDir)
+}
+
+// siblingSkill returns the file in dir that defines skill name:
+// NAME.skill.md, else the *.skill.md whose # Skill: header is name; "".
+func siblingSkill(dir, name string) string {
+	if name == "" || strings.ContainsAny(name, `/\`) {
+		return ""
 	}
-	if rec == nil {
-		return nil, fmt.Errorf("skill %q not found in %s", arg, e.cfg.SkillsDir)
+	if p := filepath.Join(dir, name+".skill.md"); isRegular(p) {
+		return p
 	}
-	return &skillRef{Name: rec.Name, Src: []byte(rec.Body)}, nil
+	files, _ := filepath.Glob(filepath.Join(dir, "*.skill.md"))
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err == nil && skillstore.Headers(string(src))["Skill"] == name {
+			return f
+		}
+	}
+	return ""
+}
+
+func isRegular(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // where names the skill for messages.
@@ -192,6 +223,9 @@ func (e *opEnv) approve(c *cli.Context, s *streams, arg string) error {
 		}
 	}
 	priv, err := approval.LoadPrivateKey(e.keys.Private)
+	if errors.Is(err, os.ErrNotExist) && offerKeygen(s, e.keys) {
+		priv, err = approval.LoadPrivateKey(e.keys.Private)
+	}
 	if err != nil {
 		return cli.Exit(keyHint(err), exitFindings)
 	}
@@ -266,6 +300,26 @@ func confirm(s *streams, name string) error {
 		return errors.New("not approved")
 	}
 	return nil
+}
+
+// offerKeygen asks, on a terminal only, whether to create the missing
+// key pair, and creates it; it reports whether a key pair now exists.
+func offerKeygen(s *streams, keys approval.KeyPaths) bool {
+	if f, ok := s.in.(*os.File); !ok || !isTerminal(f) {
+		return false
+	}
+	fmt.Fprintf(s.err, "no approval key at %s: create the key pair now (as skillc keygen does)? [y/N] ", keys.Private)
+	line, _ := bufio.NewReader(s.in).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		return false
+	}
+	pub, err := approval.GenerateKeys(keys, false)
+	if err != nil {
+		fmt.Fprintln(s.err, "skillc:", err)
+		return false
+	}
+	fmt.Fprintf(s.err, "created %s (0600) and %s, fingerprint %s\n", keys.Private, keys.Public, approval.Fingerprint(pub))
+	return true
 }
 
 // keyHint adds the way out to a key loading error.

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -197,7 +199,46 @@ func report(c *cli.Context, s *streams, name string, src []byte, res *eval.Resul
 	for _, e := range res.Errors {
 		printError(s.err, name, e, "")
 	}
+	for _, child := range draftChildren(res.Errors) {
+		if path := siblingSkill(childDir(c, name), child); path != "" {
+			if rel, err := filepath.Rel(".", path); err == nil {
+				path = rel
+			}
+			fmt.Fprintf(s.err, "skillc: hint: approve %s from here with: skillc approve %s\n", child, path)
+		}
+	}
 	return nil
+}
+
+// draftMsg names the child in a DraftSkillError's message.
+var draftMsg = regexp.MustCompile(`^skill "([^"]+)" is Draft`)
+
+// draftChildren lists the Draft children a run was refused, nested
+// errors included, once each.
+func draftChildren(es []eval.ErrorInfo) []string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func([]eval.ErrorInfo)
+	walk = func(es []eval.ErrorInfo) {
+		for _, e := range es {
+			if m := draftMsg.FindStringSubmatch(e.Message); e.Kind == "DraftSkillError" && m != nil && !seen[m[1]] {
+				seen[m[1]] = true
+				out = append(out, m[1])
+			}
+			walk(e.Nested)
+		}
+	}
+	walk(es)
+	return out
+}
+
+// childDir is where a run's child skills are found: --skills, else the
+// skill's own folder.
+func childDir(c *cli.Context, name string) string {
+	if d := c.String("skills"); d != "" {
+		return d
+	}
+	return filepath.Dir(name)
 }
 
 func printError(w io.Writer, name string, e eval.ErrorInfo, indent string) {
