@@ -158,7 +158,7 @@ func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src [
 func hostOptions(c *cli.Context, s *streams, env *workspace.Env) host.Options {
 	return host.Options{
 		Config: env.Config, AllowShell: splitList(c.StringSlice("allow-shell")), AllowFS: splitList(c.StringSlice("allow-fs")),
-		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: runSkillsDir(c, env),
+		UnsafeShell: c.Bool("unsafe-shell"), MockFile: c.String("mock"), SkillsDir: runSkillsDir(c, env), WriteSkillsDir: runWriteDir(c, env),
 		Mechanical: c.Bool("mechanical"), Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
 		Direct: true, // a person runs the skill (DECISIONS 26)
 		// servers start when the skill first calls them, never unasked
@@ -176,6 +176,16 @@ func runSkillsDir(c *cli.Context, env *workspace.Env) string {
 		return env.Config.SkillsDir
 	}
 	return ""
+}
+
+// runWriteDir is where $ skill_write writes when the run reads its
+// siblings from the skill's own folder: the configured store
+// ($SKILLSCRIPT_HOME/skills), never the folder itself; "" otherwise.
+func runWriteDir(c *cli.Context, env *workspace.Env) string {
+	if c.String("skills") != "" || env.Config.Origins["skills_dir"] != workspace.OriginSkillDir || env.Config.Home == "" {
+		return ""
+	}
+	return filepath.Join(env.Config.Home, "skills")
 }
 
 // report prints the result: JSON, or the canonical output on stdout and

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
@@ -36,11 +37,14 @@ type Options struct {
 	UnsafeShell bool           // enable shell(..., unsafe=true)
 	MockFile    string         // --mock: every connector answered from this file
 	SkillsDir   string         // --skills: the skill store for execute_skill and inline
-	Mechanical  bool
-	Log         io.Writer        // wiring warnings; nil discards
-	Progress    func(eval.Event) // live progress; nil for none
-	BaseEnv     []string         // the environment child processes start from (os.Environ())
-	User        string           // ${USER}
+	// WriteSkillsDir, when set, is where $ skill_write writes while
+	// SkillsDir (the skill's own folder) is only read (skillstore.Overlay).
+	WriteSkillsDir string
+	Mechanical     bool
+	Log            io.Writer        // wiring warnings; nil discards
+	Progress       func(eval.Event) // live progress; nil for none
+	BaseEnv        []string         // the environment child processes start from (os.Environ())
+	User           string           // ${USER}
 	// Approval is the approval posture root and child skills are gated
 	// with; nil resolves it from Config (see Policy).
 	Approval *approval.Policy
@@ -120,6 +124,18 @@ func hostRegistry(ctx context.Context, o Options) (*contract.Registry, error) {
 			return nil, err
 		}
 		reg.Skills = store
+		if w := o.WriteSkillsDir; w != "" && filepath.Clean(w) != filepath.Clean(dir) {
+			ws, err := skillstore.NewFS(w, nil)
+			if err != nil {
+				reg.Close()
+				return nil, err
+			}
+			reg.Skills = &skillstore.Overlay{Read: store, Target: ws, OnWrite: func(name string) {
+				if o.Log != nil {
+					fmt.Fprintf(o.Log, "skillc: note: $ skill_write stored %s in %s (the configured skill store; --skills DIR writes elsewhere)\n", name, w)
+				}
+			}}
+		}
 	}
 	forceDraft(reg, cfg)
 	return reg, nil
