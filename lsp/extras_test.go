@@ -137,10 +137,10 @@ func TestCapabilities(t *testing.T) {
 		var res map[string]any
 		c.mustCall("initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": caps}, &res)
 		got := capabilityNames(res)
-		want := "callHierarchyProvider,codeActionProvider,codeLensProvider,completionProvider,definitionProvider," +
-			"documentFormattingProvider,documentLinkProvider,documentSymbolProvider," +
-			"foldingRangeProvider,hoverProvider,inlayHintProvider,referencesProvider,renameProvider," +
-			"semanticTokensProvider,signatureHelpProvider,textDocumentSync,workspaceSymbolProvider"
+		want := "callHierarchyProvider,codeActionProvider,codeLensProvider,completionProvider,declarationProvider,definitionProvider," +
+			"documentFormattingProvider,documentHighlightProvider,documentLinkProvider,documentSymbolProvider," +
+			"foldingRangeProvider,hoverProvider,inlayHintProvider,linkedEditingRangeProvider,referencesProvider,renameProvider," +
+			"selectionRangeProvider,semanticTokensProvider,signatureHelpProvider,textDocumentSync,workspaceSymbolProvider"
 		if pull {
 			want = strings.Replace(want, "definitionProvider,", "definitionProvider,diagnosticProvider,", 1)
 		}

@@ -399,6 +399,10 @@ func requestHandlers() map[string]requestFunc {
 		"textDocument/prepareCallHierarchy":      handlerOf((*Server).prepareCallHierarchy),
 		"callHierarchy/incomingCalls":            handlerOf((*Server).incomingCalls),
 		"callHierarchy/outgoingCalls":            handlerOf((*Server).outgoingCalls),
+		"textDocument/selectionRange":            handlerOf((*Server).selectionRange),
+		"textDocument/documentHighlight":         handlerOf((*Server).documentHighlight),
+		"textDocument/declaration":               handlerOf((*Server).declaration),
+		"textDocument/linkedEditingRange":        handlerOf((*Server).linkedEditingRange),
 	}
 }
 

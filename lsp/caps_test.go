@@ -1,0 +1,204 @@
+package lsp
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+// rangeText returns the text of an LSP range of text.
+func rangeText(text string, r protocol.Range) string {
+	src := []byte(text)
+	return text[byteOffsetIn(src, r.Start):byteOffsetIn(src, r.End)]
+}
+
+// TestSelectionRange expands the selection from a word inside a
+// substitution of a real skill: word → ${…} → argument → call →
+// statement → block → target → file, each step strictly larger.
+func TestSelectionRange(t *testing.T) {
+	c, _, u, text := openBrief(t)
+	var res []protocol.SelectionRange
+	c.mustCall("textDocument/selectionRange", map[string]any{"textDocument": map[string]any{"uri": u},
+		"positions": []protocol.Position{posOf(t, text, "ISSUE.summary", 0, 2)}}, &res)
+	if len(res) != 1 {
+		t.Fatalf("%d selection ranges for one position", len(res))
+	}
+	var chain []string
+	prevLen := 0
+	for sr := &res[0]; sr != nil; sr = sr.Parent {
+		s := rangeText(text, sr.Range)
+		if len(chain) > 0 && (len(s) <= prevLen || !strings.Contains(s, chain[len(chain)-1])) {
+			t.Errorf("%q does not strictly contain %q", s, chain[len(chain)-1])
+		}
+		chain, prevLen = append(chain, s), len(s)
+	}
+	t.Logf("selection chain: %q", chain)
+	want := []string{
+		"ISSUE",
+		"${ISSUE.summary|trim}",
+		`text="${ISSUE.id}: ${ISSUE.summary|trim}"`,
+		`emit(text="${ISSUE.id}: ${ISSUE.summary|trim}")`,
+		`        emit(text="${ISSUE.id}: ${ISSUE.summary|trim}")`,
+		"    foreach ISSUE in ${ISSUES.items}:\n        emit(",
+		"summarize: fetch\n",
+		text,
+	}
+	i := 0
+	for _, s := range chain {
+		if i < len(want) && (s == want[i] || strings.HasPrefix(s, want[i]) && strings.Contains(want[i], "\n")) {
+			i++
+		}
+	}
+	if i != len(want) {
+		t.Fatalf("selection chain misses %q (steps found in order: %d of %d)", want[i], i, len(want))
+	}
+}
+
+// TestDocumentHighlight highlights a variable of a real skill at its
+// binding (Write) and every reference (Read), and a target at its
+// definition (Write) and its needs entry and default: (Read).
+func TestDocumentHighlight(t *testing.T) {
+	c, _, u, text := openBrief(t)
+	show := func(hs []protocol.DocumentHighlight) string {
+		var out []string
+		for _, h := range hs {
+			kind := map[protocol.DocumentHighlightKind]string{1: "Text", 2: "Read", 3: "Write"}[h.Kind]
+			out = append(out, fmt.Sprintf("%d:%d %s %s", h.Range.Start.Line+1, h.Range.Start.Character+1, rangeText(text, h.Range), kind))
+		}
+		return strings.Join(out, ", ")
+	}
+	cases := []struct {
+		at   protocol.Position
+		want string
+	}{
+		// from a reference: the binding "-> ISSUES" is the write
+		{posOf(t, text, "ISSUES.items", 0, 1), "10:67 ISSUES Write, 14:24 ISSUES Read, 16:31 ISSUES Read"},
+		// from a # Vars: declaration
+		{posOf(t, text, "PROJECT=", 0, 1), "4:9 PROJECT Write, 10:39 PROJECT Read, 11:50 PROJECT Read, 17:52 PROJECT Read"},
+		// a target from its use in default:
+		{posOf(t, text, "default: summarize", 0, 10), "13:1 summarize Write, 19:10 summarize Read"},
+		{posOf(t, text, "summarize: fetch", 0, 12), "9:1 fetch Write, 13:12 fetch Read"},
+		// a secret
+		{posOf(t, text, "secret.API_KEY}}", 0, 8), "5:20 API_KEY Write, 11:62 {{secret.API_KEY}} Read"},
+	}
+	for _, tc := range cases {
+		var hs []protocol.DocumentHighlight
+		c.mustCall("textDocument/documentHighlight", docPos(u, tc.at), &hs)
+		got := show(hs)
+		t.Logf("documentHighlight at %d:%d: %s", tc.at.Line+1, tc.at.Character+1, got)
+		if got != tc.want {
+			t.Errorf("at %d:%d got\n %s\nwant\n %s", tc.at.Line+1, tc.at.Character+1, got, tc.want)
+		}
+	}
+	// nothing to highlight on an op name
+	var hs []protocol.DocumentHighlight
+	c.mustCall("textDocument/documentHighlight", docPos(u, posOf(t, text, "emit(", 0, 1)), &hs)
+	if len(hs) != 0 {
+		t.Errorf("highlights on an op name: %s", show(hs))
+	}
+}
+
+// TestDeclaration answers declaration like definition: a variable's
+// binding, a target's name line.
+func TestDeclaration(t *testing.T) {
+	c, _, u, text := openBrief(t)
+	for _, tc := range []struct {
+		at   protocol.Position
+		want string
+	}{
+		{posOf(t, text, "ISSUES.items", 0, 1), "ISSUES@10"},
+		{posOf(t, text, "default: summarize", 0, 10), "summarize@13"},
+		{posOf(t, text, "${LIMIT}", 0, 3), "LIMIT@4"},
+	} {
+		var decl, def []protocol.Location
+		c.mustCall("textDocument/declaration", docPos(u, tc.at), &decl)
+		c.mustCall("textDocument/definition", docPos(u, tc.at), &def)
+		if len(decl) != 1 {
+			t.Fatalf("declaration: %+v", decl)
+		}
+		got := fmt.Sprintf("%s@%d", rangeText(text, decl[0].Range), decl[0].Range.Start.Line+1)
+		t.Logf("declaration at %d:%d: %s", tc.at.Line+1, tc.at.Character+1, got)
+		if got != tc.want || fmt.Sprint(decl) != fmt.Sprint(def) {
+			t.Errorf("declaration %s (definition %v), want %s", got, def, tc.want)
+		}
+	}
+}
+
+// TestSignatureHelpUnclosed: while a call is still open (no ")" yet, the
+// line does not parse) signature help answers from the tokens before the
+// cursor, with the parameter being written active.
+func TestSignatureHelpUnclosed(t *testing.T) {
+	c, _, u, text := openBrief(t)
+	v := 1
+	for _, tc := range []struct {
+		line, label string
+		active      int // -1: none
+	}{
+		{`emit(text="a", `, "emit(", -1},
+		{`emit(text="a(b", `, "emit(", -1},
+		{`notify(agent="ops", `, "notify(", 1},
+		{`notify(agent="ops", event_type=`, "notify(", 2},
+		{`notify(message="x", `, "notify(", 0},
+		{"notify(agent=\"ops\",\n        message=", "notify(", 1},
+		{`emit(text="${X|default(`, "emit(", 0},
+	} {
+		v++
+		doc := strings.Replace(text, "    $ llm prompt=", "    "+tc.line+"\n    $ llm prompt=", 1)
+		c.change(u, v, doc)
+		at := posOf(t, doc, tc.line, 0, 0)
+		lines := strings.Split(tc.line, "\n")
+		at.Line += uint32(len(lines) - 1)
+		if len(lines) > 1 {
+			at.Character = uint32(len(lines[len(lines)-1]))
+		} else {
+			at.Character += uint32(len(tc.line))
+		}
+		var h protocol.SignatureHelp
+		c.mustCall("textDocument/signatureHelp", docPos(u, at), &h)
+		if len(h.Signatures) != 1 {
+			t.Fatalf("%q: no signature: %+v", tc.line, h)
+		}
+		got, ok := h.ActiveParameter.Get()
+		t.Logf("%q -> %s active=%v", tc.line, h.Signatures[0].Label, map[bool]any{true: got, false: "none"}[ok])
+		if !strings.HasPrefix(h.Signatures[0].Label, tc.label) || ok != (tc.active >= 0) || (ok && int(got) != tc.active) {
+			t.Errorf("%q: signature %q active %v %v, want %s… active %d", tc.line, h.Signatures[0].Label, got, ok, tc.label, tc.active)
+		}
+	}
+	// outside any call: no help
+	var h *protocol.SignatureHelp
+	c.mustCall("textDocument/signatureHelp", docPos(u, posOf(t, text, "summarize: fetch", 0, 3)), &h)
+	if h != nil && len(h.Signatures) > 0 {
+		t.Errorf("signature help outside a call: %+v", h)
+	}
+}
+
+// TestLinkedEditingTargetName: on a target's name line or a use of it,
+// the definition, the needs entry and default: are linked.
+func TestLinkedEditingTargetName(t *testing.T) {
+	c, _, u, text := openBrief(t)
+	for _, at := range []protocol.Position{posOf(t, text, "summarize: fetch", 0, 2), posOf(t, text, "default: summarize", 0, 12)} {
+		var le protocol.LinkedEditingRanges
+		c.mustCall("textDocument/linkedEditingRange", docPos(u, at), &le)
+		var got []string
+		for _, r := range le.Ranges {
+			got = append(got, fmt.Sprintf("%d:%d %s", r.Start.Line+1, r.Start.Character+1, rangeText(text, r)))
+		}
+		t.Logf("linkedEditingRange at %d:%d: %v", at.Line+1, at.Character+1, got)
+		if want := "[13:1 summarize 19:10 summarize]"; fmt.Sprint(got) != want || le.WordPattern == nil {
+			t.Errorf("linked ranges %v (pattern %v), want %s", got, le.WordPattern, want)
+		}
+	}
+	var le protocol.LinkedEditingRanges
+	c.mustCall("textDocument/linkedEditingRange", docPos(u, posOf(t, text, "fetch:", 0, 1)), &le)
+	if len(le.Ranges) != 2 || rangeText(text, le.Ranges[1]) != "fetch" || le.Ranges[1].Start.Line != 12 {
+		t.Errorf("fetch: linked ranges %+v", le.Ranges)
+	}
+	// a variable is not linked (rename does that)
+	var none *protocol.LinkedEditingRanges
+	c.mustCall("textDocument/linkedEditingRange", docPos(u, posOf(t, text, "ISSUES.items", 0, 1)), &none)
+	if none != nil && len(none.Ranges) > 0 {
+		t.Errorf("linked ranges on a variable: %+v", none)
+	}
+}
