@@ -16,6 +16,8 @@ type clientCaps struct {
 	configuration     bool // workspace/configuration
 	pull              bool // textDocument/diagnostic: the client pulls diagnostics
 	refresh           bool // workspace/diagnostic/refresh
+	tokensRefresh     bool // workspace/semanticTokens/refresh
+	applyEdit         bool // workspace/applyEdit
 }
 
 // clientCapsOf reads the capabilities the server uses.
@@ -29,6 +31,12 @@ func clientCapsOf(p *protocol.InitializeParams) clientCaps {
 	}
 	if ws := p.Capabilities.Workspace; ws != nil && ws.Diagnostics != nil && ws.Diagnostics.RefreshSupport != nil {
 		c.refresh = *ws.Diagnostics.RefreshSupport
+	}
+	if ws := p.Capabilities.Workspace; ws != nil && ws.SemanticTokens != nil && ws.SemanticTokens.RefreshSupport != nil {
+		c.tokensRefresh = *ws.SemanticTokens.RefreshSupport
+	}
+	if ws := p.Capabilities.Workspace; ws != nil && ws.ApplyEdit != nil {
+		c.applyEdit = *ws.ApplyEdit
 	}
 	if td := p.Capabilities.TextDocument; td != nil && td.Diagnostic != nil {
 		c.pull = true
@@ -67,6 +75,25 @@ func (s *Server) refreshDiagnostics() {
 		defer cancel()
 		if _, err := s.conn.Call(ctx, "workspace/diagnostic/refresh", nil, nil); err != nil {
 			s.logf("workspace/diagnostic/refresh: %v", err)
+		}
+	})
+}
+
+// refreshTokens asks the client to request its semantic tokens again
+// (when it supports that): the tool lists arrived and change what the
+// tokens of a dispatch are.
+func (s *Server) refreshTokens() {
+	s.mu.Lock()
+	ok := s.client.tokensRefresh
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	s.background("workspace/semanticTokens/refresh", func() {
+		ctx, cancel := context.WithTimeout(s.ctx, clientCallTimeout)
+		defer cancel()
+		if _, err := s.conn.Call(ctx, "workspace/semanticTokens/refresh", nil, nil); err != nil {
+			s.logf("workspace/semanticTokens/refresh: %v", err)
 		}
 	})
 }

@@ -32,6 +32,7 @@ func (s *Server) initialize(_ context.Context, raw jsonrpc2.RawMessage) (any, er
 	s.client = caps
 	s.initialized = true
 	s.mu.Unlock()
+	s.warming.Store(s.opts.WarmTools != nil)
 	return &protocol.InitializeResult{
 		Capabilities: capabilities(caps.pull),
 		ServerInfo:   protocol.ServerInfo{Name: "skillc", Version: protocol.NewOptional(Version)},

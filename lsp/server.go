@@ -109,6 +109,9 @@ type Server struct {
 
 	client  clientCaps   // what the client announced at initialize (under mu)
 	warmGen atomic.Int64 // counts tool warm-ups; a newer one supersedes
+	// warming is set from initialize until the newest tool warm-up ended:
+	// completion of tools not known yet is then incomplete.
+	warming atomic.Bool
 
 }
 
