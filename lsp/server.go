@@ -112,7 +112,6 @@ type Server struct {
 	// warming is set from initialize until the newest tool warm-up ended:
 	// completion of tools not known yet is then incomplete.
 	warming atomic.Bool
-
 }
 
 // NewServer returns a server with the given options.
