@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"runtime/debug"
 
 	"go.lsp.dev/protocol"
@@ -18,6 +19,11 @@ type clientCaps struct {
 	refresh           bool // workspace/diagnostic/refresh
 	tokensRefresh     bool // workspace/semanticTokens/refresh
 	applyEdit         bool // workspace/applyEdit
+	// clientCommands are commands the client implements itself
+	// (initializationOptions.clientCommands): they are not announced in
+	// executeCommandProvider, where a client such as vscode-languageclient
+	// would register them a second time.
+	clientCommands []string
 }
 
 // clientCapsOf reads the capabilities the server uses.
@@ -40,6 +46,14 @@ func clientCapsOf(p *protocol.InitializeParams) clientCaps {
 	}
 	if td := p.Capabilities.TextDocument; td != nil && td.Diagnostic != nil {
 		c.pull = true
+	}
+	if len(p.InitializationOptions) > 0 {
+		var opts struct {
+			ClientCommands []string `json:"clientCommands"`
+		}
+		if json.Unmarshal(p.InitializationOptions, &opts) == nil {
+			c.clientCommands = opts.ClientCommands
+		}
 	}
 	if w := p.Capabilities.Window; w != nil && w.WorkDoneProgress != nil {
 		c.progress = *w.WorkDoneProgress

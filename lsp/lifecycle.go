@@ -34,7 +34,7 @@ func (s *Server) initialize(_ context.Context, raw jsonrpc2.RawMessage) (any, er
 	s.mu.Unlock()
 	s.warming.Store(s.opts.WarmTools != nil)
 	return &protocol.InitializeResult{
-		Capabilities: capabilities(caps.pull),
+		Capabilities: capabilities(caps),
 		ServerInfo:   protocol.ServerInfo{Name: "skillc", Version: protocol.NewOptional(Version)},
 	}, nil
 }
@@ -59,7 +59,7 @@ func rootsOf(p *protocol.InitializeParams) []string {
 // capabilities describes what the server offers. Diagnostics are pushed
 // (publishDiagnostics) unless the client pulls them: a client doing both
 // would show every diagnostic twice.
-func capabilities(pull bool) protocol.ServerCapabilities {
+func capabilities(client clientCaps) protocol.ServerCapabilities {
 	yes := protocol.Boolean(true)
 	t := true
 	incremental := protocol.TextDocumentSyncKindIncremental
@@ -96,7 +96,12 @@ func capabilities(pull bool) protocol.ServerCapabilities {
 		InlayHintProvider: yes,
 		CodeLensProvider:  &protocol.CodeLensOptions{},
 	}
-	if pull {
+	for _, cmd := range serverCommands() {
+		if !slices.Contains(client.clientCommands, cmd) {
+			c.ExecuteCommandProvider.Commands = append(c.ExecuteCommandProvider.Commands, cmd)
+		}
+	}
+	if client.pull {
 		c.DiagnosticProvider = &protocol.DiagnosticOptions{
 			Identifier: &ident, InterFileDependencies: true, WorkspaceDiagnostics: true,
 		}

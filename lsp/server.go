@@ -54,6 +54,10 @@ type Options struct {
 	// cache in the background (skillc lsp passes WarmWith and its MCP
 	// client); nil means no warm-up: the cache is only read.
 	WarmTools ToolWarmer
+	// RunSkill runs `skillc run|test` for the skillc.run and skillc.test
+	// commands (skillc lsp passes ExecRunner of its own binary); nil means
+	// the server cannot run skills and the commands answer an error.
+	RunSkill SkillRunner
 }
 
 func (o *Options) debounce() time.Duration {
@@ -406,10 +410,4 @@ func requestHandlers() map[string]requestFunc {
 		"textDocument/declaration":               handlerOf((*Server).declaration),
 		"textDocument/linkedEditingRange":        handlerOf((*Server).linkedEditingRange),
 	}
-}
-
-// executeCommand answers workspace/executeCommand; the server offers no
-// commands.
-func (s *Server) executeCommand(_ context.Context, p *protocol.ExecuteCommandParams) (any, error) {
-	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
 }
