@@ -202,3 +202,61 @@ func TestLinkedEditingTargetName(t *testing.T) {
 		t.Errorf("linked ranges on a variable: %+v", none)
 	}
 }
+
+// applyEdits applies LSP text edits (non-overlapping) to text.
+func applyEdits(text string, tes []protocol.TextEdit) string {
+	src := []byte(text)
+	for i := len(tes) - 1; i >= 0; i-- {
+		from, to := byteOffsetIn(src, tes[i].Range.Start), byteOffsetIn(src, tes[i].Range.End)
+		src = append(src[:from:from], append([]byte(tes[i].NewText), src[to:]...)...)
+	}
+	return string(src)
+}
+
+// TestRangeFormatting formats only the selected statements of a badly
+// laid out skill, and refuses a document that does not parse with an error
+// naming the syntax error.
+func TestRangeFormatting(t *testing.T) {
+	dir := t.TempDir()
+	c := newTestClient(t, Options{})
+	c.initialize(dir)
+	u := "file://" + dir + "/fmtme.skill.md"
+	text := "# Skill: fmtme\n# Timeout: 30\n\nfirst:\n  emit(text=\"a\" )\n  emit(text = \"b\")\n\nsecond:   first\n      emit(text=\"c\")\n      $set  X =  1\n\ndefault: second\n"
+	c.open(u, text)
+	format := func(from, to protocol.Position) ([]protocol.TextEdit, error) {
+		var tes []protocol.TextEdit
+		err := c.call("textDocument/rangeFormatting", map[string]any{"textDocument": map[string]any{"uri": u},
+			"range": protocol.Range{Start: from, End: to}, "options": map[string]any{"tabSize": 4, "insertSpaces": true}}, &tes)
+		return tes, err
+	}
+	// the body of "first" (lines 5-6)
+	tes, err := format(protocol.Position{Line: 4}, protocol.Position{Line: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := applyEdits(text, tes)
+	want := strings.Replace(text, "  emit(text=\"a\" )\n  emit(text = \"b\")\n", "    emit(text=\"a\")\n    emit(text=\"b\")\n", 1)
+	t.Logf("rangeFormatting lines 5-6: %d edits; result:\n%s", len(tes), got)
+	if got != want {
+		t.Errorf("formatting lines 5-6 gave\n%s\nwant\n%s", got, want)
+	}
+	// one statement of "second", selected inside the line: re-indenting it
+	// alone would break its block, so the target is formatted with it
+	tes, err = format(posOf(t, text, "$set", 0, 1), posOf(t, text, "$set", 0, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = applyEdits(text, tes)
+	t.Logf("rangeFormatting inside the $set line: %d edits; result:\n%s", len(tes), got)
+	if want := strings.Replace(text, "second:   first\n      emit(text=\"c\")\n      $set  X =  1\n", "second: first\n    emit(text=\"c\")\n    $set X = 1\n", 1); got != want {
+		t.Errorf("formatting the $set line gave\n%s\nwant\n%s", got, want)
+	}
+	// a broken document is refused
+	broken := strings.Replace(text, "emit(text=\"c\")", "emit(text=\"c\"", 1)
+	c.change(u, 2, broken)
+	_, err = format(protocol.Position{Line: 7}, protocol.Position{Line: 10})
+	t.Logf("rangeFormatting of a broken range: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "not formatting lines 8-10") || !strings.Contains(err.Error(), "line 9") {
+		t.Errorf("broken range: error %v, want a refusal naming line 9", err)
+	}
+}

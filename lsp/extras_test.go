@@ -138,7 +138,7 @@ func TestCapabilities(t *testing.T) {
 		c.mustCall("initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": caps}, &res)
 		got := capabilityNames(res)
 		want := "callHierarchyProvider,codeActionProvider,codeLensProvider,completionProvider,declarationProvider,definitionProvider," +
-			"documentFormattingProvider,documentHighlightProvider,documentLinkProvider,documentSymbolProvider,executeCommandProvider," +
+			"documentFormattingProvider,documentHighlightProvider,documentLinkProvider,documentRangeFormattingProvider,documentSymbolProvider,executeCommandProvider," +
 			"foldingRangeProvider,hoverProvider,inlayHintProvider,linkedEditingRangeProvider,referencesProvider,renameProvider," +
 			"selectionRangeProvider,semanticTokensProvider,signatureHelpProvider,textDocumentSync,workspaceSymbolProvider"
 		if pull {

@@ -409,5 +409,6 @@ func requestHandlers() map[string]requestFunc {
 		"textDocument/documentHighlight":         handlerOf((*Server).documentHighlight),
 		"textDocument/declaration":               handlerOf((*Server).declaration),
 		"textDocument/linkedEditingRange":        handlerOf((*Server).linkedEditingRange),
+		"textDocument/rangeFormatting":           handlerOf((*Server).rangeFormatting),
 	}
 }
