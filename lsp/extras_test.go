@@ -140,7 +140,7 @@ func TestCapabilities(t *testing.T) {
 		want := "callHierarchyProvider,codeActionProvider,codeLensProvider,completionProvider,declarationProvider,definitionProvider," +
 			"documentFormattingProvider,documentHighlightProvider,documentLinkProvider,documentRangeFormattingProvider,documentSymbolProvider,executeCommandProvider," +
 			"foldingRangeProvider,hoverProvider,inlayHintProvider,linkedEditingRangeProvider,referencesProvider,renameProvider," +
-			"selectionRangeProvider,semanticTokensProvider,signatureHelpProvider,textDocumentSync,workspaceSymbolProvider"
+			"selectionRangeProvider,semanticTokensProvider,signatureHelpProvider,textDocumentSync,workspace,workspaceSymbolProvider"
 		if pull {
 			want = strings.Replace(want, "definitionProvider,", "definitionProvider,diagnosticProvider,", 1)
 		}

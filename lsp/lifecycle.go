@@ -97,6 +97,8 @@ func capabilities(client clientCaps) protocol.ServerCapabilities {
 		InlayHintProvider: yes,
 		CodeLensProvider:  &protocol.CodeLensOptions{},
 	}
+	c.Workspace = &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+		Supported: &t, ChangeNotifications: protocol.Boolean(true)}}
 	for _, cmd := range serverCommands() {
 		if !slices.Contains(client.clientCommands, cmd) {
 			c.ExecuteCommandProvider.Commands = append(c.ExecuteCommandProvider.Commands, cmd)
@@ -264,6 +266,28 @@ func (s *Server) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams) 
 	}
 	if config {
 		s.configChanged()
+	}
+}
+
+// didChangeWorkspaceFolders follows folders added to or removed from the
+// workspace: the skill index and the configuration are built again from
+// the new folders, the open documents re-checked, the tools of the new
+// folders' connectors warmed.
+func (s *Server) didChangeWorkspaceFolders(p *protocol.DidChangeWorkspaceFoldersParams) {
+	var added, removed []string
+	for _, f := range p.Event.Added {
+		if path := filePath(string(f.URI)); path != "" {
+			added = append(added, path)
+		}
+	}
+	for _, f := range p.Event.Removed {
+		if path := filePath(string(f.URI)); path != "" {
+			removed = append(removed, path)
+		}
+	}
+	if s.ws.changeRoots(added, removed) {
+		s.republishAll()
+		s.startWarmUp()
 	}
 }
 

@@ -332,7 +332,7 @@ func (s *Server) notification(ctx context.Context, method string, params jsonrpc
 			s.configChanged()
 		})
 	case "workspace/didChangeWorkspaceFolders":
-		s.configChanged()
+		err = decodeAnd(params, s.didChangeWorkspaceFolders)
 	default:
 		s.logf("ignoring notification %s", method)
 	}
