@@ -141,6 +141,7 @@ func (s *Server) afterInitialized() {
 			s.republishAll()
 		}
 		s.startWarmUp()
+		s.scheduleClosedScan()
 	})
 }
 

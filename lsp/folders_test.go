@@ -3,6 +3,7 @@ package lsp
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -68,5 +69,46 @@ func TestWorkspaceFoldersAtRunTime(t *testing.T) {
 	}
 	if got := symbols(); len(got) != 0 {
 		t.Errorf("workspace/symbol after removing the folder: %v", got)
+	}
+}
+
+// TestClosedFilesDiagnostics: a client that only takes pushed diagnostics
+// gets those of the workspace's skill files with an error that it has not
+// opened; a file without errors gets none; fixing the file on disk clears
+// them; opening the file, its buffer's diagnostics win.
+func TestClosedFilesDiagnostics(t *testing.T) {
+	dir := t.TempDir()
+	bad := "# Skill: bad\n# Status: Draft\n\nrun:\n    emit(text=\"x\"\n\ndefault: run\n"
+	good := "# Skill: good\n# Status: Draft\n\nrun:\n    emit(text=\"x\")\n\ndefault: run\n"
+	writeFile(t, dir, "bad.skill.md", bad)
+	writeFile(t, dir, "good.skill.md", good)
+	c := newTestClient(t, Options{})
+	c.initialize(dir)
+	badURI := string(uri.File(filepath.Join(dir, "bad.skill.md")))
+	p := c.waitDiags(badURI, func(p protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	t.Logf("closed bad.skill.md: %d diagnostic(s), first %q at line %d", len(p.Diagnostics), p.Diagnostics[0].Message, p.Diagnostics[0].Range.Start.Line+1)
+	if p.Diagnostics[0].Severity != protocol.DiagnosticSeverityError || p.Diagnostics[0].Range.Start.Line != 4 {
+		t.Errorf("closed file diagnostics = %+v", p.Diagnostics)
+	}
+	// fixed on disk: cleared
+	writeFile(t, dir, "bad.skill.md", strings.Replace(bad, `"x"`, `"x")`, 1))
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": badURI, "type": 2}}})
+	c.waitDiags(badURI, func(p protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+	t.Logf("bad.skill.md fixed on disk: diagnostics cleared")
+	// broken again, then opened with a fixed buffer: the buffer wins
+	writeFile(t, dir, "bad.skill.md", bad)
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": badURI, "type": 2}}})
+	c.waitDiags(badURI, func(p protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	c.open(badURI, strings.Replace(bad, `"x"`, `"x")`, 1))
+	c.waitDiags(badURI, atVersion(1))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.diags {
+		if filepath.Base(string(p.URI)) == "good.skill.md" {
+			t.Errorf("diagnostics pushed for a closed file without errors: %+v", p)
+		}
+	}
+	if last := c.diags[len(c.diags)-1]; string(last.URI) == badURI && len(last.Diagnostics) > 0 {
+		t.Errorf("the disk's diagnostics replaced the open buffer's: %+v", last)
 	}
 }

@@ -194,6 +194,7 @@ func (s *Server) didClose(p *protocol.DidCloseTextDocumentParams) {
 	if path := filePath(u); strings.HasSuffix(path, SkillExt) {
 		s.skillFromDisk(path)
 	}
+	s.scheduleClosedScan()
 }
 
 // skillFromDisk re-reads what the skill file at path declares and
@@ -267,6 +268,7 @@ func (s *Server) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams) 
 	if config {
 		s.configChanged()
 	}
+	s.scheduleClosedScan()
 }
 
 // didChangeWorkspaceFolders follows folders added to or removed from the
@@ -288,6 +290,7 @@ func (s *Server) didChangeWorkspaceFolders(p *protocol.DidChangeWorkspaceFolders
 	if s.ws.changeRoots(added, removed) {
 		s.republishAll()
 		s.startWarmUp()
+		s.scheduleClosedScan()
 	}
 }
 
@@ -297,6 +300,7 @@ func (s *Server) configChanged() {
 	s.ws.invalidate()
 	s.republishAll()
 	s.startWarmUp()
+	s.scheduleClosedScan()
 }
 
 // republishAll schedules diagnostics for every open document.
@@ -356,6 +360,12 @@ func (s *Server) scheduleLocked(d *document, delay time.Duration) {
 
 // stopTimers stops every pending publication.
 func (s *Server) stopTimers() {
+	// closedMu is taken before s.mu elsewhere: never under s.mu
+	s.closedMu.Lock()
+	if s.closed.timer != nil {
+		s.closed.timer.Stop()
+	}
+	s.closedMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, d := range s.docs {

@@ -116,6 +116,9 @@ type Server struct {
 	// warming is set from initialize until the newest tool warm-up ended:
 	// completion of tools not known yet is then incomplete.
 	warming atomic.Bool
+
+	closedMu sync.Mutex  // orders the checks of closed files
+	closed   closedState // diagnostics pushed for files not open
 }
 
 // NewServer returns a server with the given options.

@@ -85,6 +85,7 @@ func (s *Server) warmUp(gen int64, roots []string) {
 		// tokens of the dispatches change with the tools
 		s.refreshDiagnostics()
 		s.refreshTokens()
+		s.scheduleClosedScan()
 	}
 }
 
