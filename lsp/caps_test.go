@@ -260,3 +260,44 @@ func TestRangeFormatting(t *testing.T) {
 		t.Errorf("broken range: error %v, want a refusal naming line 9", err)
 	}
 }
+
+// TestOnTypeFormatting re-indents as a target body is typed: one step
+// under a line ending with ":", like the previous statement otherwise,
+// "else:" back to its if; nothing outside a body.
+func TestOnTypeFormatting(t *testing.T) {
+	dir := t.TempDir()
+	c := newTestClient(t, Options{})
+	c.initialize(dir)
+	u := "file://" + dir + "/type.skill.md"
+	v := 1
+	c.open(u, "")
+	for _, tc := range []struct {
+		text string // "|" marks the cursor after the typed character
+		ch   string
+		want string // the line after the edit
+	}{
+		{"# Skill: t\n\nrun:\n|", "\n", "    "},
+		{"# Skill: t\n\nrun: prep\n|", "\n", "    "},
+		{"# Skill: t\n\nrun:\n    if ${X} == \"a\":\n  |", "\n", "        "},
+		{"# Skill: t\n\nrun:\n    if ${X} == \"a\":\n        emit(text=\"a\")\n|", "\n", "        "},
+		{"# Skill: t\n\nrun:\n    if ${X} == \"a\":\n        emit(text=\"a\")\n        else:|", ":", "    else:"},
+		{"# Skill: t\n\nrun:\n    foreach I in ${L}:\n        if ${I} == \"a\":\n            emit(text=\"a\")\n            elif ${I} == \"b\":|", ":", "        elif ${I} == \"b\":"},
+		{"# Skill: t\n# Vars: X\n|", "\n", ""}, // headers: no edit
+		{"# Skill: t\n\nrun:\n    emit(text=\"a\")\n\ndefault: run\n|", "\n", ""},
+	} {
+		v++
+		i := strings.Index(tc.text, "|")
+		text := tc.text[:i] + tc.text[i+1:]
+		c.change(u, v, text)
+		at := posOf(t, tc.text, "|", 0, 0)
+		var tes []protocol.TextEdit
+		c.mustCall("textDocument/onTypeFormatting", map[string]any{"textDocument": map[string]any{"uri": u},
+			"position": at, "ch": tc.ch, "options": map[string]any{"tabSize": 4, "insertSpaces": true}}, &tes)
+		lines := strings.Split(applyEdits(text, tes), "\n")
+		got := lines[at.Line]
+		t.Logf("typed %q: line %d becomes %q (%d edit(s))", tc.ch, at.Line+1, got, len(tes))
+		if got != tc.want {
+			t.Errorf("%q typed %q: line %q, want %q", tc.text, tc.ch, got, tc.want)
+		}
+	}
+}

@@ -413,5 +413,6 @@ func requestHandlers() map[string]requestFunc {
 		"textDocument/declaration":               handlerOf((*Server).declaration),
 		"textDocument/linkedEditingRange":        handlerOf((*Server).linkedEditingRange),
 		"textDocument/rangeFormatting":           handlerOf((*Server).rangeFormatting),
+		"textDocument/onTypeFormatting":          handlerOf((*Server).onTypeFormatting),
 	}
 }
