@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"runtime/debug"
 
 	"go.lsp.dev/protocol"
@@ -16,6 +17,13 @@ type clientCaps struct {
 	configuration     bool // workspace/configuration
 	pull              bool // textDocument/diagnostic: the client pulls diagnostics
 	refresh           bool // workspace/diagnostic/refresh
+	tokensRefresh     bool // workspace/semanticTokens/refresh
+	applyEdit         bool // workspace/applyEdit
+	// clientCommands are commands the client implements itself
+	// (initializationOptions.clientCommands): they are not announced in
+	// executeCommandProvider, where a client such as vscode-languageclient
+	// would register them a second time.
+	clientCommands []string
 }
 
 // clientCapsOf reads the capabilities the server uses.
@@ -30,8 +38,22 @@ func clientCapsOf(p *protocol.InitializeParams) clientCaps {
 	if ws := p.Capabilities.Workspace; ws != nil && ws.Diagnostics != nil && ws.Diagnostics.RefreshSupport != nil {
 		c.refresh = *ws.Diagnostics.RefreshSupport
 	}
+	if ws := p.Capabilities.Workspace; ws != nil && ws.SemanticTokens != nil && ws.SemanticTokens.RefreshSupport != nil {
+		c.tokensRefresh = *ws.SemanticTokens.RefreshSupport
+	}
+	if ws := p.Capabilities.Workspace; ws != nil && ws.ApplyEdit != nil {
+		c.applyEdit = *ws.ApplyEdit
+	}
 	if td := p.Capabilities.TextDocument; td != nil && td.Diagnostic != nil {
 		c.pull = true
+	}
+	if len(p.InitializationOptions) > 0 {
+		var opts struct {
+			ClientCommands []string `json:"clientCommands"`
+		}
+		if json.Unmarshal(p.InitializationOptions, &opts) == nil {
+			c.clientCommands = opts.ClientCommands
+		}
 	}
 	if w := p.Capabilities.Window; w != nil && w.WorkDoneProgress != nil {
 		c.progress = *w.WorkDoneProgress
@@ -71,6 +93,25 @@ func (s *Server) refreshDiagnostics() {
 	})
 }
 
+// refreshTokens asks the client to request its semantic tokens again
+// (when it supports that): the tool lists arrived and change what the
+// tokens of a dispatch are.
+func (s *Server) refreshTokens() {
+	s.mu.Lock()
+	ok := s.client.tokensRefresh
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	s.background("workspace/semanticTokens/refresh", func() {
+		ctx, cancel := context.WithTimeout(s.ctx, clientCallTimeout)
+		defer cancel()
+		if _, err := s.conn.Call(ctx, "workspace/semanticTokens/refresh", nil, nil); err != nil {
+			s.logf("workspace/semanticTokens/refresh: %v", err)
+		}
+	})
+}
+
 // clientProgress reports whether the client takes work-done progress.
 func (s *Server) clientProgress() bool {
 	s.mu.Lock()
@@ -100,6 +141,7 @@ func (s *Server) afterInitialized() {
 			s.republishAll()
 		}
 		s.startWarmUp()
+		s.scheduleClosedScan()
 	})
 }
 

@@ -47,7 +47,29 @@ func (s *Server) completion(_ context.Context, p *protocol.CompletionParams) (an
 	if items == nil {
 		items = []protocol.CompletionItem{}
 	}
-	return &protocol.CompletionList{Items: items}, nil
+	// While the tool lists warm up, a completion that depends on tools
+	// not known yet is incomplete: the client asks again as the user
+	// types instead of keeping an empty list.
+	incomplete := s.warming.Load() && !isSkillMD(snap.uri) && snap.awaitsTools(off)
+	return &protocol.CompletionList{IsIncomplete: incomplete, Items: items}, nil
+}
+
+// awaitsTools reports whether the completion at off lists the tools of a
+// connector (or a tool's arguments) whose tools are not known yet.
+func (snap *snapshot) awaitsTools(off int) bool {
+	line := snap.lines.Position(ast.PosOf(off)).Line
+	prefix := string(snap.src[snap.lines.LineStart(line):off])
+	conn := ""
+	if m := reTool.FindStringSubmatch(prefix); m != nil {
+		conn = m[1]
+	} else if m := reDispatchArg.FindStringSubmatch(prefix); m != nil && m[2] != "" {
+		conn = m[1]
+	}
+	if conn == "" || snap.env.Connectors.Connector(conn) == nil {
+		return false
+	}
+	_, known := snap.env.Tools(conn)
+	return !known
 }
 
 // complete computes the completion items at off.

@@ -212,12 +212,6 @@ func depsLabel(deps []string) string {
 	return fmt.Sprintf("after %d targets: %s → … → %s", len(deps), deps[0], strings.Join(deps[len(deps)-2:], " → "))
 }
 
-// Editor commands named by code lenses (the editors implement them).
-const (
-	CommandRun  = "skillc.run"
-	CommandTest = "skillc.test"
-)
-
 // codeLens answers textDocument/codeLens: "Run" and "Test" on the skill's
 // first line, with the document URI as the argument.
 func (s *Server) codeLens(_ context.Context, p *protocol.CodeLensParams) (any, error) {

@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -125,9 +126,29 @@ func TestSettingsFromEditor(t *testing.T) {
 	}
 }
 
-// TestCapabilities pins what initialize announces: diagnostics are pulled
-// only by a client that says it pulls them (pushed otherwise, never both).
+// TestCapabilities pins what initialize announces to the list in
+// docs/editors.md: diagnostics are pulled only by a client that says it
+// pulls them (pushed otherwise, never both).
 func TestCapabilities(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "editors.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, list, ok := strings.Cut(string(doc), "<!-- capabilities -->\n")
+	list, _, ok2 := strings.Cut(list, "<!-- /capabilities -->")
+	if !ok || !ok2 {
+		t.Fatal("docs/editors.md has no <!-- capabilities --> list")
+	}
+	var all, pushed []string
+	for _, line := range strings.Split(strings.TrimSpace(list), "\n") {
+		name, _, _ := strings.Cut(strings.TrimPrefix(line, "- `"), "`")
+		all = append(all, name)
+		if !strings.Contains(line, "(pull;") {
+			pushed = append(pushed, name)
+		}
+	}
+	sort.Strings(all)
+	sort.Strings(pushed)
 	for _, pull := range []bool{false, true} {
 		c := newTestClient(t, Options{})
 		caps := map[string]any{}
@@ -137,15 +158,12 @@ func TestCapabilities(t *testing.T) {
 		var res map[string]any
 		c.mustCall("initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": caps}, &res)
 		got := capabilityNames(res)
-		want := "callHierarchyProvider,codeActionProvider,codeLensProvider,completionProvider,definitionProvider," +
-			"documentFormattingProvider,documentLinkProvider,documentSymbolProvider," +
-			"foldingRangeProvider,hoverProvider,inlayHintProvider,referencesProvider,renameProvider," +
-			"semanticTokensProvider,signatureHelpProvider,textDocumentSync,workspaceSymbolProvider"
+		want := strings.Join(pushed, ",")
 		if pull {
-			want = strings.Replace(want, "definitionProvider,", "definitionProvider,diagnosticProvider,", 1)
+			want = strings.Join(all, ",")
 		}
 		if got != want {
-			t.Errorf("pull %v, capabilities:\n got %s\nwant %s", pull, got, want)
+			t.Errorf("pull %v, capabilities:\n got %s\nwant %s (docs/editors.md)", pull, got, want)
 		}
 		sem, _ := res["capabilities"].(map[string]any)["semanticTokensProvider"].(map[string]any)
 		if full, _ := sem["full"].(map[string]any); full["delta"] != true || sem["range"] != true {

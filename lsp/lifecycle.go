@@ -32,8 +32,9 @@ func (s *Server) initialize(_ context.Context, raw jsonrpc2.RawMessage) (any, er
 	s.client = caps
 	s.initialized = true
 	s.mu.Unlock()
+	s.warming.Store(s.opts.WarmTools != nil)
 	return &protocol.InitializeResult{
-		Capabilities: capabilities(caps.pull),
+		Capabilities: capabilities(caps),
 		ServerInfo:   protocol.ServerInfo{Name: "skillc", Version: protocol.NewOptional(Version)},
 	}, nil
 }
@@ -58,7 +59,7 @@ func rootsOf(p *protocol.InitializeParams) []string {
 // capabilities describes what the server offers. Diagnostics are pushed
 // (publishDiagnostics) unless the client pulls them: a client doing both
 // would show every diagnostic twice.
-func capabilities(pull bool) protocol.ServerCapabilities {
+func capabilities(client clientCaps) protocol.ServerCapabilities {
 	yes := protocol.Boolean(true)
 	t := true
 	incremental := protocol.TextDocumentSyncKindIncremental
@@ -70,9 +71,16 @@ func capabilities(pull bool) protocol.ServerCapabilities {
 		CompletionProvider: &protocol.CompletionOptions{
 			TriggerCharacters: []string{"$", "{", "|", ".", "(", ",", " ", ":", "="},
 		},
-		HoverProvider:              yes,
-		SignatureHelpProvider:      &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", ","}},
-		DefinitionProvider:         yes,
+		HoverProvider:                   yes,
+		SignatureHelpProvider:           &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", ","}},
+		DefinitionProvider:              yes,
+		DeclarationProvider:             yes,
+		DocumentHighlightProvider:       yes,
+		SelectionRangeProvider:          yes,
+		LinkedEditingRangeProvider:      yes,
+		DocumentRangeFormattingProvider: yes,
+		DocumentOnTypeFormattingProvider: protocol.DocumentOnTypeFormattingOptions{
+			FirstTriggerCharacter: "\n", MoreTriggerCharacter: []string{":"}},
 		ReferencesProvider:         yes,
 		DocumentSymbolProvider:     yes,
 		CodeActionProvider:         &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
@@ -91,7 +99,14 @@ func capabilities(pull bool) protocol.ServerCapabilities {
 		InlayHintProvider: yes,
 		CodeLensProvider:  &protocol.CodeLensOptions{},
 	}
-	if pull {
+	c.Workspace = &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+		Supported: &t, ChangeNotifications: protocol.Boolean(true)}}
+	for _, cmd := range serverCommands() {
+		if !slices.Contains(client.clientCommands, cmd) {
+			c.ExecuteCommandProvider.Commands = append(c.ExecuteCommandProvider.Commands, cmd)
+		}
+	}
+	if client.pull {
 		c.DiagnosticProvider = &protocol.DiagnosticOptions{
 			Identifier: &ident, InterFileDependencies: true, WorkspaceDiagnostics: true,
 		}
@@ -181,6 +196,7 @@ func (s *Server) didClose(p *protocol.DidCloseTextDocumentParams) {
 	if path := filePath(u); strings.HasSuffix(path, SkillExt) {
 		s.skillFromDisk(path)
 	}
+	s.scheduleClosedScan()
 }
 
 // skillFromDisk re-reads what the skill file at path declares and
@@ -254,6 +270,30 @@ func (s *Server) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams) 
 	if config {
 		s.configChanged()
 	}
+	s.scheduleClosedScan()
+}
+
+// didChangeWorkspaceFolders follows folders added to or removed from the
+// workspace: the skill index and the configuration are built again from
+// the new folders, the open documents re-checked, the tools of the new
+// folders' connectors warmed.
+func (s *Server) didChangeWorkspaceFolders(p *protocol.DidChangeWorkspaceFoldersParams) {
+	var added, removed []string
+	for _, f := range p.Event.Added {
+		if path := filePath(string(f.URI)); path != "" {
+			added = append(added, path)
+		}
+	}
+	for _, f := range p.Event.Removed {
+		if path := filePath(string(f.URI)); path != "" {
+			removed = append(removed, path)
+		}
+	}
+	if s.ws.changeRoots(added, removed) {
+		s.republishAll()
+		s.startWarmUp()
+		s.scheduleClosedScan()
+	}
 }
 
 // configChanged reloads the configuration, re-checks every open document
@@ -262,6 +302,7 @@ func (s *Server) configChanged() {
 	s.ws.invalidate()
 	s.republishAll()
 	s.startWarmUp()
+	s.scheduleClosedScan()
 }
 
 // republishAll schedules diagnostics for every open document.
@@ -321,6 +362,12 @@ func (s *Server) scheduleLocked(d *document, delay time.Duration) {
 
 // stopTimers stops every pending publication.
 func (s *Server) stopTimers() {
+	// closedMu is taken before s.mu elsewhere: never under s.mu
+	s.closedMu.Lock()
+	if s.closed.timer != nil {
+		s.closed.timer.Stop()
+	}
+	s.closedMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, d := range s.docs {

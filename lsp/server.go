@@ -54,6 +54,10 @@ type Options struct {
 	// cache in the background (skillc lsp passes WarmWith and its MCP
 	// client); nil means no warm-up: the cache is only read.
 	WarmTools ToolWarmer
+	// RunSkill runs `skillc run|test` for the skillc.run and skillc.test
+	// commands (skillc lsp passes ExecRunner of its own binary); nil means
+	// the server cannot run skills and the commands answer an error.
+	RunSkill SkillRunner
 }
 
 func (o *Options) debounce() time.Duration {
@@ -109,7 +113,12 @@ type Server struct {
 
 	client  clientCaps   // what the client announced at initialize (under mu)
 	warmGen atomic.Int64 // counts tool warm-ups; a newer one supersedes
+	// warming is set from initialize until the newest tool warm-up ended:
+	// completion of tools not known yet is then incomplete.
+	warming atomic.Bool
 
+	closedMu sync.Mutex  // orders the checks of closed files
+	closed   closedState // diagnostics pushed for files not open
 }
 
 // NewServer returns a server with the given options.
@@ -326,7 +335,7 @@ func (s *Server) notification(ctx context.Context, method string, params jsonrpc
 			s.configChanged()
 		})
 	case "workspace/didChangeWorkspaceFolders":
-		s.configChanged()
+		err = decodeAnd(params, s.didChangeWorkspaceFolders)
 	default:
 		s.logf("ignoring notification %s", method)
 	}
@@ -399,11 +408,11 @@ func requestHandlers() map[string]requestFunc {
 		"textDocument/prepareCallHierarchy":      handlerOf((*Server).prepareCallHierarchy),
 		"callHierarchy/incomingCalls":            handlerOf((*Server).incomingCalls),
 		"callHierarchy/outgoingCalls":            handlerOf((*Server).outgoingCalls),
+		"textDocument/selectionRange":            handlerOf((*Server).selectionRange),
+		"textDocument/documentHighlight":         handlerOf((*Server).documentHighlight),
+		"textDocument/declaration":               handlerOf((*Server).declaration),
+		"textDocument/linkedEditingRange":        handlerOf((*Server).linkedEditingRange),
+		"textDocument/rangeFormatting":           handlerOf((*Server).rangeFormatting),
+		"textDocument/onTypeFormatting":          handlerOf((*Server).onTypeFormatting),
 	}
-}
-
-// executeCommand answers workspace/executeCommand; the server offers no
-// commands.
-func (s *Server) executeCommand(_ context.Context, p *protocol.ExecuteCommandParams) (any, error) {
-	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q", p.Command)
 }

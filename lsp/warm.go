@@ -44,10 +44,15 @@ func WarmWith(dial wsenv.Dialer) ToolWarmer {
 // and every open document is checked again.
 func (s *Server) startWarmUp() {
 	roots := s.ws.rootDirs()
-	if len(roots) == 0 {
-		return
-	}
 	gen := s.warmGen.Add(1)
+	if len(roots) == 0 || s.opts.WarmTools == nil {
+		s.warming.Store(false)
+		if len(roots) == 0 {
+			return
+		}
+	} else {
+		s.warming.Store(true)
+	}
 	s.background("warming tools", func() { s.warmUp(gen, roots) })
 }
 
@@ -69,9 +74,18 @@ func (s *Server) warmUp(gen int64, roots []string) {
 		}
 		warmed = warmed || fetched
 	}
-	if warmed && s.warmGen.Load() == gen && s.ctx.Err() == nil {
+	current := s.warmGen.Load() == gen && s.ctx.Err() == nil
+	if current {
+		s.warming.Store(false)
+	}
+	if warmed && current {
 		s.ws.invalidate()
 		s.republishAll()
+		// completion answered incomplete meanwhile; diagnostics and
+		// tokens of the dispatches change with the tools
+		s.refreshDiagnostics()
+		s.refreshTokens()
+		s.scheduleClosedScan()
 	}
 }
 

@@ -62,6 +62,27 @@ func (w *workspace) setRoots(roots []string) {
 	w.files, w.skills, w.scanned = nil, nil, false
 }
 
+// changeRoots adds and removes workspace folders at run time
+// (workspace/didChangeWorkspaceFolders) and indexes the folders again; it
+// reports whether the folders changed.
+func (w *workspace) changeRoots(added, removed []string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	roots := slices.DeleteFunc(slices.Clone(w.roots), func(r string) bool { return slices.Contains(removed, r) })
+	for _, a := range added {
+		if !slices.Contains(roots, a) {
+			roots = append(roots, a)
+		}
+	}
+	if slices.Equal(roots, w.roots) {
+		return false
+	}
+	w.roots = roots
+	w.invalidateLocked()
+	w.files, w.skills, w.scanned = nil, nil, false
+	return true
+}
+
 // invalidate drops cached configuration (the skill index stays).
 func (w *workspace) invalidate() {
 	w.mu.Lock()

@@ -35,19 +35,25 @@ func lspCommand() *cli.Command {
 				logw = f
 			}
 			home, _ := os.UserHomeDir()
+			self, err := os.Executable()
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("skillc lsp: cannot find its own binary for the run commands: %v", err), 1)
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			debounce := c.Duration("debounce")
 			if debounce == 0 {
 				debounce = -1 // --debounce 0: none (Options' zero value is the default)
 			}
-			err := lsp.Serve(ctx, lsp.StdioConn(os.Stdin, os.Stdout), lsp.Options{
+			err = lsp.Serve(ctx, lsp.StdioConn(os.Stdin, os.Stdout), lsp.Options{
 				Debounce: debounce,
 				Log:      logw,
 				Env:      os.LookupEnv,
 				Home:     home,
 				// the background warm-up of skillc check's tool cache
 				WarmTools: lsp.WarmWith(dialMCP),
+				// skillc.run / skillc.test run this binary
+				RunSkill: lsp.ExecRunner(self),
 			})
 			if err != nil {
 				return cli.Exit(fmt.Sprintf("skillc lsp: %v", err), 1)

@@ -42,6 +42,11 @@ function createClient() {
     documentSelector: server.documentSelector(),
     outputChannel: state.output,
     traceOutputChannel: state.output,
+    // skillc.run and skillc.test run in the "skillc run" channel here; the
+    // server leaves them out of executeCommandProvider so that the client
+    // does not register them a second time (it still offers
+    // skillc.approve.preview and skillc.fix.all).
+    initializationOptions: { clientCommands: ['skillc.run', 'skillc.test'] },
   };
   const client = new LanguageClient(server.CLIENT_ID, 'skillc language server', run, clientOptions);
   return { client, command: run.run.command };

@@ -123,6 +123,44 @@ async function main() {
   const items = Array.isArray(comp) ? comp : comp.items;
   check(items.some((i) => i.label === 'search'), 'completion: ' + JSON.stringify(items.map((i) => i.label)));
 
+  // The editing capabilities, through an independent client library.
+  step('editing capabilities');
+  for (const cap of ['selectionRangeProvider', 'documentHighlightProvider', 'declarationProvider',
+    'linkedEditingRangeProvider', 'documentRangeFormattingProvider', 'documentOnTypeFormattingProvider']) {
+    check(init.capabilities[cap], 'no ' + cap);
+  }
+  check(init.capabilities.workspace.workspaceFolders.changeNotifications === true, 'workspace folders not advertised');
+  const sel = await conn.sendRequest(rpc.SelectionRangeRequest.type, {
+    textDocument: { uri: briefUri }, positions: [positionOf(edited, 'ISSUE.summary', 2)],
+  });
+  const chain = [];
+  for (let r = sel[0]; r; r = r.parent) chain.push(r.range);
+  check(chain.length >= 6 && chain[0].start.character === 34 && chain[0].end.character === 39,
+    'selection range: ' + JSON.stringify(chain.slice(0, 2)));
+  const hl = await conn.sendRequest(rpc.DocumentHighlightRequest.type, {
+    textDocument: { uri: briefUri }, position: positionOf(edited, 'ISSUES.items', 1),
+  });
+  check(hl.length === 3 && hl[0].kind === rpc.DocumentHighlightKind.Write && hl[1].kind === rpc.DocumentHighlightKind.Read,
+    'document highlight: ' + JSON.stringify(hl));
+  const decl = await conn.sendRequest(rpc.DeclarationRequest.type, {
+    textDocument: { uri: briefUri }, position: positionOf(edited, 'default: summarize', 10),
+  });
+  check(decl.length === 1 && decl[0].range.start.line === 12, 'declaration: ' + JSON.stringify(decl));
+  const open = edited.replace('    $ tracker.\n', '    notify(agent="ops", \n');
+  await conn.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: briefUri, version: 3 }, contentChanges: [{ text: open }],
+  });
+  const sig = await conn.sendRequest(rpc.SignatureHelpRequest.type, {
+    textDocument: { uri: briefUri }, position: positionOf(open, 'notify(agent="ops", ', 20),
+  });
+  check(sig && /^notify\(/.test(sig.signatures[0].label) && sig.activeParameter === 1,
+    'signature help in an unclosed call: ' + JSON.stringify(sig));
+  const preview = await conn.sendRequest(rpc.ExecuteCommandRequest.type, {
+    command: 'skillc.approve.preview', arguments: [briefUri],
+  });
+  check(preview.skill === 'brief' && preview.summary.some((l) => /shell curl/.test(l)),
+    'skillc.approve.preview: ' + JSON.stringify(preview));
+
   // An unknown method is a proper error, and the session survives it.
   let unknownFailed = false;
   try {
