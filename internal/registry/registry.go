@@ -118,7 +118,10 @@ func (r *Registry) index(cands []candidate) ([]*Record, []Problem) {
 func (r *Registry) install(recs []*Record, probs []Problem, dirs []string) {
 	byName, byID := map[string]*Record{}, map[string]*Record{}
 	for _, rec := range recs {
-		byID[rec.ID] = rec
+		// an unloadable record never takes the id of a loadable one
+		if prev, ok := byID[rec.ID]; !ok || !prev.Loadable {
+			byID[rec.ID] = rec
+		}
 		if rec.Visible() {
 			byName[rec.Name] = rec
 		}
@@ -171,9 +174,14 @@ func resolve(recs []*Record) []Problem {
 // resolveName handles the records sharing one name (sorted by rank).
 func resolveName(group []*Record) []Problem {
 	var probs []Problem
+	// Only records that could load claim their name: a SKILL.md without
+	// frontmatter, name or description reports its own error and neither
+	// collides with nor shadows a loadable skill of the same name.
 	byOrigin := map[string][]*Record{}
 	for _, rec := range group {
-		byOrigin[rec.Origin] = append(byOrigin[rec.Origin], rec)
+		if rec.Loadable {
+			byOrigin[rec.Origin] = append(byOrigin[rec.Origin], rec)
+		}
 	}
 	for _, same := range byOrigin {
 		if len(same) < 2 {
