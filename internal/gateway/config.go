@@ -43,6 +43,12 @@ type Config struct {
 	MaxCandidates  int      `json:"max_candidates"`
 	MaxIntentBytes int      `json:"max_intent_bytes"`
 	MaxTargetBytes int64    `json:"max_target_bytes"`
+	// MaxScanDirs bounds the registry's scan of each skill root (the
+	// --max-scan-dirs flag and SKILLSCRIPT_SKILLS_MAX_SCAN_DIRS win).
+	MaxScanDirs int `json:"max_scan_dirs"`
+	// CatalogBudget caps the bytes of the <available_skills> prompt block
+	// (the --catalog-budget flag and SKILLSCRIPT_SKILLS_CATALOG_BUDGET win).
+	CatalogBudget int `json:"catalog_budget_bytes"`
 }
 
 //go:embed defaults.json
@@ -74,7 +80,8 @@ func LoadConfig(path string) (Config, error) {
 	if err := dec.Decode(&c); err != nil {
 		return c, fmt.Errorf("gateway config %s: %w", path, err)
 	}
-	if c.MaxLimit <= 0 || c.DefaultLimit <= 0 || c.DefaultLimit > c.MaxLimit || c.MaxCandidates <= 0 || c.MaxIntentBytes <= 0 || c.MaxTargetBytes <= 0 {
+	if c.MaxLimit <= 0 || c.DefaultLimit <= 0 || c.DefaultLimit > c.MaxLimit || c.MaxCandidates <= 0 || c.MaxIntentBytes <= 0 || c.MaxTargetBytes <= 0 ||
+		c.MaxScanDirs <= 0 || c.CatalogBudget <= 0 {
 		return c, fmt.Errorf("gateway config %s: limits must be positive and default_limit at most max_limit", path)
 	}
 	return c, nil

@@ -57,6 +57,11 @@ type DiscoverResponse struct {
 	ReadOnlyIntent bool             `json:"read_only_intent"`
 	AttachIntent   bool             `json:"attach_intent"`
 	Results        []DiscoverResult `json:"results"`
+	// Truncated is set when the registry's scan stopped at its directory
+	// limit, so skills were not ranked; Warnings says which roots and how
+	// to raise the limit.
+	Truncated bool     `json:"truncated"`
+	Warnings  []string `json:"warnings,omitempty"`
 }
 
 // Reason codes of discover results.
@@ -168,6 +173,7 @@ func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverR
 		return nil, err
 	}
 	resp := &DiscoverResponse{Intent: text, ReadOnlyIntent: in.readOnly, AttachIntent: in.attach, Results: []DiscoverResult{}}
+	resp.Truncated, resp.Warnings = g.truncation()
 	top := 0.0
 	for _, h := range hits {
 		top = math.Max(top, h.bm25)
