@@ -289,7 +289,7 @@ func bodyRules() []RuleDoc {
 		},
 		{ID: RuleAbsolutePath, Compat: ast.Warning, Strict: ast.Warning,
 			Summary: "A link to an absolute path (`/home/...`, `C:\\...`, `file://`).",
-			Why:     "Absolute paths only exist on the author's machine and are refused by skills_read. Link relative to the package root.",
+			Why:     "Absolute paths only exist on the author's machine and are refused by skills_read. Link relative to the package root. Only targets that look like file-system paths count: two or more segments (`/usr/local/bin/x`), a file extension (`/notes.md`) or a well-known root (`/tmp`); slash commands (`/vendor:skill`, `/review`) and scheme-relative URLs (`//cdn.example/x`) are not paths.",
 			Bad:     "Read [the template](/home/ada/skills/report/assets/t.md).\n",
 			Good:    "Read [the template](assets/t.md).\n",
 		},
