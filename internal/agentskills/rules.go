@@ -214,8 +214,8 @@ func fieldRules() []RuleDoc {
 			Why: "The specification defines six keys and the reference validator rejects others. Compat mode keeps the extra keys in the raw frontmatter and warns; strict mode rejects them; put your own data under `metadata`. " +
 				"The claude profile (`--profile claude`, also combined as `strict,claude`) targets Claude Code, which reads " + claudeKeyList() +
 				": with that profile these keys are accepted without a diagnostic, in either mode; any other extra key is still reported.",
-			Bad:     "---\nname: report\ndescription: Writes the weekly report.\nowner: finance\n---\n",
-			Good:    "---\nname: report\ndescription: Writes the weekly report.\nmetadata:\n  owner: finance\n---\n",
+			Bad:  "---\nname: report\ndescription: Writes the weekly report.\nowner: finance\n---\n",
+			Good: "---\nname: report\ndescription: Writes the weekly report.\nmetadata:\n  owner: finance\n---\n",
 		},
 		{ID: RuleFieldType, Compat: ast.Error, Strict: ast.Error,
 			Summary: "name, description, compatibility or license is a list or a map instead of text (license: a warning when not a string).",
