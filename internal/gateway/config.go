@@ -23,10 +23,14 @@ type Weights struct {
 	TagPartial        float64 `json:"tag_partial"`
 	NameToken         float64 `json:"name_token"`
 	ReadOnly          float64 `json:"read_only"`
-	BM25Name          float64 `json:"bm25_name"`
-	BM25Description   float64 `json:"bm25_description"`
-	BM25Tags          float64 `json:"bm25_tags"`
-	BM25Headings      float64 `json:"bm25_headings"`
+	// TierWindow bounds what the tiers (role, status, read_only) add
+	// together: they re-rank results whose text scores are within it
+	// and never lift a skill over a clearly better text match.
+	TierWindow      float64 `json:"tier_window"`
+	BM25Name        float64 `json:"bm25_name"`
+	BM25Description float64 `json:"bm25_description"`
+	BM25Tags        float64 `json:"bm25_tags"`
+	BM25Headings    float64 `json:"bm25_headings"`
 }
 
 // Config is the gateway's configuration: ranking weights, the word lists
