@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,5 +131,65 @@ func TestScanTruncationReported(t *testing.T) {
 			t.Errorf("%v: the auditor is not ranked first: %+v", tc, d.Results)
 		}
 		os.Unsetenv(envMaxScanDirs)
+	}
+}
+
+// TestServeScanTruncated starts a real skillc serve whose skill store
+// holds more package directories than --max-scan-dirs allows, and checks
+// that every surface says so: skills_discover and skills_list answer
+// truncated with a warning, skills_instructions carries the note, the
+// log warns and /metrics counts the cut root. --catalog-budget, set low,
+// still lists every visible skill by name.
+func TestServeScanTruncated(t *testing.T) {
+	home := t.TempDir()
+	for i := range 12 {
+		name := fmt.Sprintf("invoice-check-%02d", i)
+		writePackage(t, filepath.Join(home, "skills", name), map[string]string{
+			"SKILL.md": fmt.Sprintf("---\nname: %s\ndescription: Checks supplier invoices of region %d against purchase orders and flags mismatched totals. Use when accounts payable asks for a review.\n---\n# Invoice check\n\nCompare every line with the purchase order.\n", name, i),
+		})
+	}
+	p := startServe(t, home, []string{"HOME=" + t.TempDir(), "SKILLSCRIPT_DASHBOARD_AUTH_TOKEN=tok", envMaxScanDirs + "=5"}, "--catalog-budget", "700")
+	cs := connect(t, p.url, map[string]string{"Authorization": "Bearer tok"})
+
+	var disc struct {
+		Truncated bool
+		Warnings  []string
+		Results   []struct{ Name string }
+	}
+	callJSON(t, cs, "skills_discover", map[string]any{"intent": "check supplier invoices"}, &disc)
+	if !disc.Truncated || len(disc.Warnings) != 1 || !strings.Contains(disc.Warnings[0], "limit of 5 directories") || len(disc.Results) != 4 {
+		t.Errorf("skills_discover: truncated %v warnings %q, %d results (want 4: the root counts as one of the 5 directories)", disc.Truncated, disc.Warnings, len(disc.Results))
+	}
+	var list struct {
+		Truncated bool
+		Total     int
+	}
+	callJSON(t, cs, "skills_list", map[string]any{}, &list)
+	if !list.Truncated || list.Total != 4 {
+		t.Errorf("skills_list: %+v", list)
+	}
+	var ins struct{ Instructions string }
+	callJSON(t, cs, "skills_instructions", nil, &ins)
+	if !strings.Contains(ins.Instructions, "the catalog is incomplete") {
+		t.Errorf("skills_instructions has no truncation note:\n%s", ins.Instructions)
+	}
+	for _, r := range disc.Results {
+		if !strings.Contains(ins.Instructions, `<skill name="`+r.Name+`"`) {
+			t.Errorf("%s missing from <available_skills> at a 700-byte budget:\n%s", r.Name, ins.Instructions)
+		}
+	}
+	req, _ := http.NewRequest("GET", p.url+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer tok")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), "skillc_skills_scan_truncated_roots 1") {
+		t.Errorf("/metrics has no truncated root:\n%s", body)
+	}
+	if !strings.Contains(p.stderr.String(), "the skill catalog is incomplete") {
+		t.Errorf("no warning in the log:\n%s", p.stderr.String())
 	}
 }
