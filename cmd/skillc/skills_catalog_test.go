@@ -189,6 +189,9 @@ func TestServeScanTruncated(t *testing.T) {
 	if !strings.Contains(string(body), "skillc_skills_scan_truncated_roots 1") {
 		t.Errorf("/metrics has no truncated root:\n%s", body)
 	}
+	if err := p.stop(t); err != nil {
+		t.Errorf("exit: %v", err)
+	}
 	if !strings.Contains(p.stderr.String(), "the skill catalog is incomplete") {
 		t.Errorf("no warning in the log:\n%s", p.stderr.String())
 	}
