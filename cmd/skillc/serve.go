@@ -49,6 +49,8 @@ func serveCommand(s *streams) *cli.Command {
 			&cli.StringFlag{Name: "log-level", Usage: "debug, info, warn or error", Value: "info"},
 			&cli.StringFlag{Name: "artifacts", Usage: "directory the skill gateway resolves artifact targets in (env " + serve.EnvArtifactRoot + ")"},
 			&cli.StringFlag{Name: "gateway-config", Usage: "JSON file of skill gateway ranking weights and limits (env " + serve.EnvGatewayConfig + ")"},
+			&cli.IntFlag{Name: "max-scan-dirs", Usage: "directories scanned per Agent Skills root (env " + serve.EnvSkillsMaxScanDirs + "; config max_scan_dirs)", DefaultText: "2000"},
+			&cli.IntFlag{Name: "catalog-budget", Usage: "bytes of the <available_skills> prompt block (env " + serve.EnvSkillsCatalogBudget + "; config catalog_budget_bytes)", DefaultText: "16384"},
 			&cli.IntFlag{Name: "workers", Usage: "fires this host runs at once (env " + serve.EnvWorkers + ")", DefaultText: "4"},
 			&cli.DurationFlag{Name: "fetch-poll-interval", Usage: "how often idle workers look for queued fires (env " + serve.EnvFetchPoll + ", in ms)", DefaultText: "50ms"},
 			&cli.DurationFlag{Name: "job-timeout", Usage: "job timeout of a fire whose skill has no # Deadline: or # Timeout: (env " + serve.EnvJobTimeout + ")", DefaultText: "5m"},
@@ -183,6 +185,16 @@ func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
 	if c.IsSet("gateway-config") {
 		set.GatewayConfig = c.String("gateway-config")
 	}
+	for _, f := range []struct {
+		flag string
+		dst  *int
+	}{{"max-scan-dirs", &set.SkillsMaxScanDirs}, {"catalog-budget", &set.SkillsCatalogBudget}} {
+		if c.IsSet(f.flag) {
+			if *f.dst = c.Int(f.flag); *f.dst <= 0 {
+				return set, fmt.Errorf("--%s %d: want a positive number", f.flag, *f.dst)
+			}
+		}
+	}
 	if err := queueFlags(c, &set); err != nil {
 		return set, err
 	}
@@ -266,7 +278,13 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		return nil, nil, err
 	}
 	// new and edited skills reach skills_load and the gateway without a restart
-	skills := agentSkills(ctx, cfg.SkillsDir, cfg.Home, set.SkillsRunScript, log)
+	if set.SkillsMaxScanDirs > 0 {
+		gwc.MaxScanDirs = set.SkillsMaxScanDirs
+	}
+	if set.SkillsCatalogBudget > 0 {
+		gwc.CatalogBudget = set.SkillsCatalogBudget
+	}
+	skills := agentSkills(ctx, cfg.SkillsDir, cfg.Home, set.SkillsRunScript, gwc, log)
 	var traces *trace.Store
 	if set.Trace {
 		if traces, err = openTraces(ctx, cfg, set.DatabaseURL, log); err != nil {
@@ -301,17 +319,24 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 // skills_run_script (the operator's --enable-scripts); packages from the
 // project root need the operator's approval in
 // $SKILLSCRIPT_HOME/script-approvals.json (skillc skills approve-scripts).
-func agentSkills(ctx context.Context, storeDir, home string, scripts bool, log *slog.Logger) *skillrt.Runtime {
+// gwc carries the scan limit and the catalog budget; a scan cut short by
+// the limit is logged as a warning.
+func agentSkills(ctx context.Context, storeDir, home string, scripts bool, gwc gateway.Config, log *slog.Logger) *skillrt.Runtime {
 	userHome, _ := os.UserHomeDir()
 	project, _ := os.Getwd()
 	roots := registry.DefaultRoots(project, userHome)
 	if st, err := os.Stat(storeDir); err == nil && st.IsDir() {
 		roots = append(roots, registry.Root{Dir: storeDir, Origin: "store"})
 	}
-	reg := registry.New(registry.Options{Roots: roots})
+	reg := registry.New(registry.Options{Roots: roots, MaxDirs: gwc.MaxScanDirs})
 	reg.Refresh()
+	if w := reg.TruncationWarning(); w != "" {
+		log.Warn("agent skills: " + w)
+	}
 	go func() {
-		err := reg.Watch(ctx, 0, func() { log.Info("agent skills re-indexed", "skills", len(reg.Names())) })
+		err := reg.Watch(ctx, 0, func() {
+			log.Info("agent skills re-indexed", "skills", len(reg.Names()), "truncated", len(reg.Truncated()) > 0)
+		})
 		if err != nil && ctx.Err() == nil {
 			log.Warn("agent skills: not watching the skill roots; restart the host to see changes", "err", err)
 		}
@@ -323,7 +348,7 @@ func agentSkills(ctx context.Context, storeDir, home string, scripts bool, log *
 	if home != "" {
 		so.Approvals = skillrt.NewScriptApprovals(filepath.Join(home, skillrt.ScriptApprovalsFile))
 	}
-	return skillrt.New(reg, skillrt.Options{Scripts: so})
+	return skillrt.New(reg, skillrt.Options{CatalogBudget: gwc.CatalogBudget, Scripts: so})
 }
 
 // startTriggers opens the River queue (SQLite under $SKILLSCRIPT_HOME or

@@ -26,13 +26,13 @@ func skillsCommand(s *streams) *cli.Command {
 		&cli.StringFlag{Name: "project", Value: ".", Usage: "project directory whose .agents/skills is scanned"},
 		&cli.BoolFlag{Name: "no-user", Usage: "do not scan ~/.agents/skills"},
 		&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-	}, skillMDFlags()...)
+	}, slices.Concat(skillMDFlags(), gatewayFlags(), skillsLimitFlags())...)
 	return &cli.Command{
 		Name:  "skills",
 		Usage: "list, show, preview and validate Agent Skills packages and skillscripts from the skill roots",
 		Subcommands: append([]*cli.Command{
 			{Name: "list", Usage: "list the visible skills with their classification (shadowed ones on stderr); filter and page like the gateway's skills_list",
-				Flags: slices.Concat(flags, gatewayFlags(), []cli.Flag{
+				Flags: slices.Concat(flags, []cli.Flag{
 					&cli.StringFlag{Name: "domain", Usage: "keep skills of this domain (metadata domain or tag)"},
 					&cli.StringFlag{Name: "role", Usage: "procedure, utility or sidecar"},
 					&cli.StringFlag{Name: "status", Usage: "keep skills with this status (Draft, Approved, stable, ...)"},
@@ -49,18 +49,61 @@ func skillsCommand(s *streams) *cli.Command {
 }
 
 // skillsEnv is what the skills subcommands work from: the registry over
-// the roots and the project's lint options.
+// the roots, the gateway configuration and the project's lint options.
 type skillsEnv struct {
 	reg  *registry.Registry
+	cfg  gateway.Config
 	opts lint.Options
 	ws   *workspace.Env
+}
+
+// Environment variables of the registry limits.
+const (
+	envMaxScanDirs   = "SKILLSCRIPT_SKILLS_MAX_SCAN_DIRS"
+	envCatalogBudget = "SKILLSCRIPT_SKILLS_CATALOG_BUDGET"
+)
+
+// skillsLimitFlags are the registry's scan limit and the prompt catalog
+// budget; the flag wins over the environment, which wins over the
+// gateway configuration file (max_scan_dirs, catalog_budget_bytes).
+func skillsLimitFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "max-scan-dirs", Usage: "directories scanned per skill root before the scan stops and says so (default 2000; env " + envMaxScanDirs + ")", EnvVars: []string{envMaxScanDirs}},
+		&cli.IntFlag{Name: "catalog-budget", Usage: "bytes of the <available_skills> prompt block (default 16384; env " + envCatalogBudget + ")", EnvVars: []string{envCatalogBudget}},
+	}
+}
+
+// skillsLimits resolves the scan limit and the catalog budget: flag (or
+// its environment variable) over the configuration file over the
+// default.
+func skillsLimits(c *cli.Context, cfg gateway.Config) (maxDirs, budget int, err error) {
+	maxDirs, budget = cfg.MaxScanDirs, cfg.CatalogBudget
+	if c.IsSet("max-scan-dirs") {
+		maxDirs = c.Int("max-scan-dirs")
+	}
+	if c.IsSet("catalog-budget") {
+		budget = c.Int("catalog-budget")
+	}
+	if maxDirs <= 0 || budget <= 0 {
+		return 0, 0, cli.Exit(fmt.Sprintf("--max-scan-dirs (%d) and --catalog-budget (%d) must be positive", maxDirs, budget), exitUsage)
+	}
+	return maxDirs, budget, nil
 }
 
 // openRegistry indexes the roots: the project's and the user's
 // .agents/skills, the --root directories and, when it exists, the
 // configured skillscript store (origin "store").
-func openRegistry(c *cli.Context) (*skillsEnv, error) {
+// A scan cut short by the limit is reported on stderr.
+func openRegistry(c *cli.Context, s *streams) (*skillsEnv, error) {
 	vopts, err := skillMDOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := gateway.LoadConfig(c.String("gateway-config"))
+	if err != nil {
+		return nil, cli.Exit(err.Error(), exitUsage)
+	}
+	maxDirs, _, err := skillsLimits(c, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -75,22 +118,21 @@ func openRegistry(c *cli.Context) (*skillsEnv, error) {
 			roots = append(roots, registry.Root{Dir: dir, Origin: "store"})
 		}
 	}
-	reg := registry.New(registry.Options{Roots: roots, Validation: vopts})
+	reg := registry.New(registry.Options{Roots: roots, Validation: vopts, MaxDirs: maxDirs})
 	reg.Refresh()
-	return &skillsEnv{reg: reg, opts: ws.LintOptions, ws: ws}, nil
+	if w := reg.TruncationWarning(); w != "" {
+		fmt.Fprintf(s.err, "skillc: warning: %s\n", w)
+	}
+	return &skillsEnv{reg: reg, cfg: cfg, opts: ws.LintOptions, ws: ws}, nil
 }
 
 func skillsList(c *cli.Context, s *streams) error {
-	env, err := openRegistry(c)
+	env, err := openRegistry(c, s)
 	if err != nil {
 		return err
 	}
 	reg := env.reg
-	cfg, err := gateway.LoadConfig(c.String("gateway-config"))
-	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
-	}
-	g := gateway.New(gateway.Options{Registry: reg, Config: cfg})
+	g := gateway.New(gateway.Options{Registry: reg, Config: env.cfg})
 	defer g.Close()
 	page, err := listAll(c.Context, g, gateway.ListRequest{Domain: c.String("domain"), Role: c.String("role"), Status: c.String("status"),
 		Kind: c.String("kind"), Offset: c.Int("offset"), Limit: c.Int("limit")}, c.IsSet("limit") || c.IsSet("offset"))
@@ -135,7 +177,7 @@ func skillsShow(c *cli.Context, s *streams) error {
 	if c.NArg() != 1 {
 		return cli.Exit("show takes one skill name or origin/name", exitUsage)
 	}
-	env, err := openRegistry(c)
+	env, err := openRegistry(c, s)
 	if err != nil {
 		return err
 	}
@@ -148,12 +190,16 @@ func skillsShow(c *cli.Context, s *streams) error {
 }
 
 func skillsPreview(c *cli.Context, s *streams) error {
-	env, err := openRegistry(c)
+	env, err := openRegistry(c, s)
 	if err != nil {
 		return err
 	}
 	reg := env.reg
-	rt := skillrt.New(reg, skillrt.Options{})
+	_, budget, err := skillsLimits(c, env.cfg)
+	if err != nil {
+		return err
+	}
+	rt := skillrt.New(reg, skillrt.Options{CatalogBudget: budget})
 	out, err := rt.Load("preview", skillrt.LoadInput{Names: c.Args().Slice()})
 	if err != nil {
 		return cli.Exit(err.Error(), exitFindings)
@@ -171,7 +217,7 @@ func skillsPreview(c *cli.Context, s *streams) error {
 // skillsValidate renders every record's diagnostics and the registry's
 // problems like skillc check does.
 func skillsValidate(c *cli.Context, s *streams) error {
-	env, err := openRegistry(c)
+	env, err := openRegistry(c, s)
 	if err != nil {
 		return err
 	}

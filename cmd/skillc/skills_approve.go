@@ -30,7 +30,7 @@ func approveScriptsCommand(s *streams, flags []cli.Flag) *cli.Command {
 }
 
 func skillsApproveScripts(c *cli.Context, s *streams) error {
-	env, err := openRegistry(c)
+	env, err := openRegistry(c, s)
 	if err != nil {
 		return err
 	}

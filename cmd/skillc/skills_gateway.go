@@ -42,7 +42,7 @@ func execFlags() []cli.Flag {
 // gatewaySubcommands are skills discover, attach and run (list is
 // extended in skills.go).
 func gatewaySubcommands(s *streams, flags []cli.Flag) []*cli.Command {
-	gf := append(append([]cli.Flag(nil), flags...), gatewayFlags()...)
+	gf := append([]cli.Flag(nil), flags...)
 	return []*cli.Command{
 		{Name: "discover", Usage: "rank the skills that solve a job, with score breakdowns and reasons", ArgsUsage: "INTENT...",
 			Flags: append(gf,
@@ -65,15 +65,11 @@ func gatewaySubcommands(s *streams, flags []cli.Flag) []*cli.Command {
 // openGateway builds the gateway over the registry; with exec set it also
 // wires a runner and the trace store.
 func openGateway(c *cli.Context, s *streams, exec bool) (*gateway.Gateway, func(), error) {
-	env, err := openRegistry(c)
+	env, err := openRegistry(c, s)
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, err := gateway.LoadConfig(c.String("gateway-config"))
-	if err != nil {
-		return nil, nil, cli.Exit(err.Error(), exitUsage)
-	}
-	o := gateway.Options{Registry: env.reg, Config: cfg}
+	o := gateway.Options{Registry: env.reg, Config: env.cfg}
 	closers := []func(){}
 	done := func() {
 		for i := len(closers) - 1; i >= 0; i-- {
@@ -172,7 +168,7 @@ func listAll(ctx context.Context, g *gateway.Gateway, req gateway.ListRequest, p
 			return nil, err
 		}
 		out.Skills = append(out.Skills, page.Skills...)
-		out.Total = page.Total
+		out.Total, out.Truncated, out.Warnings = page.Total, page.Truncated, page.Warnings
 		if page.NextOffset == 0 {
 			return out, nil
 		}

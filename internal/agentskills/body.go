@@ -92,11 +92,42 @@ func (p *parser) lineLinks(l int, text string) {
 	}
 }
 
+// fsRoots are top-level directories that make a one-segment "/name" a
+// file-system path rather than a slash command.
+var fsRoots = map[string]bool{"bin": true, "boot": true, "dev": true, "etc": true, "home": true, "lib": true, "mnt": true,
+	"opt": true, "private": true, "proc": true, "root": true, "run": true, "sbin": true, "srv": true, "sys": true,
+	"tmp": true, "usr": true, "var": true, "Users": true, "Volumes": true, "Library": true, "Applications": true}
+
+// fsPath reports whether a target starting with "/" looks like a
+// file-system path: not "//host/..." (a scheme-relative URL), no ':' in
+// its first segment (a "/vendor:skill" slash command), and either more
+// than one segment, a file extension, or a well-known root directory.
+// A bare "/deploy" is a slash command.
+func fsPath(target string) bool {
+	if strings.HasPrefix(target, "//") {
+		return false
+	}
+	rest := strings.TrimPrefix(target, "/")
+	if i := strings.IndexAny(rest, "#?"); i >= 0 {
+		rest = rest[:i]
+	}
+	seg, more, _ := strings.Cut(rest, "/")
+	switch {
+	case seg == "" || strings.Contains(seg, ":"):
+		return false
+	case more != "" || fsRoots[seg]:
+		return true
+	}
+	return path.Ext(seg) != ""
+}
+
 // checkTarget classifies one link target.
 func (p *parser) checkTarget(target string, r ast.Range) {
 	switch {
 	case target == "" || strings.HasPrefix(target, "#"):
 		return
+	case strings.HasPrefix(target, "/") && !fsPath(target):
+		return // a slash command (/vendor:skill, /review) or //host/x URL
 	case strings.HasPrefix(strings.ToLower(target), "file:"),
 		strings.HasPrefix(target, "/"), strings.HasPrefix(target, `\`),
 		strings.HasPrefix(target, "~/"), driveRE.MatchString(target):

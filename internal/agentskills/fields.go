@@ -88,7 +88,7 @@ func (p *parser) unknownKey(k *yaml.Node, got map[string]pair) {
 	}
 	if contains(ClaudeCodeKeys(), name) {
 		if !p.opts.Claude {
-			p.report(RuleUnknownKey, p.nodeRange(k), "%q is a Claude Code key, not part of the Agent Skills specification; it is kept in the raw frontmatter", name)
+			p.report(RuleUnknownKey, p.nodeRange(k), "%q is a Claude Code key, not part of the Agent Skills specification; it is kept in the raw frontmatter (--profile claude accepts it)", name)
 		}
 		return
 	}

@@ -1,6 +1,11 @@
 package agentskills
 
-import "github.com/skillscript/skillc/ast"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillscript/skillc/ast"
+)
 
 // The rule ids of SKILL.md diagnostics. They share the project's rule
 // namespace (skillc explain, skillc rules, docs/rules.md, suppressions,
@@ -190,13 +195,27 @@ func fileRules() []RuleDoc {
 	}
 }
 
+// claudeKeyList renders the Claude Code keys outside the specification
+// for rule documentation.
+func claudeKeyList() string {
+	var out []string
+	for _, k := range ClaudeCodeKeys() {
+		if !contains(SpecKeys(), k) {
+			out = append(out, "`"+k+"`")
+		}
+	}
+	return fmt.Sprintf("%d extra keys (%s)", len(out), strings.Join(out, ", "))
+}
+
 func fieldRules() []RuleDoc {
 	return []RuleDoc{
 		{ID: RuleUnknownKey, Compat: ast.Warning, Strict: ast.Error,
 			Summary: "A top-level frontmatter key outside name, description, license, compatibility, metadata and allowed-tools.",
-			Why:     "The specification defines six keys and the reference validator rejects others. Compat mode keeps the extra keys (Claude Code's `user-invocable`, `model`, ...) in the raw frontmatter and warns; put your own data under `metadata`.",
-			Bad:     "---\nname: report\ndescription: Writes the weekly report.\nowner: finance\n---\n",
-			Good:    "---\nname: report\ndescription: Writes the weekly report.\nmetadata:\n  owner: finance\n---\n",
+			Why: "The specification defines six keys and the reference validator rejects others. Compat mode keeps the extra keys in the raw frontmatter and warns; strict mode rejects them; put your own data under `metadata`. " +
+				"The claude profile (`--profile claude`, also combined as `strict,claude`) targets Claude Code, which reads " + claudeKeyList() +
+				": with that profile these keys are accepted without a diagnostic, in either mode; any other extra key is still reported.",
+			Bad:  "---\nname: report\ndescription: Writes the weekly report.\nowner: finance\n---\n",
+			Good: "---\nname: report\ndescription: Writes the weekly report.\nmetadata:\n  owner: finance\n---\n",
 		},
 		{ID: RuleFieldType, Compat: ast.Error, Strict: ast.Error,
 			Summary: "name, description, compatibility or license is a list or a map instead of text (license: a warning when not a string).",
@@ -266,7 +285,7 @@ func fieldRules() []RuleDoc {
 		},
 		{ID: RuleClaudeProfile, Compat: ast.Error, Strict: ast.Error, ClaudeOnly: true,
 			Summary: "With the claude profile: a name containing \"anthropic\" or \"claude\", or a name or description containing `<` or `>` (XML tags).",
-			Why:     "The Claude skill upload checks refuse these. Reported only with the claude profile.",
+			Why:     "The Claude skill upload checks refuse these. Reported only with the claude profile, which also accepts Claude Code's " + claudeKeyList() + " without a skillmd-unknown-key diagnostic.",
 			Bad:     "---\nname: claude-helper\ndescription: Use <b>always</b>.\n---\n",
 			Good:    "---\nname: writing-helper\ndescription: Use when drafting prose.\n---\n",
 		},
@@ -289,7 +308,7 @@ func bodyRules() []RuleDoc {
 		},
 		{ID: RuleAbsolutePath, Compat: ast.Warning, Strict: ast.Warning,
 			Summary: "A link to an absolute path (`/home/...`, `C:\\...`, `file://`).",
-			Why:     "Absolute paths only exist on the author's machine and are refused by skills_read. Link relative to the package root.",
+			Why:     "Absolute paths only exist on the author's machine and are refused by skills_read. Link relative to the package root. Only targets that look like file-system paths count: two or more segments (`/usr/local/bin/x`), a file extension (`/notes.md`) or a well-known root (`/tmp`); slash commands (`/vendor:skill`, `/review`) and scheme-relative URLs (`//cdn.example/x`) are not paths.",
 			Bad:     "Read [the template](/home/ada/skills/report/assets/t.md).\n",
 			Good:    "Read [the template](assets/t.md).\n",
 		},

@@ -23,10 +23,14 @@ type Weights struct {
 	TagPartial        float64 `json:"tag_partial"`
 	NameToken         float64 `json:"name_token"`
 	ReadOnly          float64 `json:"read_only"`
-	BM25Name          float64 `json:"bm25_name"`
-	BM25Description   float64 `json:"bm25_description"`
-	BM25Tags          float64 `json:"bm25_tags"`
-	BM25Headings      float64 `json:"bm25_headings"`
+	// TierWindow bounds what the tiers (role, status, read_only) add
+	// together: they re-rank results whose text scores are within it
+	// and never lift a skill over a clearly better text match.
+	TierWindow      float64 `json:"tier_window"`
+	BM25Name        float64 `json:"bm25_name"`
+	BM25Description float64 `json:"bm25_description"`
+	BM25Tags        float64 `json:"bm25_tags"`
+	BM25Headings    float64 `json:"bm25_headings"`
 }
 
 // Config is the gateway's configuration: ranking weights, the word lists
@@ -43,6 +47,12 @@ type Config struct {
 	MaxCandidates  int      `json:"max_candidates"`
 	MaxIntentBytes int      `json:"max_intent_bytes"`
 	MaxTargetBytes int64    `json:"max_target_bytes"`
+	// MaxScanDirs bounds the registry's scan of each skill root (the
+	// --max-scan-dirs flag and SKILLSCRIPT_SKILLS_MAX_SCAN_DIRS win).
+	MaxScanDirs int `json:"max_scan_dirs"`
+	// CatalogBudget caps the bytes of the <available_skills> prompt block
+	// (the --catalog-budget flag and SKILLSCRIPT_SKILLS_CATALOG_BUDGET win).
+	CatalogBudget int `json:"catalog_budget_bytes"`
 }
 
 //go:embed defaults.json
@@ -74,7 +84,8 @@ func LoadConfig(path string) (Config, error) {
 	if err := dec.Decode(&c); err != nil {
 		return c, fmt.Errorf("gateway config %s: %w", path, err)
 	}
-	if c.MaxLimit <= 0 || c.DefaultLimit <= 0 || c.DefaultLimit > c.MaxLimit || c.MaxCandidates <= 0 || c.MaxIntentBytes <= 0 || c.MaxTargetBytes <= 0 {
+	if c.MaxLimit <= 0 || c.DefaultLimit <= 0 || c.DefaultLimit > c.MaxLimit || c.MaxCandidates <= 0 || c.MaxIntentBytes <= 0 || c.MaxTargetBytes <= 0 ||
+		c.MaxScanDirs <= 0 || c.CatalogBudget <= 0 {
 		return c, fmt.Errorf("gateway config %s: limits must be positive and default_limit at most max_limit", path)
 	}
 	return c, nil

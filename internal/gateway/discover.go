@@ -57,6 +57,11 @@ type DiscoverResponse struct {
 	ReadOnlyIntent bool             `json:"read_only_intent"`
 	AttachIntent   bool             `json:"attach_intent"`
 	Results        []DiscoverResult `json:"results"`
+	// Truncated is set when the registry's scan stopped at its directory
+	// limit, so skills were not ranked; Warnings says which roots and how
+	// to raise the limit.
+	Truncated bool     `json:"truncated"`
+	Warnings  []string `json:"warnings,omitempty"`
 }
 
 // Reason codes of discover results.
@@ -168,6 +173,7 @@ func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverR
 		return nil, err
 	}
 	resp := &DiscoverResponse{Intent: text, ReadOnlyIntent: in.readOnly, AttachIntent: in.attach, Results: []DiscoverResult{}}
+	resp.Truncated, resp.Warnings = g.truncation()
 	top := 0.0
 	for _, h := range hits {
 		top = math.Max(top, h.bm25)
@@ -281,7 +287,14 @@ func statusTier(status string) int {
 	return 0
 }
 
-// score computes one result.
+// score computes one result. The text terms (lexical, name, tag) decide
+// the order; the tiers (role, status, read-only preference) only re-rank
+// within a bounded window: together they add at most weights.tier_window,
+// in proportion to the share of the tier points the skill earns among
+// the tiers it declares something about. A tier the skill is silent on
+// (no classification, no status) is left out rather than scored zero, so
+// unclassified skills are not pushed below classified ones, and a
+// catalog with no classification ranks by text alone.
 func (g *Gateway) score(rec *registry.Record, lex float64, in intent, filter string) DiscoverResult {
 	w := g.cfg.Weights
 	res := DiscoverResult{SkillID: rec.ID, Name: rec.Name, Kind: string(rec.Kind), Description: rec.Description, Status: rec.Status}
@@ -306,46 +319,68 @@ func (g *Gateway) score(rec *registry.Record, lex float64, in intent, filter str
 		res.ReasonCodes = append(res.ReasonCodes, CodeTagPartial)
 		why = append(why, "partly tag "+partial)
 	}
-	switch role := res.Role; {
-	case role == "":
+	// tier points: each tier the skill declares something about counts
+	// with its earned and possible points; tiers it is silent on (no
+	// classification, no status) are left out of both, so an unclassified
+	// skill is judged on what it declares; a skill silent on every tier
+	// gets half of each
+	var role, status, ro, possible float64
+	switch r := res.Role; {
+	case r == "":
 		res.ReasonCodes = append(res.ReasonCodes, CodeUnclassified)
-	case filter != "" && role == filter:
-		b.Role = w.RoleProcedure
+	case filter != "" && r == filter:
+		role = w.RoleProcedure
 		res.ReasonCodes = append(res.ReasonCodes, CodeRoleRequested)
-		why = append(why, "role "+role+" as requested")
-	case role == classification.RoleProcedure:
-		b.Role = w.RoleProcedure
+		why = append(why, "role "+r+" as requested")
+	case r == classification.RoleProcedure:
+		role = w.RoleProcedure
 		res.ReasonCodes = append(res.ReasonCodes, CodeRoleProcedure)
 		why = append(why, "a procedure")
-	case role == classification.RoleUtility:
-		b.Role = w.RoleUtility
+	case r == classification.RoleUtility:
+		role = w.RoleUtility
 		res.ReasonCodes = append(res.ReasonCodes, CodeRoleUtility)
 		why = append(why, "a utility")
-	case role == classification.RoleSidecar && in.attach:
-		b.Role = w.RoleSidecarAttach
+	case r == classification.RoleSidecar && in.attach:
+		role = w.RoleSidecarAttach
 		res.ReasonCodes = append(res.ReasonCodes, CodeSidecarAttach)
 		why = append(why, "a sidecar for an attach request")
 	}
-	switch statusTier(rec.Status) {
-	case 2:
-		b.Status = w.StatusStable
-		res.ReasonCodes = append(res.ReasonCodes, CodeStatusStable)
-		why = append(why, "status "+rec.Status)
-	case 1:
-		b.Status = w.StatusExperiment
-		res.ReasonCodes = append(res.ReasonCodes, CodeStatusExperiment)
+	if res.Role != "" {
+		possible += w.RoleProcedure
 	}
-	if in.readOnly && res.EffectMode == classification.EffectReadOnly {
-		b.ReadOnly = w.ReadOnly
-		res.ReasonCodes = append(res.ReasonCodes, CodeReadOnly)
-		why = append(why, "read-only for a read-only request")
+	if rec.Status != "" {
+		possible += w.StatusStable
+		switch statusTier(rec.Status) {
+		case 2:
+			status = w.StatusStable
+			res.ReasonCodes = append(res.ReasonCodes, CodeStatusStable)
+			why = append(why, "status "+rec.Status)
+		case 1:
+			status = w.StatusExperiment
+			res.ReasonCodes = append(res.ReasonCodes, CodeStatusExperiment)
+		}
+	}
+	if in.readOnly && res.EffectMode != "" {
+		possible += w.ReadOnly
+		if res.EffectMode == classification.EffectReadOnly {
+			ro = w.ReadOnly
+			res.ReasonCodes = append(res.ReasonCodes, CodeReadOnly)
+			why = append(why, "read-only for a read-only request")
+		}
+	}
+	if possible == 0 {
+		role, status, possible = w.RoleProcedure/2, w.StatusStable/2, w.RoleProcedure+w.StatusStable
+	}
+	if possible > 0 {
+		scale := w.TierWindow / possible
+		b.Role, b.Status, b.ReadOnly = round(role*scale), round(status*scale), round(ro*scale)
 	}
 	if res.Invocation == classification.InvocationAttach {
 		res.ReasonCodes = append(res.ReasonCodes, CodeAttachOnly)
 		why = append(why, "runs only attached (skills_attach)")
 	}
-	res.Score = round(b.Lexical + b.Name + b.Role + b.Status + b.Tag + b.ReadOnly)
 	b.Lexical, b.Name = round(b.Lexical), round(b.Name)
+	res.Score = round(b.Lexical + b.Name + b.Role + b.Status + b.Tag + b.ReadOnly)
 	res.Reason = strings.Join(why, "; ")
 	return res
 }

@@ -39,6 +39,11 @@ type ListResponse struct {
 	Offset int            `json:"offset"`
 	// NextOffset is the offset of the next page; absent on the last.
 	NextOffset int `json:"next_offset,omitempty"`
+	// Truncated is set when the registry's scan stopped at its directory
+	// limit, so skills are missing; Warnings says which roots and how to
+	// raise the limit.
+	Truncated bool     `json:"truncated"`
+	Warnings  []string `json:"warnings,omitempty"`
 }
 
 // Summarize returns the summary of rec.
@@ -81,6 +86,7 @@ func (g *Gateway) List(_ context.Context, req ListRequest) (*ListResponse, error
 		all = append(all, rec)
 	}
 	resp := &ListResponse{Skills: []SkillSummary{}, Total: len(all), Offset: req.Offset}
+	resp.Truncated, resp.Warnings = g.truncation()
 	if req.Offset < len(all) {
 		end := min(len(all), req.Offset+limit)
 		for _, rec := range all[req.Offset:end] {
@@ -105,4 +111,13 @@ func (g *Gateway) sortedByID() []*registry.Record {
 		g.byID, g.byIDGen = recs, gen
 	}
 	return g.byID
+}
+
+// truncation reports whether the registry's last scan was cut by its
+// limit, with the warning to pass on.
+func (g *Gateway) truncation() (bool, []string) {
+	if w := g.reg.TruncationWarning(); w != "" {
+		return true, []string{w}
+	}
+	return false, nil
 }

@@ -283,7 +283,8 @@ func TestDiscoverTiers(t *testing.T) {
 	}
 	// an explicit utility request lifts utilities to the procedure bonus
 	r = rank(DiscoverRequest{Intent: "summarize the sales pipeline", RoleFilter: "utility"})
-	if len(r) != 1 || r["pipeline-a"].ScoreBreakdown.Role != g.Config().Weights.RoleProcedure {
+	w := g.Config().Weights
+	if len(r) != 1 || r["pipeline-a"].ScoreBreakdown.Role != round(w.TierWindow*w.RoleProcedure/(w.RoleProcedure+w.StatusStable+w.ReadOnly)) {
 		t.Errorf("role_filter=utility: %+v", r)
 	}
 	// a mutating intent gives no read-only bonus
@@ -437,5 +438,97 @@ func TestConcurrentDiscoverDuringRefresh(t *testing.T) {
 	resp, err := g.List(ctx, ListRequest{Limit: 100})
 	if err != nil || resp.Total != 68 {
 		t.Fatalf("after the refreshes: %d skills, %v", resp.Total, err)
+	}
+}
+
+// stripClassification copies the judged skills into a temporary root,
+// removing the classification of every other skill (by file name): a
+// catalog half of whose publishers never classified anything.
+func stripClassification(t testing.TB) string {
+	t.Helper()
+	dst := t.TempDir()
+	i := 0
+	err := filepath.WalkDir(skillsDir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(skillsDir, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(p, ".skill.md") || filepath.Base(p) == "SKILL.md" {
+			if i%2 == 1 {
+				var keep []string
+				for _, l := range strings.Split(string(data), "\n") {
+					t := strings.TrimSpace(l)
+					if strings.HasPrefix(t, "classification.") || strings.HasPrefix(t, "# Classification:") {
+						continue
+					}
+					keep = append(keep, l)
+				}
+				data = []byte(strings.Join(keep, "\n"))
+			}
+			i++
+		}
+		out := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(out, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// textScore is a result's text relevance: the terms the tiers do not
+// touch.
+func textScore(r DiscoverResult) float64 {
+	b := r.ScoreBreakdown
+	return b.Lexical + b.Name + b.Tag
+}
+
+// TestTiersNeverBeatClearTextMatch ranks every judged intent over the
+// judged catalog and over the half-unclassified copy, and checks the
+// bound: a result whose text score is more than tier_window below
+// another's never ranks above it. It logs the judged-set figures for the
+// half-unclassified catalog next to the substring baseline and requires
+// the gateway to stay ahead of it there too.
+func TestTiersNeverBeatClearTextMatch(t *testing.T) {
+	js := loadJudged(t)
+	for _, c := range []struct {
+		name string
+		dir  string
+	}{{"classified", skillsDir}, {"half-unclassified", stripClassification(t)}} {
+		reg := newRegistry(t, c.dir)
+		g := New(Options{Registry: reg})
+		window := g.Config().Weights.TierWindow
+		for _, j := range js {
+			resp, err := g.Discover(context.Background(), DiscoverRequest{Intent: j.Intent, Limit: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for a, ra := range resp.Results {
+				for _, rb := range resp.Results[a+1:] {
+					if textScore(rb)-textScore(ra) > window+1e-9 {
+						t.Errorf("%s: %q: %s (text %.3f, tiers %+v) ranks above %s (text %.3f)", c.name, j.Intent,
+							ra.Name, textScore(ra), ra.ScoreBreakdown, rb.Name, textScore(rb))
+					}
+				}
+			}
+		}
+		p1, mrr, hit3, misses := metrics(js, gatewayRanker(t, g))
+		bp1, bmrr, bhit3, _ := metrics(js, substringRanker(reg, DefaultConfig().StopWords))
+		t.Logf("%s catalog: gateway precision@1 %.3f MRR %.3f hit@3 %.3f; substring precision@1 %.3f MRR %.3f hit@3 %.3f",
+			c.name, p1, mrr, hit3, bp1, bmrr, bhit3)
+		for _, m := range misses {
+			t.Logf("%s miss: %s", c.name, m)
+		}
+		if p1 < bp1 || mrr < bmrr {
+			t.Errorf("%s: the gateway falls behind the substring baseline: p@1 %.3f vs %.3f, MRR %.3f vs %.3f", c.name, p1, bp1, mrr, bmrr)
+		}
+		g.Close()
 	}
 }

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"fmt"
 	"runtime"
 	"sort"
 	"strings"
@@ -49,6 +50,7 @@ type Registry struct {
 	byID       map[string]*Record
 	problems   []Problem
 	dirs       []string
+	truncated  []string
 	gen        uint64
 	cache      *cache
 }
@@ -65,16 +67,16 @@ func New(opts Options) *Registry {
 func (r *Registry) Refresh() {
 	r.refreshing.Lock()
 	defer r.refreshing.Unlock()
-	cands, probs, dirs := scan(r.opts)
-	recs, more := r.index(cands)
-	probs = append(probs, more...)
+	sr := scan(r.opts)
+	recs, more := r.index(sr.cands)
+	probs := append(sr.probs, more...)
 	for _, e := range r.opts.External {
 		cp := *e
 		cp.rank, cp.ID = originRank(cp.Origin)*1000, cp.Origin+"/"+cp.Name
 		recs = append(recs, &cp)
 	}
 	probs = append(probs, resolve(recs)...)
-	r.install(recs, probs, dirs)
+	r.install(recs, probs, sr)
 }
 
 // index builds the records of the candidates on every core, keeping
@@ -115,10 +117,13 @@ func (r *Registry) index(cands []candidate) ([]*Record, []Problem) {
 }
 
 // install swaps in a new catalog.
-func (r *Registry) install(recs []*Record, probs []Problem, dirs []string) {
+func (r *Registry) install(recs []*Record, probs []Problem, sr scanResult) {
 	byName, byID := map[string]*Record{}, map[string]*Record{}
 	for _, rec := range recs {
-		byID[rec.ID] = rec
+		// an unloadable record never takes the id of a loadable one
+		if prev, ok := byID[rec.ID]; !ok || !prev.Loadable {
+			byID[rec.ID] = rec
+		}
 		if rec.Visible() {
 			byName[rec.Name] = rec
 		}
@@ -128,7 +133,7 @@ func (r *Registry) install(recs []*Record, probs []Problem, dirs []string) {
 	if changed(r.records, recs) {
 		r.gen++
 	}
-	r.records, r.byName, r.byID, r.problems, r.dirs = recs, byName, byID, probs, dirs
+	r.records, r.byName, r.byID, r.problems, r.dirs, r.truncated = recs, byName, byID, probs, sr.dirs, sr.truncated
 }
 
 // changed reports whether two catalogs differ in ids, locations or digests.
@@ -171,9 +176,14 @@ func resolve(recs []*Record) []Problem {
 // resolveName handles the records sharing one name (sorted by rank).
 func resolveName(group []*Record) []Problem {
 	var probs []Problem
+	// Only records that could load claim their name: a SKILL.md without
+	// frontmatter, name or description reports its own error and neither
+	// collides with nor shadows a loadable skill of the same name.
 	byOrigin := map[string][]*Record{}
 	for _, rec := range group {
-		byOrigin[rec.Origin] = append(byOrigin[rec.Origin], rec)
+		if rec.Loadable {
+			byOrigin[rec.Origin] = append(byOrigin[rec.Origin], rec)
+		}
 	}
 	for _, same := range byOrigin {
 		if len(same) < 2 {
@@ -259,6 +269,26 @@ func (r *Registry) Problems() []Problem {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return append([]Problem(nil), r.problems...)
+}
+
+// Truncated returns the roots whose last scan stopped at the directory
+// limit (Options.MaxDirs): skills below them are missing from the
+// catalog. It is empty when every root was scanned completely.
+func (r *Registry) Truncated() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]string(nil), r.truncated...)
+}
+
+// TruncationWarning returns the warning to show when a scan was cut
+// short, or "" when none was.
+func (r *Registry) TruncationWarning() string {
+	roots := r.Truncated()
+	if len(roots) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the skill catalog is incomplete: the scan of %s stopped at the limit of %d directories per root; skills below were not indexed (raise it with --max-scan-dirs, SKILLSCRIPT_SKILLS_MAX_SCAN_DIRS or max_scan_dirs)",
+		strings.Join(roots, ", "), r.opts.maxDirs())
 }
 
 // Generation counts the refreshes that changed the catalog.

@@ -266,3 +266,47 @@ func TestWatchAbsentRoot(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestUnloadableDoesNotClaimName indexes a publisher's tree where old
+// copies of three packages have no frontmatter (or no description) next
+// to the real ones in the same root: the real packages stay visible and
+// resolvable by id, and the broken copies report their own error
+// instead of a name collision.
+func TestUnloadableDoesNotClaimName(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("testdata", "publisher"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(Options{Roots: []Root{{Dir: root, Origin: OriginConfig}}})
+	r.Refresh()
+	if got := strings.Join(r.Names(), " "); got != "docx pptx xlsx" {
+		t.Fatalf("visible names %q, want docx pptx xlsx; problems %v", got, problems(r))
+	}
+	for _, p := range r.Problems() {
+		if p.Diag.Rule == agentskills.RuleNameCollision {
+			t.Errorf("unloadable package caused a collision: %s: %s", p.Path, p.Diag.Message)
+		}
+	}
+	for _, name := range []string{"xlsx", "docx", "pptx"} {
+		rec, ok := r.Lookup(OriginConfig + "/" + name)
+		if !ok || !rec.Visible() || filepath.Base(filepath.Dir(filepath.Dir(rec.Location))) != "office" {
+			t.Errorf("%s: Lookup by id = %v, %v; want the office package", name, rec, ok)
+		}
+	}
+	broken := 0
+	for _, rec := range r.All() {
+		if rec.Loadable {
+			continue
+		}
+		broken++
+		if !rec.Diags.HasErrors() {
+			t.Errorf("unloadable %s has no error of its own", rec.Location)
+		}
+		if rec.ShadowedBy != "" {
+			t.Errorf("unloadable %s is marked shadowed by %s", rec.Location, rec.ShadowedBy)
+		}
+	}
+	if broken != 3 {
+		t.Errorf("want the 3 broken copies in All(), got %d", broken)
+	}
+}

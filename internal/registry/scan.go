@@ -75,7 +75,7 @@ func (w *walker) problem(path, format string, args ...any) {
 func (w *walker) walk(dir, real string, depth int) {
 	if w.dirs >= w.maxDirs {
 		if !w.limited {
-			w.problem(dir, "stopped scanning %s after %d directories (the limit); skills below were not indexed", w.root.Dir, w.maxDirs)
+			w.problem(dir, "stopped scanning %s after %d directories (the scan limit); skills below were not indexed; raise it with --max-scan-dirs, SKILLSCRIPT_SKILLS_MAX_SCAN_DIRS or max_scan_dirs", w.root.Dir, w.maxDirs)
 			w.limited = true
 		}
 		return
@@ -141,12 +141,18 @@ func packageFile(dir string) string {
 	return ""
 }
 
-// scan walks every root and returns the candidates, the problems and the
-// directories visited.
-func scan(opts Options) ([]candidate, []Problem, []string) {
-	var cands []candidate
-	var probs []Problem
-	var dirs []string
+// scanResult is what scan found: the candidates, the problems, the
+// directories visited and the roots whose scan a limit cut short.
+type scanResult struct {
+	cands     []candidate
+	probs     []Problem
+	dirs      []string
+	truncated []string
+}
+
+// scan walks every root.
+func scan(opts Options) scanResult {
+	var res scanResult
 	for i, root := range opts.Roots {
 		abs, err := filepath.Abs(root.Dir)
 		if err != nil {
@@ -158,7 +164,10 @@ func scan(opts Options) ([]candidate, []Problem, []string) {
 		}
 		w := &walker{root: root, order: i, maxDepth: opts.maxDepth(), maxDirs: opts.maxDirs(), seen: map[string]bool{}}
 		w.walk(abs, real, 0)
-		cands, probs, dirs = append(cands, w.out...), append(probs, w.probs...), append(dirs, w.watched...)
+		res.cands, res.probs, res.dirs = append(res.cands, w.out...), append(res.probs, w.probs...), append(res.dirs, w.watched...)
+		if w.limited {
+			res.truncated = append(res.truncated, root.Dir)
+		}
 	}
-	return cands, probs, dirs
+	return res
 }

@@ -105,7 +105,15 @@ func newMetrics(h *Host) *metrics {
 		}, func() float64 { return boolGauge(h.ClientApproval()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "skillc_operator_identity_configured", Help: "1 when an operator identity (SKILLSCRIPT_OPERATOR_IDENTITY) acts as the operator over MCP, else 0.",
-		}, func() float64 { return boolGauge(h.set.IdentityHeader != "" && h.set.OperatorIdentity != "") }))
+		}, func() float64 { return boolGauge(h.set.IdentityHeader != "" && h.set.OperatorIdentity != "") }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "skillc_skills_scan_truncated_roots", Help: "Agent Skills roots whose last scan stopped at the directory limit (--max-scan-dirs); skills below them are missing.",
+		}, func() float64 {
+			if h.skills == nil {
+				return 0
+			}
+			return float64(len(h.skills.Registry().Truncated()))
+		}))
 	return m
 }
 

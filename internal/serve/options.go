@@ -26,6 +26,10 @@ const (
 	// EnvSkillsRunScript turns on the skills_run_script tool (off by
 	// default): Agent Skill packages' scripts run as host processes.
 	EnvSkillsRunScript = "SKILLSCRIPT_SKILLS_RUN_SCRIPT"
+	// EnvSkillsMaxScanDirs bounds the scan of each Agent Skills root;
+	// EnvSkillsCatalogBudget is the byte budget of <available_skills>.
+	EnvSkillsMaxScanDirs   = "SKILLSCRIPT_SKILLS_MAX_SCAN_DIRS"
+	EnvSkillsCatalogBudget = "SKILLSCRIPT_SKILLS_CATALOG_BUDGET"
 	// The trigger queue's knobs (docs/serve.md, "Trigger queue").
 	EnvWorkers          = "SKILLSCRIPT_QUEUE_WORKERS"
 	EnvFetchPoll        = "SKILLSCRIPT_QUEUE_FETCH_POLL_MS"
@@ -111,6 +115,10 @@ type Settings struct {
 	// SkillsRunScript registers skills_run_script, which runs the scripts
 	// of loaded Agent Skill packages (off by default).
 	SkillsRunScript bool
+	// SkillsMaxScanDirs and SkillsCatalogBudget override the gateway
+	// configuration's max_scan_dirs and catalog_budget_bytes (zero: use
+	// the configuration).
+	SkillsMaxScanDirs, SkillsCatalogBudget int
 	// Workers is how many fires this host runs at once; FetchPoll how
 	// often idle workers look for queued fires.
 	Workers   int
@@ -197,6 +205,18 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 			return s, fmt.Errorf("%s=%q: want true or false", EnvSkillsRunScript, v)
 		}
 		s.SkillsRunScript = b
+	}
+	for _, k := range []struct {
+		env string
+		dst *int
+	}{{EnvSkillsMaxScanDirs, &s.SkillsMaxScanDirs}, {EnvSkillsCatalogBudget, &s.SkillsCatalogBudget}} {
+		if v := get(k.env); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return s, fmt.Errorf("%s=%q: want a positive integer", k.env, v)
+			}
+			*k.dst = n
+		}
 	}
 	if v := get(EnvPollInterval); v != "" && cfg.PollInterval <= 0 {
 		return s, fmt.Errorf("%s=%q: want a positive number of seconds", EnvPollInterval, v)

@@ -361,7 +361,7 @@ func TestComposeEmptyAndBudget(t *testing.T) {
 		recs = append(recs, &registry.Record{Name: fmt.Sprintf("s%02d", i), Kind: registry.KindPackage, Origin: "user", Description: "d", Location: "/x"})
 	}
 	out := AvailableSkills(recs, 1000)
-	if len(out) > 1100 || !strings.Contains(out, "more skills not listed") || !strings.HasSuffix(out, "</available_skills>\n") {
+	if strings.Count(out, "<skill name=") != 50 || !strings.Contains(out, "names alone fill the catalog budget") || !strings.HasSuffix(out, "</available_skills>\n") {
 		t.Errorf("budget: %d bytes\n%s", len(out), out)
 	}
 }

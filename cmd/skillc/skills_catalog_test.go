@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// bigCatalog writes n packages of one publisher under
+// <project>/.agents/skills, the last of which (by name, so the last the
+// scan reaches) is the only spreadsheet auditor.
+func bigCatalog(t *testing.T, n int) string {
+	t.Helper()
+	project := t.TempDir()
+	root := filepath.Join(project, ".agents", "skills")
+	for i := range n {
+		name := fmt.Sprintf("acme-report-%04d", i)
+		desc := fmt.Sprintf("Builds the weekly %s report for team %d from the ticket tracker. Use when a manager asks for the week's numbers.", []string{"sales", "support", "ops", "hiring"}[i%4], i)
+		if i == n-1 {
+			name, desc = "zz-xlsx-auditor", "Audits xlsx spreadsheets for broken formulas, hard-coded totals and hidden sheets. Use when a workbook's numbers look wrong."
+		}
+		dir := filepath.Join(root, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		md := fmt.Sprintf("---\nname: %s\ndescription: %s\nmetadata:\n  domain: reporting\n---\n# %s\n\nFollow the team's reporting checklist.\n", name, desc, name)
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(md), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return project
+}
+
+// skillc runs the command line in-process and returns stdout, stderr and
+// the exit status.
+func skillc(t *testing.T, env map[string]string, args ...string) (string, string, int) {
+	t.Helper()
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	var out, errb bytes.Buffer
+	code := run(append([]string{"skillc"}, args...), strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// TestScanTruncationReported indexes 5,000 packages under one root: with
+// the default limit every registry command says the scan was cut
+// (truncated in JSON, a warning on stderr) and the package past the
+// limit is not ranked; raising the limit by flag or environment indexes
+// all of them and the warning goes away.
+func TestScanTruncationReported(t *testing.T) {
+	project := bigCatalog(t, 5000)
+	base := []string{"--project", project, "--no-user"}
+
+	out, errs, code := skillc(t, nil, append([]string{"skills", "discover", "--json"}, append(base, "audit", "xlsx", "spreadsheets")...)...)
+	if code != 0 {
+		t.Fatalf("discover exit %d: %s", code, errs)
+	}
+	var d struct {
+		Truncated bool     `json:"truncated"`
+		Warnings  []string `json:"warnings"`
+		Results   []struct {
+			SkillID string `json:"skill_id"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if !d.Truncated || len(d.Warnings) == 0 || !strings.Contains(d.Warnings[0], "2000 directories") {
+		t.Errorf("discover JSON: truncated=%v warnings=%q, want truncated with the limit named", d.Truncated, d.Warnings)
+	}
+	if !strings.Contains(errs, "warning: the skill catalog is incomplete") {
+		t.Errorf("discover stderr has no warning: %q", errs)
+	}
+	for _, r := range d.Results {
+		if r.SkillID == "project/zz-xlsx-auditor" {
+			t.Errorf("a package past the scan limit was ranked")
+		}
+	}
+
+	out, errs, _ = skillc(t, nil, append([]string{"skills", "list", "--json"}, base...)...)
+	var l struct {
+		Total     int  `json:"total"`
+		Truncated bool `json:"truncated"`
+	}
+	if err := json.Unmarshal([]byte(out), &l); err != nil {
+		t.Fatal(err)
+	}
+	if !l.Truncated || l.Total != 1999 || !strings.Contains(errs, "warning: the skill catalog is incomplete") {
+		t.Errorf("list: total %d truncated %v stderr %q", l.Total, l.Truncated, errs)
+	}
+	for _, cmd := range [][]string{{"skills", "show", "acme-report-0001"}, {"skills", "load-preview", "acme-report-0001"}} {
+		if _, errs, code := skillc(t, nil, append(cmd, base...)...); code != 0 || !strings.Contains(errs, "warning: the skill catalog is incomplete") {
+			t.Errorf("%s: exit %d, stderr %q: want a truncation warning", strings.Join(cmd, " "), code, errs)
+		}
+	}
+
+	// the flag, the environment variable and the configuration file lift
+	// the limit
+	conf := filepath.Join(t.TempDir(), "gateway.json")
+	if err := os.WriteFile(conf, []byte(`{"max_scan_dirs": 6000}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+	}{
+		{nil, []string{"--max-scan-dirs", "6000"}},
+		{map[string]string{envMaxScanDirs: "6000"}, nil},
+		{nil, []string{"--gateway-config", conf}},
+	} {
+		args := append(append([]string{"skills", "discover", "--json"}, base...), tc.args...)
+		out, errs, code := skillc(t, tc.env, append(args, "audit", "xlsx", "spreadsheets")...)
+		if code != 0 {
+			t.Fatalf("discover %v exit %d: %s", tc, code, errs)
+		}
+		d.Truncated, d.Warnings, d.Results = false, nil, nil
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.Truncated || len(d.Warnings) > 0 || strings.Contains(errs, "incomplete") {
+			t.Errorf("%v: still truncated: %v %q %q", tc, d.Truncated, d.Warnings, errs)
+		}
+		if len(d.Results) == 0 || d.Results[0].SkillID != "project/zz-xlsx-auditor" {
+			t.Errorf("%v: the auditor is not ranked first: %+v", tc, d.Results)
+		}
+		os.Unsetenv(envMaxScanDirs)
+	}
+}
+
+// TestServeScanTruncated starts a real skillc serve whose skill store
+// holds more package directories than --max-scan-dirs allows, and checks
+// that every surface says so: skills_discover and skills_list answer
+// truncated with a warning, skills_instructions carries the note, the
+// log warns and /metrics counts the cut root. --catalog-budget, set low,
+// still lists every visible skill by name.
+func TestServeScanTruncated(t *testing.T) {
+	home := t.TempDir()
+	for i := range 12 {
+		name := fmt.Sprintf("invoice-check-%02d", i)
+		writePackage(t, filepath.Join(home, "skills", name), map[string]string{
+			"SKILL.md": fmt.Sprintf("---\nname: %s\ndescription: Checks supplier invoices of region %d against purchase orders and flags mismatched totals. Use when accounts payable asks for a review.\n---\n# Invoice check\n\nCompare every line with the purchase order.\n", name, i),
+		})
+	}
+	p := startServe(t, home, []string{"HOME=" + t.TempDir(), "SKILLSCRIPT_DASHBOARD_AUTH_TOKEN=tok", envMaxScanDirs + "=5"}, "--catalog-budget", "700")
+	cs := connect(t, p.url, map[string]string{"Authorization": "Bearer tok"})
+
+	var disc struct {
+		Truncated bool
+		Warnings  []string
+		Results   []struct{ Name string }
+	}
+	callJSON(t, cs, "skills_discover", map[string]any{"intent": "check supplier invoices"}, &disc)
+	if !disc.Truncated || len(disc.Warnings) != 1 || !strings.Contains(disc.Warnings[0], "limit of 5 directories") || len(disc.Results) != 4 {
+		t.Errorf("skills_discover: truncated %v warnings %q, %d results (want 4: the root counts as one of the 5 directories)", disc.Truncated, disc.Warnings, len(disc.Results))
+	}
+	var list struct {
+		Truncated bool
+		Total     int
+	}
+	callJSON(t, cs, "skills_list", map[string]any{}, &list)
+	if !list.Truncated || list.Total != 4 {
+		t.Errorf("skills_list: %+v", list)
+	}
+	var ins struct{ Instructions string }
+	callJSON(t, cs, "skills_instructions", nil, &ins)
+	if !strings.Contains(ins.Instructions, "the catalog is incomplete") {
+		t.Errorf("skills_instructions has no truncation note:\n%s", ins.Instructions)
+	}
+	for _, r := range disc.Results {
+		if !strings.Contains(ins.Instructions, `<skill name="`+r.Name+`"`) {
+			t.Errorf("%s missing from <available_skills> at a 700-byte budget:\n%s", r.Name, ins.Instructions)
+		}
+	}
+	req, _ := http.NewRequest("GET", p.url+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer tok")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), "skillc_skills_scan_truncated_roots 1") {
+		t.Errorf("/metrics has no truncated root:\n%s", body)
+	}
+	if err := p.stop(t); err != nil {
+		t.Errorf("exit: %v", err)
+	}
+	if !strings.Contains(p.stderr.String(), "the skill catalog is incomplete") {
+		t.Errorf("no warning in the log:\n%s", p.stderr.String())
+	}
+}

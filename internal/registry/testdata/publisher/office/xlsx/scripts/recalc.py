@@ -1,0 +1,2 @@
+import sys
+print("recalculated", sys.argv[1:])
