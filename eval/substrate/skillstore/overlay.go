@@ -16,7 +16,7 @@ import (
 // told each name written so the run can say where it went.
 type Overlay struct {
 	Read, Target contract.SkillStore
-	OnWrite     func(name string)
+	OnWrite      func(name string)
 
 	mu      sync.Mutex
 	written map[string]bool
