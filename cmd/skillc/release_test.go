@@ -176,7 +176,7 @@ func TestDistributionFiles(t *testing.T) {
 	read("action.yml", &action)
 	var install, check, upload bool
 	for _, s := range action.Runs.Steps {
-		install = install || strings.Contains(s.Run, "go install \"github.com/skillscript/skillc/cmd/skillc@")
+		install = install || strings.Contains(s.Run, "internal/tools/action/install.sh")
 		check = check || (s.ID == "check" && strings.Contains(s.Run, "skillc check --format sarif"))
 		upload = upload || strings.HasPrefix(s.Uses, "github/codeql-action/upload-sarif@")
 	}
