@@ -3,7 +3,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test vet deadcode imports-check tidy-check fmt-check unit bench fuzz conformance editors clean release-dry-run release-snapshot docker
+.PHONY: all build test vet deadcode imports-check tidy-check fmt-check unit bench fuzz conformance editors clean release release-dry-run docker
 
 # Pinned tools, run with `go run` so a fresh machine needs nothing installed.
 TOOLS_VERSION := v0.52.0
@@ -85,24 +85,16 @@ editors:
 	@echo "== editors: VS Code grammar and extension, Neovim runtime files"
 	bash editors/test.sh
 
-# release-dry-run cross-compiles the release matrix of .goreleaser.yaml
-# (linux, darwin, windows x amd64, arm64; static, CGO off) into dist/ and
-# writes dist/checksums.txt. It needs nothing but Go.
-RELEASE_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
-release-dry-run:
-	@rm -rf dist && mkdir -p dist
-	@for p in $(RELEASE_PLATFORMS); do \
-	  os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
-	  out=dist/skillc_$${os}_$${arch}$$ext; echo "build $$out"; \
-	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "-s -w" -o $$out ./cmd/skillc || exit 1; \
-	done
-	@cd dist && sha256sum skillc_* > checksums.txt && cat checksums.txt
+# release builds the release artifacts into dist/ (internal/tools/release):
+# for linux, darwin and windows on amd64 and arm64 a static binary packed
+# with LICENSE, README.md and the getting-started guide
+# (skillc_OS_ARCH.tar.gz, .zip for Windows), a CycloneDX SBOM
+# (skillc.cdx.json) and checksums.txt. It needs Go and the module proxy.
+release:
+	$(GO) run ./internal/tools/release -out dist
 
-# release-snapshot runs goreleaser itself (pinned, through go run: the
-# first run compiles it, which takes several minutes) without publishing.
-GORELEASER := github.com/goreleaser/goreleaser/v2@v2.16.0
-release-snapshot:
-	$(GO) run $(GORELEASER) release --snapshot --clean --skip=publish
+# release-dry-run is the same build (nothing is published anywhere).
+release-dry-run: release
 
 # docker builds the distroless image from the Dockerfile.
 docker:

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 
@@ -15,9 +14,9 @@ import (
 )
 
 // TestReleaseCrossBuild builds skillc for one platform of the release
-// matrix other than the host, as `make release-dry-run` and .goreleaser.yaml
-// do (CGO off, -trimpath), and checks the result is a static executable
-// for that platform. The whole matrix is `make release-dry-run`.
+// matrix other than the host, as `make release` (internal/tools/release)
+// does (CGO off, -trimpath), and checks the result is a static executable
+// for that platform. The whole matrix is `make release`.
 func TestReleaseCrossBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cross-compiles skillc (a minute or more); run without -short")
@@ -90,9 +89,10 @@ func TestVersionFromBuildInfo(t *testing.T) {
 }
 
 // TestDistributionFiles checks that the release, action and pre-commit
-// files parse and agree with each other: the goreleaser matrix is the one
-// `make release-dry-run` builds, the action runs check with SARIF and
-// uploads it, and the pre-commit hooks run skillc check and fmt.
+// files parse and agree with each other: the licence is in the image and
+// the extension, the release tool builds the six static targets, the
+// action installs with its script, runs check with SARIF and uploads it,
+// and the pre-commit hooks run skillc check and fmt.
 func TestDistributionFiles(t *testing.T) {
 	read := func(name string, v any) {
 		t.Helper()
@@ -104,28 +104,8 @@ func TestDistributionFiles(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	var gr struct {
-		Version int `yaml:"version"`
-		Builds  []struct {
-			Main   string   `yaml:"main"`
-			Env    []string `yaml:"env"`
-			Goos   []string `yaml:"goos"`
-			Goarch []string `yaml:"goarch"`
-		} `yaml:"builds"`
-		Checksum struct {
-			Algorithm string `yaml:"algorithm"`
-		} `yaml:"checksum"`
-		Archives []struct {
-			Files []string `yaml:"files"`
-		} `yaml:"archives"`
-	}
-	read(".goreleaser.yaml", &gr)
-	// the licence travels with every archive, the image and the extension
-	for _, a := range gr.Archives {
-		if !slices.Contains(a.Files, "LICENSE") {
-			t.Errorf(".goreleaser.yaml: an archive without LICENSE: %v", a.Files)
-		}
-	}
+	// the licence travels with every archive (internal/tools/release
+	// TestReleaseArchive), the image and the extension
 	if df, err := os.ReadFile("../../Dockerfile"); err != nil || !regexp.MustCompile(`(?m)^COPY LICENSE `).Match(df) {
 		t.Errorf("Dockerfile does not copy LICENSE into the image (%v)", err)
 	}
@@ -134,32 +114,14 @@ func TestDistributionFiles(t *testing.T) {
 			t.Errorf("%s: not the MIT licence (%v)", f, err)
 		}
 	}
-	if gr.Version != 2 || len(gr.Builds) != 1 || gr.Builds[0].Main != "./cmd/skillc" || gr.Checksum.Algorithm != "sha256" {
-		t.Fatalf(".goreleaser.yaml: %+v", gr)
-	}
-	b := gr.Builds[0]
-	if !slices.Contains(b.Env, "CGO_ENABLED=0") {
-		t.Error(".goreleaser.yaml: builds are not static (CGO_ENABLED=0)")
-	}
-	var matrix []string
-	for _, o := range b.Goos {
-		for _, a := range b.Goarch {
-			matrix = append(matrix, o+"/"+a)
-		}
-	}
-	mk, err := os.ReadFile("../../Makefile")
+	// the release tool builds the six targets the Action downloads
+	rel, err := os.ReadFile("../../internal/tools/release/main.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`(?m)^RELEASE_PLATFORMS := (.*)$`).FindSubmatch(mk)
-	if m == nil {
-		t.Fatal("Makefile: no RELEASE_PLATFORMS")
-	}
-	mkMatrix := strings.Fields(string(m[1]))
-	slices.Sort(matrix)
-	slices.Sort(mkMatrix)
-	if !slices.Equal(matrix, mkMatrix) || len(matrix) != 6 {
-		t.Errorf("goreleaser matrix %v, Makefile RELEASE_PLATFORMS %v: want the same six targets", matrix, mkMatrix)
+	m := regexp.MustCompile(`defaultPlatforms = "([^"]+)"`).FindSubmatch(rel)
+	if m == nil || len(strings.Split(string(m[1]), ",")) != 6 || !strings.Contains(string(rel), `"CGO_ENABLED=0"`) {
+		t.Errorf("internal/tools/release: want six static targets, got %q", m)
 	}
 
 	var action struct {

@@ -1,0 +1,195 @@
+// Command release builds skillc's release artifacts into a directory: for
+// each platform of the matrix a static binary packed with LICENSE,
+// README.md and docs/getting-started.md (skillc_OS_ARCH.tar.gz, .zip for
+// Windows), a CycloneDX SBOM of the binary's modules (skillc.cdx.json),
+// and checksums.txt (sha256) over all of them. It needs Go and the module
+// proxy (the SBOM tool runs with go run at a pinned version).
+//
+//	go run ./internal/tools/release -out dist [-platforms linux/amd64,...] [-sbom=false]
+package main
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// sbomTool is the pinned CycloneDX generator for Go modules.
+const sbomTool = "github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0"
+
+// defaultPlatforms is the release matrix (Makefile RELEASE_PLATFORMS).
+const defaultPlatforms = "linux/amd64,linux/arm64,darwin/amd64,darwin/arm64,windows/amd64,windows/arm64"
+
+// extraFiles travel in every archive beside the binary.
+var extraFiles = []string{"LICENSE", "README.md", "docs/getting-started.md"}
+
+func main() {
+	out := flag.String("out", "dist", "output directory (emptied first)")
+	platforms := flag.String("platforms", defaultPlatforms, "comma-separated GOOS/GOARCH list")
+	sbom := flag.Bool("sbom", true, "write the CycloneDX SBOM (skillc.cdx.json)")
+	flag.Parse()
+	if err := run(*out, strings.Split(*platforms, ","), *sbom); err != nil {
+		fmt.Fprintln(os.Stderr, "release:", err)
+		os.Exit(1)
+	}
+}
+
+func run(out string, platforms []string, sbom bool) error {
+	if err := os.RemoveAll(out); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	var files []string
+	for _, p := range platforms {
+		goos, goarch, ok := strings.Cut(strings.TrimSpace(p), "/")
+		if !ok {
+			return fmt.Errorf("platform %q: want GOOS/GOARCH", p)
+		}
+		name, err := buildArchive(out, goos, goarch)
+		if err != nil {
+			return err
+		}
+		fmt.Println("built", filepath.Join(out, name))
+		files = append(files, name)
+	}
+	if sbom {
+		cmd := exec.Command("go", "run", sbomTool, "app", "-json", "-licenses=false", "-output", filepath.Join(out, "skillc.cdx.json"), "-main", "cmd/skillc", ".")
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("sbom: %w", err)
+		}
+		fmt.Println("built", filepath.Join(out, "skillc.cdx.json"))
+		files = append(files, "skillc.cdx.json")
+	}
+	return writeChecksums(out, files)
+}
+
+// buildArchive cross-compiles skillc for goos/goarch (static, trimmed)
+// and packs it with extraFiles; it returns the archive's file name.
+func buildArchive(out, goos, goarch string) (string, error) {
+	exe := "skillc"
+	if goos == "windows" {
+		exe += ".exe"
+	}
+	tmp, err := os.MkdirTemp("", "skillc-release")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, exe)
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd/skillc")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s/%s: go build: %w", goos, goarch, err)
+	}
+	entries := append([][2]string{{bin, exe}}, pairs(extraFiles)...)
+	name := fmt.Sprintf("skillc_%s_%s", goos, goarch)
+	if goos == "windows" {
+		return name + ".zip", writeZip(filepath.Join(out, name+".zip"), entries)
+	}
+	return name + ".tar.gz", writeTarGz(filepath.Join(out, name+".tar.gz"), entries)
+}
+
+func pairs(names []string) [][2]string {
+	out := make([][2]string, len(names))
+	for i, n := range names {
+		out[i] = [2]string{n, n}
+	}
+	return out
+}
+
+// writeTarGz packs entries (source path, name in the archive).
+func writeTarGz(path string, entries [][2]string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	gz := gzip.NewWriter(f)
+	tw := tar.NewWriter(gz)
+	for _, e := range entries {
+		st, err := os.Stat(e[0])
+		if err != nil {
+			return err
+		}
+		mode := int64(0o644)
+		if st.Mode()&0o111 != 0 {
+			mode = 0o755
+		}
+		if err := tw.WriteHeader(&tar.Header{Name: e[1], Mode: mode, Size: st.Size(), ModTime: st.ModTime()}); err != nil {
+			return err
+		}
+		if err := copyFile(tw, e[0]); err != nil {
+			return err
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return err
+	}
+	if err := gz.Close(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// writeZip packs entries (source path, name in the archive).
+func writeZip(path string, entries [][2]string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zw := zip.NewWriter(f)
+	for _, e := range entries {
+		w, err := zw.Create(e[1])
+		if err != nil {
+			return err
+		}
+		if err := copyFile(w, e[0]); err != nil {
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+func copyFile(w io.Writer, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
+}
+
+// writeChecksums writes checksums.txt in sha256sum's format.
+func writeChecksums(out string, files []string) error {
+	sort.Strings(files)
+	var b strings.Builder
+	for _, name := range files {
+		data, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		fmt.Fprintf(&b, "%s  %s\n", hex.EncodeToString(sum[:]), name)
+	}
+	fmt.Print(b.String())
+	return os.WriteFile(filepath.Join(out, "checksums.txt"), []byte(b.String()), 0o644)
+}
