@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -111,13 +112,14 @@ func TestActionSteps(t *testing.T) {
 	sum := sha256.Sum256(archive)
 	good := hex.EncodeToString(sum[:]) + "  " + asset + "\n"
 	bad := strings.Repeat("0", 64) + "  " + asset + "\n"
-	checksums := good
+	var checksums atomic.Value // the served checksums.txt (the handler runs on other goroutines)
+	checksums.Store(good)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/download/v9.9.9/" + asset, "/latest/download/" + asset:
 			_, _ = w.Write(archive)
 		case "/download/v9.9.9/checksums.txt", "/latest/download/checksums.txt":
-			_, _ = w.Write([]byte(checksums))
+			_, _ = w.Write([]byte(checksums.Load().(string)))
 		default:
 			http.NotFound(w, r)
 		}
@@ -144,8 +146,8 @@ func TestActionSteps(t *testing.T) {
 		}
 	})
 	t.Run("tampered", func(t *testing.T) {
-		checksums = bad
-		defer func() { checksums = good }()
+		checksums.Store(bad)
+		defer checksums.Store(good)
 		code, out, p := try(t, "v9.9.9")
 		if code == 0 || p != "" || !strings.Contains(out, "checksum mismatch for "+asset) {
 			t.Fatalf("tampered archive: exit %d, GITHUB_PATH %q\n%s", code, p, out)
