@@ -192,7 +192,7 @@ func ruleFilterArity() *Rule {
 		ID: "filter-arity", Severity: ast.Error, Needs: NeedsSource,
 		Doc: Doc{
 			Summary: "A filter used without the argument it needs (`|head`, `|lines`, `|contains`, `|fallback`, `|pluck`), or given one it does not take (`|trim:\"x\"`).",
-			Why:     "The substitution fails at run time with \"needs a quoted argument\" or \"takes no argument\". The filter table in docs/rules.md and `skillc explain` list each filter's argument; an argument a filter does not take gets a fix that removes it.",
+			Why:     "The substitution fails at run time with \"needs a quoted argument\" or \"takes no argument\". The filters section of docs/language.md and `skillc explain` list each filter's argument; an argument a filter does not take gets a fix that removes it.",
 			Bad:     "emit(text=\"${LOG|head}\")\nemit(text=\"${NAME|trim:\\\"x\\\"}\")\n",
 			Good:    "emit(text=\"${LOG|head:\\\"5\\\"}\")\nemit(text=\"${NAME|trim}\")\n",
 		},
@@ -236,12 +236,13 @@ func ruleFilterArgKind() *Rule {
 						continue
 					}
 					v := strings.TrimSpace(f.Arg.Value)
-					switch f.Name.Name {
-					case "head", "tail":
+					doc, _ := lang.LookupFilter(f.Name.Name)
+					switch doc.ArgKind {
+					case lang.ArgCount:
 						if !allDigits(v) {
 							p.Reportf(f.Arg, "|%s takes a number of lines; %q keeps nothing", f.Name.Name, f.Arg.Value)
 						}
-					case "lines":
+					case lang.ArgRange:
 						lo, hi, ok := strings.Cut(v, "-")
 						if !ok || !allDigits(strings.TrimSpace(lo)) || !allDigits(strings.TrimSpace(hi)) {
 							p.Reportf(f.Arg, "|lines takes a range \"M-N\" (lines M to N, from 1); %q keeps nothing", f.Arg.Value)

@@ -39,16 +39,16 @@ func TestHover(t *testing.T) {
 		n, delta     int
 		want         []string
 	}{
-		{"header", "# Status", 0, 3, []string{"Status", "Draft", "Approved"}},
+		{"header", "# Status", 0, 3, []string{"Status", "Draft", "Approved", "docs/language.md#header-status"}},
 		{"var default", "${PROJECT}", 0, 3, []string{"variable", "PROJECT", `"INFRA"`, "# Vars:", "string"}},
 		{"op binding", "${ISSUES.items}", 0, 3, []string{"ISSUES", "-> binding", "tracker.search"}},
 		{"iterator", "${ISSUE.id}", 0, 3, []string{"ISSUE", "loop iterator"}},
-		{"filter", "|trim", 0, 2, []string{"filter", "trim", "white space"}},
+		{"filter", "|trim", 0, 2, []string{"filter", "trim", "white space", "docs/language.md#filter-trim"}},
 		{"target", "summarize: fetch", 0, 12, []string{"target", "fetch", "needed by: `summarize`"}},
 		{"goal", "default: summarize", 0, 11, []string{"summarize", "goal", "needs: `fetch`"}},
-		{"call op", "shell(", 0, 1, []string{"shell", "argv", "unsafe"}},
+		{"call op", "shell(", 0, 1, []string{"shell", "argv", "unsafe", "docs/language.md#op-shell"}},
 		{"kwarg", "command=", 0, 2, []string{"shell", "command"}},
-		{"contract op", "$ llm", 0, 3, []string{"prompt", "maxTokens"}},
+		{"contract op", "$ llm", 0, 3, []string{"prompt", "maxTokens", "docs/language.md#op-llm"}},
 		{"tool", "tracker.search", 0, 10, []string{"tracker.search", "Searches issues", "query", "(required)", `"type": "object"`}},
 		{"tool kwarg", "limit=", 0, 1, []string{"limit", "Maximum results"}},
 		{"connector", "tracker.search", 0, 2, []string{"connector", "tracker", "search"}},

@@ -358,6 +358,7 @@ func filterHover(name string) string {
 	if d.Example != "" {
 		fmt.Fprintf(&b, "\n`%s` with `%s` gives `%s`\n", d.Example, oneLine(d.Input), oneLine(d.Output))
 	}
+	fmt.Fprintf(&b, "\n[Language reference](%s)\n", lang.DocURL(lang.FilterAnchor(d.Name)))
 	return b.String()
 }
 

@@ -52,6 +52,7 @@ func opMarkdown(o lang.OpSpec) string {
 			fmt.Fprintf(&b, "- `%s`%s: %s\n", p.Name, req, p.Doc)
 		}
 	}
+	fmt.Fprintf(&b, "\n[Language reference](%s)\n", lang.DocURL(lang.OpAnchor(o.Name)))
 	return b.String()
 }
 
@@ -98,5 +99,6 @@ func headerMarkdown(h lang.HeaderDoc) string {
 	if h.Example != "" {
 		fmt.Fprintf(&b, "\n```skillscript\n%s\n```\n", h.Example)
 	}
+	fmt.Fprintf(&b, "\n[Language reference](%s)\n", lang.DocURL(lang.HeaderAnchor(h.Kind)))
 	return b.String()
 }

@@ -16,7 +16,19 @@ type FilterDoc struct {
 	Input    string // the example's input value
 	Output   string // the example's output
 	TakesArg bool   // whether the filter requires an argument
+	// ArgKind is the kind of the argument: ArgText, ArgCount (a number
+	// of lines), ArgRange ("M-N") or ArgField (a field name); empty when
+	// the filter takes none.
+	ArgKind string
 }
+
+// The filter argument kinds (FilterDoc.ArgKind).
+const (
+	ArgText  = "text"
+	ArgCount = "count"
+	ArgRange = "range"
+	ArgField = "field"
+)
 
 // filterDocs returns the filter table in the order of the language
 // reference. eval/filter implements every entry (its tests check both
@@ -34,24 +46,24 @@ func filterDocs() []FilterDoc {
 		{Name: "length", Summary: "Counts the items of a list (or JSON array text) or the characters of a string.",
 			Example: `${ITEMS|length}`, Input: `["a","b","c"]`, Output: `3`},
 		{Name: "contains", Summary: `Yields "true" when the list holds the argument or the text includes it, else "".`,
-			Arg: "the element or substring to look for", TakesArg: true,
+			Arg: "the element or substring to look for", TakesArg: true, ArgKind: ArgText,
 			Example: `${MSG|contains:"urgent"}`, Input: `Yes, urgent`, Output: `true`},
 		{Name: "fallback", Summary: "Replaces a missing, null, empty-string or empty-list value with the argument.",
-			Arg: "the replacement text", TakesArg: true,
-			Example: `${VAR.missing|fallback:"-"}`, Input: `(missing)`, Output: `-`},
+			Arg: "the replacement text", TakesArg: true, ArgKind: ArgText,
+			Example: `${NICKNAME|fallback:"friend"}`, Input: ``, Output: `friend`},
 		{Name: "isodate", Summary: "Formats Unix epoch seconds as an ISO-8601 UTC timestamp with milliseconds.",
 			Example: `${EPOCH|isodate}`, Input: `1779660000`, Output: `2026-05-24T22:00:00.000Z`},
 		{Name: "head", Summary: "Keeps the first N lines.",
-			Arg: "the number of lines, quoted", TakesArg: true,
+			Arg: "the number of lines, quoted", TakesArg: true, ArgKind: ArgCount,
 			Example: `${LOG|head:"2"}`, Input: "a\nb\nc", Output: "a\nb"},
 		{Name: "tail", Summary: "Keeps the last N lines; a final newline does not count as an empty line.",
-			Arg: "the number of lines, quoted", TakesArg: true,
+			Arg: "the number of lines, quoted", TakesArg: true, ArgKind: ArgCount,
 			Example: `${LOG|tail:"1"}`, Input: "a\nb\n", Output: `b`},
 		{Name: "lines", Summary: "Keeps lines M to N, counting from 1, both ends included.",
-			Arg: `the range "M-N"`, TakesArg: true,
+			Arg: `the range "M-N"`, TakesArg: true, ArgKind: ArgRange,
 			Example: `${LOG|lines:"2-3"}`, Input: "a\nb\nc\nd", Output: "b\nc"},
 		{Name: "pluck", Summary: "Projects a list of objects to a JSON array of one field's present values.",
-			Arg: "the field name", TakesArg: true,
+			Arg: "the field name", TakesArg: true, ArgKind: ArgField,
 			Example: `${ITEMS|pluck:"id"}`, Input: `[{"id":"1"},{"id":"2"}]`, Output: `["1","2"]`},
 	}
 }

@@ -15,12 +15,16 @@ type HeaderDoc struct {
 	// Retired marks a header that is no longer written (a legacy spelling
 	// or a removed header); editors do not offer it.
 	Retired bool
+	// Sample is a complete skill using the header: the runnable example
+	// of docs/language.md. Empty for a retired header.
+	Sample string
 }
 
 // Headers returns the documentation of every known header, in canonical
 // order.
 func Headers() []HeaderDoc {
-	return []HeaderDoc{
+	samples := headerSamples()
+	hs := []HeaderDoc{
 		{Kind: ast.HeaderSkill, Summary: "The skill's name: its identity in the skill store.", Example: "# Skill: morning-brief"},
 		{Kind: ast.HeaderDescription, Summary: "When the skill should be invoked (not what it does).", Example: "# Description: Use when ..."},
 		{Kind: ast.HeaderStatus, Summary: "Lifecycle state: `Draft`, `Approved` (with its approval token) or `Disabled`.", Values: []string{"Draft", "Approved", "Disabled"}, Example: "# Status: Draft"},
@@ -41,6 +45,10 @@ func Headers() []HeaderDoc {
 		{Kind: ast.HeaderDeliveryContext, Summary: "Legacy spelling of `# Event-type:`.", Retired: true},
 		{Kind: ast.HeaderOnError, Summary: "Removed: handle errors with `else:` blocks and `(fallback: ...)`.", Retired: true},
 	}
+	for i := range hs {
+		hs[i].Sample = samples[hs[i].Kind]
+	}
+	return hs
 }
 
 // Header returns the documentation of a header kind.

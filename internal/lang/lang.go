@@ -98,6 +98,9 @@ type OpSpec struct {
 	// "$ name" dispatch, which the runtime forwards to the host's tool of
 	// the same name ($ execute_skill).
 	Dispatched bool
+	// Sample is a complete skill using the op: the runnable example of
+	// docs/language.md (its tests check that it lints clean).
+	Sample string
 }
 
 // Param returns the named keyword argument of o.

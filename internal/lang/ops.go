@@ -28,9 +28,13 @@ func ops() []OpSpec {
 func intrinsicOps() []OpSpec {
 	return []OpSpec{
 		{Name: "emit", Class: Intrinsic, Binding: BindNone,
+			Sample: sample("try-emit", `# Vars: WHO=world`,
+				`emit(text="Hello, ${WHO}!")`),
 			Summary: "Appends text to the skill's emission stream, delivered by `# Output:`.",
 			Params:  []Param{{Name: "text", Required: true, Doc: "The text to append (`\"\"\"...\"\"\"` for several lines).", Example: `"${1}"`}}},
 		{Name: "notify", Class: Intrinsic, Binding: BindOptional, External: true,
+			Sample: sample("try-notify", "# Vars: DISK=91\n# Timeout: 30",
+				`notify(agent="oncall", message="Disk at ${DISK}%") -> ACK`, `emit(text="alerted: ${ACK}")`),
 			Summary: "Alerts an agent mid-run through the wired agent connector; binds an ACK.",
 			Params: []Param{
 				{Name: "agent", Required: true, Doc: "Target agent id.", Example: `"${1:agent}"`},
@@ -40,9 +44,13 @@ func intrinsicOps() []OpSpec {
 				{Name: "connectors", Doc: "JSON array restricting which agent connectors receive the alert.", Example: `[${5}]`},
 			}},
 		{Name: "inline", Class: Intrinsic, Binding: BindNone, SkillArg: "skill",
+			Sample: sample("try-inline", ``,
+				`inline(skill="voice-rules")`, `emit(text="Written in the house voice.")`),
 			Summary: "Inlines an Approved `# Type: data` skill at compile time.",
 			Params:  []Param{{Name: "skill", Required: true, Doc: "Name of the data skill.", Example: `"${1:skill}"`}}},
 		{Name: "execute_skill", Class: Intrinsic, Binding: BindOptional, External: true, SkillArg: "name", Dispatched: true,
+			Sample: sample("try-execute-skill", `# Timeout: 30`,
+				`execute_skill(name="try-emit", inputs={"WHO": "Ada"}) -> R`, `emit(text="${R.outputs.text}")`),
 			Summary: "Runs another skill in its own frame and binds its result.",
 			Params: []Param{
 				{Name: "name", Required: true, Doc: "Name of the skill to run (`skill_name=` is an accepted alias).", Example: `"${1:skill}"`},
@@ -50,6 +58,8 @@ func intrinsicOps() []OpSpec {
 				{Name: "skill_name", AliasOf: "name", Doc: "Back-compatible alias of `name`.", Example: `"${1:skill}"`},
 			}},
 		{Name: "shell", Class: Intrinsic, Binding: BindOptional, External: true, Mutates: Sometimes,
+			Sample: sample("try-shell", `# Timeout: 10`,
+				`shell(argv=["date", "-u"]) -> STAMP`, `emit(text="It is ${STAMP|trim}.")`),
 			Summary: "Spawns a binary (structural `command=`, explicit `argv=[...]`, or `unsafe=true` bash); stdout binds.",
 			Params: []Param{
 				{Name: "command", Doc: "Command line, split into tokens without a shell.", Example: `"${1}"`},
@@ -58,12 +68,16 @@ func intrinsicOps() []OpSpec {
 				timeoutParam(), approvedParam(),
 			}},
 		{Name: "file_read", Class: Intrinsic, Binding: BindRequired,
+			Sample: sample("try-file-read", `# Timeout: 10`,
+				`file_read(path="notes.txt") -> NOTES`, `emit(text="${NOTES|head:\"3\"}")`),
 			Summary: "Reads a file and binds its contents.",
 			Params: []Param{
 				{Name: "path", Required: true, Doc: "Path of the file.", Example: `"${1}"`},
 				{Name: "encoding", Doc: "`utf8` (default) or `base64`.", Example: `"${1|utf8,base64|}"`, Values: []string{"utf8", "base64"}},
 			}},
 		{Name: "file_write", Class: Intrinsic, Binding: BindNone, Mutates: Always,
+			Sample: sample("try-file-write", "# Vars: WHO=world\n# Timeout: 10",
+				`file_write(path="greeting.txt", content="Hello, ${WHO}!", approved="writes the greeting file")`, `emit(text="wrote greeting.txt")`),
 			Summary: "Writes content to a file, creating parent directories (a mutation).",
 			Params: []Param{
 				{Name: "path", Required: true, Doc: "Path of the file.", Example: `"${1}"`},
@@ -77,6 +91,8 @@ func intrinsicOps() []OpSpec {
 func typedContractOps() []OpSpec {
 	return []OpSpec{
 		{Name: "llm", Class: TypedContract, Binding: BindOptional, External: true,
+			Sample: sample("try-llm", `# Vars: TEXT`,
+				`$ llm prompt="Summarise in one line: ${TEXT}" maxTokens=200 timeout=60 -> SUMMARY`, `emit(text="${SUMMARY|trim}")`),
 			Summary: "Runs a prompt on the wired local model.",
 			Params: []Param{
 				{Name: "prompt", Required: true, Doc: "The prompt (non-empty).", Example: `"${1}"`},
@@ -85,6 +101,8 @@ func typedContractOps() []OpSpec {
 				timeoutParam(), approvedParam(),
 			}},
 		{Name: "data_read", Class: TypedContract, Binding: BindOptional, External: true,
+			Sample: sample("try-data-read", `# Vars: TOPIC=deploys`,
+				`$ data_read mode=fts query="${TOPIC}" limit=5 timeout=10 -> HITS`, `emit(text="${HITS|length} notes about ${TOPIC}")`),
 			Summary: "Queries the wired data store.",
 			Params: []Param{
 				{Name: "mode", Doc: "Query mode, e.g. `fts`.", Example: "${1:fts}"},
@@ -97,6 +115,8 @@ func typedContractOps() []OpSpec {
 				timeoutParam(), approvedParam(),
 			}},
 		{Name: "data_write", Class: TypedContract, Binding: BindOptional, External: true, Mutates: Always,
+			Sample: sample("try-data-write", `# Vars: NOTE`,
+				`$ data_write content="${NOTE}" tags=["handoff"] approved="records the handoff" timeout=10 -> ACK`, `emit(text="stored")`),
 			Summary: "Writes a record to the wired data store (a mutation).",
 			Params: []Param{
 				{Name: "content", Required: true, Doc: "Record content.", Example: `"${1}"`},
@@ -105,12 +125,16 @@ func typedContractOps() []OpSpec {
 				timeoutParam(), approvedParam(),
 			}},
 		{Name: "skill_read", Class: TypedContract, Binding: BindOptional, External: true,
+			Sample: sample("try-skill-read", `# Timeout: 10`,
+				`$ skill_read name="try-emit" -> SRC`, `emit(text="${SRC}")`),
 			Summary: "Reads a skill from the wired skill store.",
 			Params: []Param{
 				{Name: "name", Required: true, Doc: "Skill name.", Example: `"${1}"`},
 				timeoutParam(), approvedParam(),
 			}},
 		{Name: "skill_write", Class: TypedContract, Binding: BindOptional, External: true, Mutates: Always,
+			Sample: sample("try-skill-write", "# Vars: SRC\n# Timeout: 10",
+				`$ skill_write name="hello-child" source="${SRC}" overwrite=true approved="installs the child skill" -> ACK`, `emit(text="installed hello-child")`),
 			Summary: "Writes a skill to the wired skill store (a mutation).",
 			Params: []Param{
 				{Name: "name", Required: true, Doc: "Skill name.", Example: `"${1}"`},
@@ -119,6 +143,8 @@ func typedContractOps() []OpSpec {
 				timeoutParam(), approvedParam(),
 			}},
 		{Name: "json_parse", Class: TypedContract, Binding: BindOptional, Positional: "RAW",
+			Sample: sample("try-json-parse", `# Vars: RAW`,
+				`$ json_parse ${RAW} -> DATA`, `emit(text="${DATA.name}")`),
 			Summary: "Parses a JSON string (one positional value) into structured data."},
 	}
 }

@@ -33,18 +33,22 @@ type Statement struct {
 	Snippet string // LSP snippet syntax; "\\$" is a literal dollar
 	Doc     string
 	Binding Binding // BindName for $set/$append, "" for control flow
+	// Sample is a complete skill using the statement: the runnable
+	// example of docs/language.md.
+	Sample string
 }
 
 // Statements returns the statement keywords: the mutation statements
 // ($set, $append), then the block keywords.
 func Statements() []Statement {
+	s := statementSamples()
 	return []Statement{
-		{"$set", "\\$set ${1:NAME} = ${2:value}", "Binds a variable (with `${}` interpolation at bind time).", BindName},
-		{"$append", "\\$append ${1:NAME} ${2:value}", "Appends to a list or string accumulator initialised in an enclosing scope.", BindName},
-		{"foreach", "foreach ${1:ITEM} in \\${${2:LIST}}:\n\t$0", "Iterates over a list; bindings inside are loop-local.", ""},
-		{"if", "if ${1:condition}:\n\t$0", "Conditional block (`==`, `!=`, `<`, `in`, `and`, `or`, `not`).", ""},
-		{"needs", "needs: ${1:target}", "Declares targets that run before this one.", ""},
-		{"else", "else:\n\t$0", "Error handler of the target, or the else branch of an if.", ""},
+		{"$set", "\\$set ${1:NAME} = ${2:value}", "Binds a variable (with `${}` interpolation at bind time).", BindName, s["$set"]},
+		{"$append", "\\$append ${1:NAME} ${2:value}", "Appends to a list or string accumulator initialised in an enclosing scope.", BindName, s["$append"]},
+		{"foreach", "foreach ${1:ITEM} in \\${${2:LIST}}:\n\t$0", "Iterates over a list; bindings inside are loop-local.", "", s["foreach"]},
+		{"if", "if ${1:condition}:\n\t$0", "Conditional block (`==`, `!=`, `<`, `in`, `and`, `or`, `not`).", "", s["if"]},
+		{"needs", "needs: ${1:target}", "Declares targets that run before this one.", "", s["needs"]},
+		{"else", "else:\n\t$0", "Error handler of the target, or the else branch of an if.", "", s["else"]},
 	}
 }
 
