@@ -3,13 +3,15 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test vet deadcode imports-check tidy-check fmt-check unit bench fuzz conformance editors clean release release-dry-run docker
+.PHONY: all build test vet deadcode imports-check tidy-check fmt-check unit bench fuzz conformance editors clean release release-dry-run image
 
 # Pinned tools, run with `go run` so a fresh machine needs nothing installed.
 TOOLS_VERSION := v0.52.0
 DEADCODE := golang.org/x/tools/cmd/deadcode@$(TOOLS_VERSION)
 GOIMPORTS := golang.org/x/tools/cmd/goimports@$(TOOLS_VERSION)
 MODULE := github.com/skillscript/skillc
+# VERSION is stamped into release binaries and the image (skillc --version).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 DEADCODE_ALLOW := internal/tools/deadcode-allow.txt
 GO_FILES = $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './editors/*/node_modules/*')
 
@@ -91,14 +93,17 @@ editors:
 # (skillc_OS_ARCH.tar.gz, .zip for Windows), a CycloneDX SBOM
 # (skillc.cdx.json) and checksums.txt. It needs Go and the module proxy.
 release:
-	$(GO) run ./internal/tools/release -out dist
+	$(GO) run ./internal/tools/release -out dist -version "$(VERSION)"
 
 # release-dry-run is the same build (nothing is published anywhere).
 release-dry-run: release
 
-# docker builds the distroless image from the Dockerfile.
-docker:
-	docker build -t skillc:dev .
+# image builds the container image (Containerfile: FROM scratch, the static
+# binary with VERSION stamped in, LICENSE, CA certificates) with buildah,
+# daemonless, and runs skillc --version and skillc check inside it
+# (internal/tools/image/build.sh; VERSION, IMAGE, SMOKE=0 to skip the run).
+image:
+	VERSION="$(VERSION)" bash internal/tools/image/build.sh
 
 clean:
 	rm -rf bin dist

@@ -144,26 +144,16 @@ var reArgKey = regexp.MustCompile(`^\s*([A-Za-z_]\w*)\s*=`)
 // it and the arguments written after it, split at top-level commas.
 func openCall(text string) (lang.OpSpec, []string, bool) {
 	var opens []int
-	var quote byte
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '(':
+	eachUnquoted(text, func(i int, c byte) {
+		switch c {
+		case '(':
 			opens = append(opens, i)
-		case c == ')':
+		case ')':
 			if len(opens) > 0 {
 				opens = opens[:len(opens)-1]
 			}
 		}
-	}
+	})
 	for j := len(opens) - 1; j >= 0; j-- {
 		m := reOpName.FindStringSubmatch(text[:opens[j]])
 		if m == nil {
@@ -183,6 +173,24 @@ func openCall(text string) (lang.OpSpec, []string, bool) {
 func splitArgs(s string) []string {
 	var out []string
 	depth, last := 0, 0
+	eachUnquoted(s, func(i int, c byte) {
+		switch {
+		case strings.IndexByte("([{", c) >= 0:
+			depth++
+		case strings.IndexByte(")]}", c) >= 0:
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, s[last:i])
+			last = i + 1
+		}
+	})
+	return append(out, s[last:])
+}
+
+// eachUnquoted calls f with the offset and byte of every character of s
+// outside a "..." or '...' string (a backslash inside a string escapes
+// the next byte).
+func eachUnquoted(s string, f func(i int, c byte)) {
 	var quote byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -195,16 +203,10 @@ func splitArgs(s string) []string {
 			}
 		case c == '"' || c == '\'':
 			quote = c
-		case strings.IndexByte("([{", c) >= 0:
-			depth++
-		case strings.IndexByte(")]}", c) >= 0:
-			depth--
-		case c == ',' && depth == 0:
-			out = append(out, s[last:i])
-			last = i + 1
+		default:
+			f(i, c)
 		}
 	}
-	return append(out, s[last:])
 }
 
 // activeParamOf returns the parameter being written in args (see

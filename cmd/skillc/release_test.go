@@ -106,8 +106,13 @@ func TestDistributionFiles(t *testing.T) {
 	}
 	// the licence travels with every archive (internal/tools/release
 	// TestReleaseArchive), the image and the extension
-	if df, err := os.ReadFile("../../Dockerfile"); err != nil || !regexp.MustCompile(`(?m)^COPY LICENSE `).Match(df) {
-		t.Errorf("Dockerfile does not copy LICENSE into the image (%v)", err)
+	if df, err := os.ReadFile("../../Containerfile"); err != nil || !regexp.MustCompile(`(?m)^COPY LICENSE `).Match(df) {
+		t.Errorf("Containerfile does not copy LICENSE into the image (%v)", err)
+	}
+	// the image build stamps its version into the binary (skillc --version
+	// is not "(devel)"); internal/tools/image/build.sh runs it in the image
+	if sh, err := os.ReadFile("../../internal/tools/image/build.sh"); err != nil || !strings.Contains(string(sh), "-X main.stampedVersion=$VERSION") {
+		t.Errorf("internal/tools/image/build.sh does not stamp the version (%v)", err)
 	}
 	for _, f := range []string{"../../LICENSE", "../../editors/vscode/LICENSE"} {
 		if b, err := os.ReadFile(f); err != nil || !strings.HasPrefix(string(b), "MIT License") {

@@ -7,10 +7,18 @@ import (
 	"strings"
 )
 
-// buildVersion is the module version recorded in the binary: a release
-// tag for `go install ...@vX.Y.Z`, a pseudo-version for a commit, or
-// "(devel)" for a build from a checkout.
+// stampedVersion is the release version stamped in by the release tool
+// and the container image build (-ldflags "-X main.stampedVersion=v1.2.3");
+// empty for other builds, which report the module version instead.
+var stampedVersion string
+
+// buildVersion is the stamped version, else the module version recorded
+// in the binary: a release tag for `go install ...@vX.Y.Z`, a
+// pseudo-version for a commit, or "(devel)" for a build from a checkout.
 func buildVersion() string {
+	if stampedVersion != "" {
+		return stampedVersion
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok || bi.Main.Version == "" {
 		return "(devel)"
@@ -24,7 +32,12 @@ func buildVersion() string {
 func versionLine() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "(devel) " + runtime.Version()
+		return buildVersion() + " " + runtime.Version()
+	}
+	if stampedVersion != "" {
+		b := *bi
+		b.Main.Version = stampedVersion
+		bi = &b
 	}
 	return formatBuildInfo(bi)
 }

@@ -32,50 +32,36 @@ var awkUnsafeLong = map[string]bool{
 // awkScript classifies an awk argv (without the program name) by its
 // program text: the -e/--source values (gawk), else the first operand.
 func awkScript(args []string) scriptVerdict {
-	var texts []string
-	explicit := false
-	var operands []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			operands = append(operands, args[i+1:]...)
-			i = len(args)
-		case strings.HasPrefix(a, "--"):
-			name, val, hasVal := longOption(a, awkLong)
-			switch {
-			case name == "" || awkUnsafeLong[name]:
-				return fullScript("runs awk with option " + a + ", which loads code, writes files or is not known to be safe")
-			case awkLong[name] && !hasVal:
-				if i+1 >= len(args) {
-					return fullScript("runs awk with an option " + a + " that has no value")
-				}
-				i++
-				val = args[i]
-			}
-			if name == "--source" {
-				texts, explicit = append(texts, val), true
-			}
-		case len(a) > 1 && a[0] == '-':
-			v, consumed, text := awkShort(a, args[i+1:])
-			if v.why != "" {
-				return v
-			}
-			if text != nil {
-				texts, explicit = append(texts, *text), true
-			}
-			i += consumed
-		default:
-			operands = append(operands, a)
-		}
+	texts, operands, v := scanOptions(args, awkLongOption, awkShort)
+	if v.why != "" {
+		return v
 	}
-	if !explicit {
+	if len(texts) == 0 {
 		if len(operands) == 0 {
 			return scriptVerdict{}
 		}
 		texts = operands[:1]
 	}
 	return awkProgram(strings.Join(texts, "\n"))
+}
+
+// awkLongOption reads one long option: --source gives program text, the
+// options that load code or write files make the use unprovable.
+func awkLongOption(a string, rest []string) (v scriptVerdict, consumed int, text *string) {
+	name, val, hasVal := longOption(a, awkLong)
+	switch {
+	case name == "" || awkUnsafeLong[name]:
+		return fullScript("runs awk with option " + a + ", which loads code, writes files or is not known to be safe"), 0, nil
+	case awkLong[name] && !hasVal:
+		if len(rest) == 0 {
+			return fullScript("runs awk with an option " + a + " that has no value"), 0, nil
+		}
+		val, consumed = rest[0], 1
+	}
+	if name == "--source" {
+		return scriptVerdict{}, consumed, &val
+	}
+	return scriptVerdict{}, consumed, nil
 }
 
 // awkShort reads one cluster of short options; it returns the program

@@ -54,57 +54,81 @@ func longOption(a string, known map[string]bool) (name, val string, hasVal bool)
 	return name, val, hasVal
 }
 
+// optionReader reads one option word a (a long "--name[=v]" or a short
+// cluster "-abc") followed by rest: it returns a verdict that stops the
+// classification, how many of rest it consumed, and the program text the
+// option gives (-e, --expression, --source), if any.
+type optionReader func(a string, rest []string) (v scriptVerdict, consumed int, text *string)
+
+// scanOptions walks the argv of a program that takes its program text in
+// its arguments, the way getopt does: "--" ends the options, long options
+// go to long, short clusters to short, other words are operands. It
+// returns the program texts the options gave and the operands, or the
+// verdict that stopped it.
+func scanOptions(args []string, long, short optionReader) (texts, operands []string, stop scriptVerdict) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var (
+			v        scriptVerdict
+			consumed int
+			text     *string
+		)
+		switch {
+		case a == "--":
+			return texts, append(operands, args[i+1:]...), scriptVerdict{}
+		case strings.HasPrefix(a, "--"):
+			v, consumed, text = long(a, args[i+1:])
+		case len(a) > 1 && a[0] == '-':
+			v, consumed, text = short(a, args[i+1:])
+		default:
+			operands = append(operands, a)
+			continue
+		}
+		if v.why != "" {
+			return nil, nil, v
+		}
+		if text != nil {
+			texts = append(texts, *text)
+		}
+		i += consumed
+	}
+	return texts, operands, scriptVerdict{}
+}
+
 // sedScript classifies a sed argv (without the program name) by its
 // script: the -e/--expression values, else the first operand. A script
 // file (-f) cannot be seen and is a full shell.
 func sedScript(args []string) scriptVerdict {
-	var scripts []string
-	explicit := false
-	var operands []string
 	inPlace := ""
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			operands = append(operands, args[i+1:]...)
-			i = len(args)
-		case strings.HasPrefix(a, "--"):
-			name, val, hasVal := longOption(a, sedLong)
-			switch name {
-			case "":
-				return fullScript("runs sed with option " + a + ", which is not known to be safe")
-			case "--expression":
-				if !hasVal {
-					if i+1 >= len(args) {
-						return fullScript("runs sed with an --expression that has no script")
-					}
-					i++
-					val = args[i]
-				}
-				scripts, explicit = append(scripts, val), true
-			case "--file":
-				return fullScript("runs sed on a script file the classifier cannot see (--file)")
-			case "--in-place":
-				inPlace = "sed " + a + " changes files"
-			default:
-				if sedLong[name] && !hasVal {
-					i++
-				}
+	long := func(a string, rest []string) (scriptVerdict, int, *string) {
+		name, val, hasVal := longOption(a, sedLong)
+		switch name {
+		case "":
+			return fullScript("runs sed with option " + a + ", which is not known to be safe"), 0, nil
+		case "--expression":
+			if hasVal {
+				return scriptVerdict{}, 0, &val
 			}
-		case len(a) > 1 && a[0] == '-':
-			v, next, done := sedShort(a, args[i+1:])
-			if v.why != "" {
-				return v
+			if len(rest) == 0 {
+				return fullScript("runs sed with an --expression that has no script"), 0, nil
 			}
-			if done != nil {
-				scripts, explicit = append(scripts, *done), true
-			}
-			i += next
+			return scriptVerdict{}, 1, &rest[0]
+		case "--file":
+			return fullScript("runs sed on a script file the classifier cannot see (--file)"), 0, nil
+		case "--in-place":
+			inPlace = "sed " + a + " changes files"
 		default:
-			operands = append(operands, a)
+			if sedLong[name] && !hasVal {
+				return scriptVerdict{}, 1, nil
+			}
 		}
+		return scriptVerdict{}, 0, nil
 	}
-	if !explicit {
+	scripts, operands, v := scanOptions(args, long, sedShort)
+	if v.why != "" {
+		return v
+	}
+	if len(scripts) == 0 {
 		if len(operands) == 0 {
 			return writesScript(inPlace)
 		}

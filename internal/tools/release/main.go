@@ -37,6 +37,7 @@ func main() {
 	out := flag.String("out", "dist", "output directory (emptied first)")
 	platforms := flag.String("platforms", defaultPlatforms, "comma-separated GOOS/GOARCH list")
 	sbom := flag.Bool("sbom", true, "write the CycloneDX SBOM (skillc.cdx.json)")
+	flag.StringVar(&stampVersion, "version", "", "version stamped into the binaries (skillc --version), e.g. v1.2.3; empty keeps the module version")
 	flag.Parse()
 	if err := run(*out, strings.Split(*platforms, ","), *sbom); err != nil {
 		fmt.Fprintln(os.Stderr, "release:", err)
@@ -76,6 +77,18 @@ func run(out string, platforms []string, sbom bool) error {
 	return writeChecksums(out, files)
 }
 
+// stampVersion is the version the binaries report (-version), or "".
+var stampVersion string
+
+// ldflags are the linker flags of a release binary: stripped, and with
+// the version stamped in when one is given.
+func ldflags() string {
+	if stampVersion == "" {
+		return "-s -w"
+	}
+	return "-s -w -X main.stampedVersion=" + stampVersion
+}
+
 // buildArchive cross-compiles skillc for goos/goarch (static, trimmed)
 // and packs it with extraFiles; it returns the archive's file name.
 func buildArchive(out, goos, goarch string) (string, error) {
@@ -89,7 +102,7 @@ func buildArchive(out, goos, goarch string) (string, error) {
 	}
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, exe)
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd/skillc")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags(), "-o", bin, "./cmd/skillc")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {

@@ -5,7 +5,9 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -26,6 +28,8 @@ func TestReleaseArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
+	stampVersion = "v0.0.0-releasetest"
+	defer func() { stampVersion = "" }()
 	if err := run(out, []string{runtime.GOOS + "/" + runtime.GOARCH}, false); err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +48,7 @@ func TestReleaseArchive(t *testing.T) {
 	tr := tar.NewReader(gz)
 	var names []string
 	var license string
+	var bin []byte
 	for {
 		h, err := tr.Next()
 		if err != nil {
@@ -55,6 +60,11 @@ func TestReleaseArchive(t *testing.T) {
 			_, _ = tr.Read(b)
 			license = string(b)
 		}
+		if h.Name == "skillc" {
+			if bin, err = io.ReadAll(tr); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if h.Name == "skillc" && h.Mode&0o111 == 0 {
 			t.Errorf("skillc is not executable in the archive (mode %o)", h.Mode)
 		}
@@ -62,6 +72,15 @@ func TestReleaseArchive(t *testing.T) {
 	sort.Strings(names)
 	if strings.Join(names, " ") != "LICENSE README.md docs/getting-started.md skillc" || license != "MIT License" {
 		t.Fatalf("archive holds %v, LICENSE starts %q", names, license)
+	}
+	// the version given to the release tool is what the binary reports
+	exe := filepath.Join(t.TempDir(), "skillc")
+	if err := os.WriteFile(exe, bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	v, err := exec.Command(exe, "--version").Output()
+	if err != nil || !strings.HasPrefix(string(v), "skillc v0.0.0-releasetest ") {
+		t.Errorf("skillc --version = %q (%v), want the stamped v0.0.0-releasetest", v, err)
 	}
 	sums, _ := os.ReadFile(filepath.Join(out, "checksums.txt"))
 	sum := sha256.Sum256(data)
