@@ -84,6 +84,9 @@ if [ "$SMOKE" = "1" ]; then
   echo "broken skill: exit 1, undeclared-var reported"
   mnt="$(bah mount "$ctr")"
   head -1 "$mnt/usr/share/doc/skillc/LICENSE"
+  if [ -d /usr/share/zoneinfo ]; then
+    test -f "$mnt/usr/share/zoneinfo/Europe/Paris" || { echo "image: no zone database" >&2; exit 1; }
+  fi
   bah umount "$ctr" >/dev/null
   user="$(bah inspect --format '{{.OCIv1.Config.User}}' "$IMAGE:$VERSION")"
   [ "$user" = "65532:65532" ] || { echo "image: user is '$user', want 65532:65532" >&2; exit 1; }
