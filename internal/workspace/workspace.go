@@ -184,9 +184,9 @@ func (e *Env) WithRunFlags(allowShell, allowFS []string, unsafe bool) *Env {
 		ctx.UnsafeShellKnown, ctx.UnsafeShell = true, true
 	}
 	if !ctx.SkillsKnown && e.Config.SkillsDir != "" {
-		idx, err := lint.IndexSkills(e.Config.SkillsDir)
-		if err != nil {
-			idx = lint.MapIndex{}
+		var idx lint.SkillIndex = lint.MapIndex{}
+		if d, err := lint.OpenSkillDir(e.Config.SkillsDir); err == nil {
+			idx = d
 		}
 		ctx.SkillsKnown, ctx.Skills = true, idx
 	}
