@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
@@ -33,7 +34,7 @@ func approvalCommands(s *streams) []*cli.Command {
 // files and the skill store.
 type opEnv struct {
 	cfg   *config.Config
-	mut   approval.Mutating // connectors.json's mutating declarations
+	mut   effects.Mutating // connectors.json's mutating declarations
 	keys  approval.KeyPaths
 	store contract.SkillStore
 	lint  *lint.Context // the linter's view of the workspace (the dashboard's skill page)
@@ -216,7 +217,7 @@ func (e *opEnv) approve(c *cli.Context, s *streams, arg string) error {
 	if err := signable(r); err != nil {
 		return cli.Exit(err.Error(), exitFindings)
 	}
-	printReview(s, r, approval.FootprintOf(f, info, e.mut))
+	printReview(s, r, effects.Of(f, info, e.mut))
 	if !c.Bool("yes") {
 		if err := confirm(s, r.Name); err != nil {
 			return cli.Exit(err.Error(), exitFindings)
@@ -275,7 +276,7 @@ func (e *opEnv) signAndCheck(ctx context.Context, r *skillRef, priv []byte) (str
 }
 
 // printReview shows what the operator is about to sign.
-func printReview(s *streams, r *skillRef, fp *approval.Footprint) {
+func printReview(s *streams, r *skillRef, fp *effects.Footprint) {
 	fmt.Fprintf(s.out, "──── %s ────\n%s", r.where(), r.Src)
 	if len(r.Src) > 0 && r.Src[len(r.Src)-1] != '\n' {
 		fmt.Fprintln(s.out)

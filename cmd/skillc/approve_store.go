@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/syntax"
@@ -315,7 +316,7 @@ func (e *opEnv) delete(c *cli.Context, s *streams, name string) error {
 		if r.Name == name {
 			continue
 		}
-		if f, info, err := parsed(r); err == nil && slices.Contains(approval.FootprintOf(f, info, nil).Children(), name) {
+		if f, info, err := parsed(r); err == nil && slices.Contains(effects.Of(f, info, nil).Children(), name) {
 			users = append(users, r.Name)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/httpguard"
@@ -40,7 +41,7 @@ type Options struct {
 	// empty keeps the dashboard review-only.
 	Passcode string
 	// Mutating classifies connector tools for footprints; may be nil.
-	Mutating approval.Mutating
+	Mutating effects.Mutating
 	// Now is the clock (session TTL); nil means time.Now.
 	Now func() time.Time
 	// Log receives the boot-log lines of a misconfiguration; nil discards.

@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval"
-	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/trace"
 	"github.com/skillscript/skillc/internal/trigger"
 	"github.com/skillscript/skillc/syntax"
@@ -182,5 +182,5 @@ func (h *Host) rerunnable(ctx context.Context, skill string) bool {
 		return false
 	}
 	f, _ := syntax.Parse(skill, []byte(rec.Body))
-	return len(approval.FootprintOf(f, check.Check(f), h.policy.Mutating).Effects) == 0
+	return len(effects.Of(f, check.Check(f), h.policy.Mutating).Effects) == 0
 }
