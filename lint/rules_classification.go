@@ -17,13 +17,11 @@ func classificationRule(id, code string, doc Doc) *Rule {
 		Run: func(p *Pass) {
 			_, probs := classification.Of(p.File)
 			for _, pr := range probs {
-				if pr.Code != code {
+				if pr.Rule != code {
 					continue
 				}
 				d := p.Reportf(pr.Range, "%s", pr.Message)
-				if pr.Suggest != "" {
-					d.WithFix("use "+pr.Suggest, pr.Range, pr.Suggest)
-				}
+				d.Fixes = append(d.Fixes, pr.Fixes...)
 			}
 		},
 	}
