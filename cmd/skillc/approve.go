@@ -17,8 +17,8 @@ import (
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
-	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )
 
@@ -156,14 +156,15 @@ func (e *opEnv) reload(ctx context.Context, r *skillRef) (*skillRef, error) {
 
 // parsed is a skill's AST and facts; parse errors refuse approval.
 func parsed(r *skillRef) (*ast.File, *check.Info, error) {
-	f, diags := syntax.Parse(r.where(), r.Src)
-	for _, d := range diags {
+	u := workspace.Parse(r.where(), r.Src)
+	f := u.File
+	for _, d := range u.Parsed {
 		if d.Severity == ast.Error {
 			p := f.Lines.Position(d.Range.From)
 			return nil, nil, fmt.Errorf("%s:%d:%d: %s: fix the skill before approving it", r.where(), p.Line, p.Column, d.Message)
 		}
 	}
-	return f, check.Check(f), nil
+	return f, u.Info, nil
 }
 
 func keygenCommand(s *streams) *cli.Command {
@@ -268,7 +269,7 @@ func (e *opEnv) signAndCheck(ctx context.Context, r *skillRef, priv []byte) (str
 		return "", err
 	}
 	pub := approval.PublicKeyOf(priv)
-	f, _ := syntax.Parse(back.where(), back.Src)
+	f := workspace.Parse(back.where(), back.Src).File
 	if err := approval.CheckStamped(f, pub, token); err != nil {
 		return "", fmt.Errorf("%s after signing: %v", r.where(), err)
 	}

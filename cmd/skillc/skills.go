@@ -226,7 +226,8 @@ func skillsValidate(c *cli.Context, s *streams) error {
 	for _, rec := range reg.All() {
 		ds := append(ast.Diagnostics(nil), rec.Diags...)
 		if rec.Kind == registry.KindScript {
-			_, _, ds = lint.Check(rec.Location, rec.Src, nil, env.opts)
+			u := workspace.Parse(rec.Location, rec.Src)
+			_, ds = lint.CheckParsed(u.File, u.ParsedCopy(), nil, env.opts)
 		} else if s, _ := agentskills.Parse(agentskills.Input{Path: rec.Location, Src: rec.Src}, agentskills.Options{}); s != nil {
 			ds = lint.FinishSkillMD(s, ds, env.opts)
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // Item is one skill of the approvals queue.
@@ -49,8 +49,8 @@ func (d *Dashboard) pending(ctx context.Context) ([]Item, error) {
 
 // item describes one skill for review.
 func (d *Dashboard) item(name string, src []byte) Item {
-	f, diags := syntax.Parse(name+".skill.md", src)
-	info := check.Check(f)
+	u := workspace.Parse(name+".skill.md", src)
+	f, diags, info := u.File, u.Parsed, u.Info
 	it := Item{Name: name, Status: statusOf(f), ContentHash: approval.ContentHash(src), FileHash: approval.FileHash(src), Command: "skillc approve " + name, Signals: []string{}}
 	d.reviewed.remember(it.FileHash, src)
 	for _, dg := range diags {

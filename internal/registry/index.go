@@ -17,7 +17,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/agentskills"
 	"github.com/skillscript/skillc/internal/classification"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // stamp identifies a file version for the hash cache.
@@ -214,13 +214,14 @@ func indexScript(c candidate) (*Record, ast.Diagnostics) {
 	if err != nil {
 		return nil, ast.Diagnostics{inFile(abs, ast.Errorf(agentskills.RuleScanLimit, ast.Range{}, "cannot read %s: %v", abs, err))}
 	}
-	f, ds := syntax.Parse(abs, src)
-	rec.Src, rec.Diags = src, ds
+	u := workspace.Parse(abs, src)
+	f := u.File
+	rec.Src, rec.Diags = src, u.Parsed
 	fillScript(rec, f)
 	if rec.Name == "" {
 		rec.Name = strings.TrimSuffix(filepath.Base(abs), ".skill.md")
 	}
-	rec.Loadable = !f.NotText && !ds.HasErrors()
+	rec.Loadable = !f.NotText && !u.Parsed.HasErrors()
 	sum := sha256.Sum256(src)
 	rec.Resources = []Resource{{Path: filepath.Base(abs), Size: int64(len(src)), SHA256: hex.EncodeToString(sum[:])}}
 	rec.Digest = "sha256:" + hex.EncodeToString(sum[:])

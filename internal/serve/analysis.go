@@ -10,8 +10,8 @@ import (
 	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
-	"github.com/skillscript/skillc/syntax"
 )
 
 // analyze lints src exactly like skillc check, with the host's skill
@@ -21,7 +21,8 @@ func (h *Host) analyze(ctx context.Context, name string, src []byte) (*ast.File,
 	if store := h.Skills(); store != nil {
 		ws = ws.WithSkills(&storeIndex{ctx: ctx, store: store})
 	}
-	return ws.Check(name, src)
+	u := ws.Compile(name, src)
+	return u.File, u.Info, u.Diags
 }
 
 // storeIndex is a lint.SkillIndex over the configured skill store.
@@ -36,7 +37,7 @@ func (s *storeIndex) Lookup(name string) (lint.SkillInfo, bool) {
 	if err != nil || rec == nil {
 		return lint.SkillInfo{}, false
 	}
-	f, _ := syntax.Parse(name, []byte(rec.Body))
+	f := workspace.Parse(name, []byte(rec.Body)).File
 	si := lint.SkillInfo{Name: name, Status: contract.StatusWord(rec.Status), Type: rec.Type}
 	if hd := f.Header(ast.HeaderReturns); hd != nil {
 		for _, id := range hd.Names {
@@ -171,6 +172,6 @@ func headerList(v string) []string {
 // FootprintOfSource parses and checks a skill source and returns its
 // footprint.
 func FootprintOfSource(src string) Footprint {
-	f, _ := syntax.Parse("skill", []byte(src))
-	return FootprintOf(f, check.Check(f))
+	u := workspace.Parse("skill", []byte(src))
+	return FootprintOf(u.File, u.Info)
 }
