@@ -89,6 +89,11 @@ type Diagnostic struct {
 	Target   string // enclosing target name, if any
 	Related  []Related
 	Fixes    []Fix
+	// File names the file or folder the diagnostic is about when a list
+	// mixes files (the skill registry's problems: scan limits, name
+	// collisions, shadowed skills); empty when the file is the one being
+	// checked, which the enclosing FileDiagnostics names.
+	File string `json:"File,omitempty"`
 }
 
 // Error implements error.

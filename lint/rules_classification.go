@@ -2,7 +2,7 @@ package lint
 
 import (
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/approval"
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/internal/classification"
 	"github.com/skillscript/skillc/internal/lang"
 )
@@ -17,13 +17,11 @@ func classificationRule(id, code string, doc Doc) *Rule {
 		Run: func(p *Pass) {
 			_, probs := classification.Of(p.File)
 			for _, pr := range probs {
-				if pr.Code != code {
+				if pr.Rule != code {
 					continue
 				}
 				d := p.Reportf(pr.Range, "%s", pr.Message)
-				if pr.Suggest != "" {
-					d.WithFix("use "+pr.Suggest, pr.Range, pr.Suggest)
-				}
+				d.Fixes = append(d.Fixes, pr.Fixes...)
 			}
 		},
 	}
@@ -93,12 +91,12 @@ func ruleClassificationFootprint() *Rule {
 				}
 				return lang.ToolMutation(tool, c.ToolFacts(tool)), true
 			}
-			for _, e := range approval.FootprintOf(p.File, p.Info, mut).Effects {
+			for _, e := range effects.Of(p.File, p.Info, mut).Effects {
 				why := e.Why
-				if !e.Mutating && e.Kind == approval.EffectNotify {
+				if !e.Mutating && e.Kind == effects.Notify {
 					why = "notify sends a message to " + e.Subject
 				}
-				if !e.Mutating && e.Kind != approval.EffectNotify {
+				if !e.Mutating && e.Kind != effects.Notify {
 					continue
 				}
 				d := p.Reportf(e.Range, "the skill is classified effect_mode=read_only but %s changes or sends something (%s)", e.Op, why)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/syntax"
@@ -116,6 +117,117 @@ func IndexSkills(dir string) (MapIndex, error) {
 		idx.Add(SkillInfoOf(path, src))
 	}
 	return idx, nil
+}
+
+// DirIndex is the lazy SkillIndex of a skill folder: opening it lists the
+// *.skill.md files directly in the folder; the first Lookup or Names reads
+// each file's `# Skill:` name from its leading header lines (parsing only
+// the files where those lines do not settle it, see syntax.SkillName);
+// Lookup parses the files declaring the name asked for, once. Checking
+// one skill in a folder of thousands that it does not reference reads
+// none of them. The answers are those of IndexSkills over the same
+// folder. It is safe for concurrent use.
+type DirIndex struct {
+	files []string // sorted
+
+	scanOnce sync.Once
+	byName   map[string][]string // name -> its files, sorted
+	names    []string
+
+	mu    sync.Mutex
+	infos map[string]SkillInfo
+}
+
+// OpenSkillDir returns the lazy index of the *.skill.md files directly in
+// dir (the runtime's filesystem store is flat); the error reports a dir
+// that cannot be listed. Like IndexSkills (a filepath.WalkDir, which does
+// not follow a symbolic link given as its root), it finds no files when
+// dir itself is a symbolic link.
+func OpenSkillDir(dir string) (*DirIndex, error) {
+	x := &DirIndex{infos: map[string]SkillInfo{}}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return x, nil
+	}
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range des {
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".skill.md") {
+			x.files = append(x.files, filepath.Join(dir, d.Name()))
+		}
+	}
+	sort.Strings(x.files)
+	return x, nil
+}
+
+// scan reads the name of every file once. Unreadable files are skipped,
+// as IndexSkills skips them.
+func (x *DirIndex) scan() {
+	x.scanOnce.Do(func() {
+		x.byName = map[string][]string{}
+		for _, path := range x.files {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				continue
+			}
+			name, ok := syntax.SkillName(src)
+			if !ok {
+				f, _ := syntax.Parse(path, src)
+				name = f.SkillName()
+			}
+			if name == "" {
+				name = strings.TrimSuffix(filepath.Base(path), ".skill.md")
+			}
+			if _, seen := x.byName[name]; !seen {
+				x.names = append(x.names, name)
+			}
+			x.byName[name] = append(x.byName[name], path)
+		}
+		sort.Strings(x.names)
+	})
+}
+
+// Lookup returns the skill called name, parsing the files that declare
+// it on the first call for that name.
+func (x *DirIndex) Lookup(name string) (SkillInfo, bool) {
+	x.scan()
+	files, ok := x.byName[name]
+	if !ok {
+		return SkillInfo{}, false
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if si, ok := x.infos[name]; ok {
+		return si, true
+	}
+	m := MapIndex{}
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		if si := SkillInfoOf(path, src); si.Name == name {
+			m.Add(si)
+		}
+	}
+	si, ok := m[name]
+	if !ok {
+		// every file changed its name since the scan
+		si = SkillInfo{Name: name, Type: "procedural", File: files[0], Files: files}
+	}
+	x.infos[name] = si
+	return si, true
+}
+
+// Names returns the stored names, sorted.
+func (x *DirIndex) Names() []string {
+	x.scan()
+	return append([]string{}, x.names...)
 }
 
 // SkillInfoOf summarizes a skill source for the index.

@@ -15,7 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/approval"
+	"github.com/skillscript/skillc/check/effects"
 )
 
 // The commands of workspace/executeCommand. Run and Test are also what the
@@ -68,11 +68,11 @@ type RunResult struct {
 
 // PreviewResult is the answer of skillc.approve.preview.
 type PreviewResult struct {
-	Skill     string            `json:"skill"`
-	Effectful bool              `json:"effectful"` // the skill itself has effects (children are gated on their own)
-	Effects   []approval.Effect `json:"effects"`
-	Summary   []string          `json:"summary"` // one line per effect, as `skillc approve` prints it
-	Children  []string          `json:"children,omitempty"`
+	Skill     string           `json:"skill"`
+	Effectful bool             `json:"effectful"` // the skill itself has effects (children are gated on their own)
+	Effects   []effects.Effect `json:"effects"`
+	Summary   []string         `json:"summary"` // one line per effect, as `skillc approve` prints it
+	Children  []string         `json:"children,omitempty"`
 }
 
 // executeCommand answers workspace/executeCommand. Every command takes the
@@ -144,11 +144,11 @@ func (s *Server) approvePreview(docURI string) (any, error) {
 	if isSkillMD(snap.uri) || snap.File == nil || snap.Info == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "skillc.approve.preview: %s is not a skill", docURI)
 	}
-	var mut approval.Mutating
+	var mut effects.Mutating
 	if snap.env != nil && snap.env.Env != nil {
 		mut = snap.env.Mutating()
 	}
-	fp := approval.FootprintOf(snap.File, snap.Info, mut)
+	fp := effects.Of(snap.File, snap.Info, mut)
 	name := ""
 	if h := snap.File.Header(ast.HeaderSkill); h != nil {
 		name = strings.TrimSpace(snap.text(h.ValueRng))

@@ -12,7 +12,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
-	"github.com/skillscript/skillc/syntax"
+	wsenv "github.com/skillscript/skillc/internal/workspace"
 )
 
 // definition answers textDocument/definition.
@@ -62,7 +62,7 @@ func (s *Server) skillLocation(snap *snapshot, name string) (protocol.Location, 
 	if err != nil {
 		return protocol.Location{}, false
 	}
-	f, _ := syntax.Parse(path, src)
+	f := wsenv.Parse(path, src).File
 	r := ast.RangeOf(0, 0)
 	if h := f.Header(ast.HeaderSkill); h != nil && h.ValueRng.IsValid() {
 		r = h.ValueRng

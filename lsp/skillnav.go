@@ -13,7 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/syntax"
+	wsenv "github.com/skillscript/skillc/internal/workspace"
 )
 
 // skillNameAt returns the skill name under byte offset off: a literal
@@ -64,7 +64,7 @@ func (s *Server) skillSources(ctx context.Context, name string) []skillFile {
 		if ctx.Err() != nil || (name != "" && !bytes.Contains(src, []byte(name))) || isSkillMD(u) {
 			continue
 		}
-		f, _ := syntax.Parse(docName(u), src)
+		f := wsenv.Parse(docName(u), src).File
 		out = append(out, skillFile{uri: u, path: filePath(u), file: f, lines: f.Lines})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].uri < out[j].uri })

@@ -11,13 +11,14 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
-	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )
 
@@ -33,7 +34,7 @@ func approvalCommands(s *streams) []*cli.Command {
 // files and the skill store.
 type opEnv struct {
 	cfg   *config.Config
-	mut   approval.Mutating // connectors.json's mutating declarations
+	mut   effects.Mutating // connectors.json's mutating declarations
 	keys  approval.KeyPaths
 	store contract.SkillStore
 	lint  *lint.Context // the linter's view of the workspace (the dashboard's skill page)
@@ -155,14 +156,15 @@ func (e *opEnv) reload(ctx context.Context, r *skillRef) (*skillRef, error) {
 
 // parsed is a skill's AST and facts; parse errors refuse approval.
 func parsed(r *skillRef) (*ast.File, *check.Info, error) {
-	f, diags := syntax.Parse(r.where(), r.Src)
-	for _, d := range diags {
+	u := workspace.Parse(r.where(), r.Src)
+	f := u.File
+	for _, d := range u.Parsed {
 		if d.Severity == ast.Error {
 			p := f.Lines.Position(d.Range.From)
 			return nil, nil, fmt.Errorf("%s:%d:%d: %s: fix the skill before approving it", r.where(), p.Line, p.Column, d.Message)
 		}
 	}
-	return f, check.Check(f), nil
+	return f, u.Info, nil
 }
 
 func keygenCommand(s *streams) *cli.Command {
@@ -216,7 +218,7 @@ func (e *opEnv) approve(c *cli.Context, s *streams, arg string) error {
 	if err := signable(r); err != nil {
 		return cli.Exit(err.Error(), exitFindings)
 	}
-	printReview(s, r, approval.FootprintOf(f, info, e.mut))
+	printReview(s, r, effects.Of(f, info, e.mut))
 	if !c.Bool("yes") {
 		if err := confirm(s, r.Name); err != nil {
 			return cli.Exit(err.Error(), exitFindings)
@@ -267,7 +269,7 @@ func (e *opEnv) signAndCheck(ctx context.Context, r *skillRef, priv []byte) (str
 		return "", err
 	}
 	pub := approval.PublicKeyOf(priv)
-	f, _ := syntax.Parse(back.where(), back.Src)
+	f := workspace.Parse(back.where(), back.Src).File
 	if err := approval.CheckStamped(f, pub, token); err != nil {
 		return "", fmt.Errorf("%s after signing: %v", r.where(), err)
 	}
@@ -275,7 +277,7 @@ func (e *opEnv) signAndCheck(ctx context.Context, r *skillRef, priv []byte) (str
 }
 
 // printReview shows what the operator is about to sign.
-func printReview(s *streams, r *skillRef, fp *approval.Footprint) {
+func printReview(s *streams, r *skillRef, fp *effects.Footprint) {
 	fmt.Fprintf(s.out, "──── %s ────\n%s", r.where(), r.Src)
 	if len(r.Src) > 0 && r.Src[len(r.Src)-1] != '\n' {
 		fmt.Fprintln(s.out)

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
 
@@ -183,7 +184,7 @@ func (e *opEnv) reapprove(c *cli.Context, s *streams) error {
 
 // statusWord is the lifecycle word of a skill's source (Draft by default).
 func statusWord(r *skillRef) string {
-	f, _ := syntax.Parse(r.where(), r.Src)
+	f := workspace.Parse(r.where(), r.Src).File
 	if sv := approval.StatusOf(f); sv != nil && sv.State != "" {
 		return sv.State
 	}
@@ -315,7 +316,7 @@ func (e *opEnv) delete(c *cli.Context, s *streams, name string) error {
 		if r.Name == name {
 			continue
 		}
-		if f, info, err := parsed(r); err == nil && slices.Contains(approval.FootprintOf(f, info, nil).Children(), name) {
+		if f, info, err := parsed(r); err == nil && slices.Contains(effects.Of(f, info, nil).Children(), name) {
 			users = append(users, r.Name)
 		}
 	}

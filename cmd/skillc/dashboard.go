@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/host"
@@ -77,7 +78,7 @@ func (e *opEnv) dashboard(s *streams) *dashboard.Dashboard {
 
 // dashboardOptions are the dashboard's settings: the operator's store and
 // posture, the key files, the passcode and token from the environment.
-func dashboardOptions(store contract.SkillStore, policy approval.Policy, mut approval.Mutating, s *streams) dashboard.Options {
+func dashboardOptions(store contract.SkillStore, policy approval.Policy, mut effects.Mutating, s *streams) dashboard.Options {
 	return dashboard.Options{
 		Store: store, Policy: policy, Keys: host.KeyPaths(), Mutating: mut, Log: s.err,
 		Passcode: os.Getenv(envPasscode), AuthToken: os.Getenv(envDashboardToken),

@@ -184,10 +184,9 @@ func (e *envCache) connectorResults() []ast.FileDiagnostics {
 	return out
 }
 
-// analyze parses, checks and lints one source.
+// analyze parses, checks and lints one source (its compiled unit).
 func analyze(name string, src []byte, env *workspace.Env) ast.Diagnostics {
-	_, _, ds := env.Check(name, src)
-	return ds
+	return env.Compile(name, src).Diags
 }
 
 // withRunFlags is env with the shell grants of the run command line.

@@ -20,7 +20,6 @@ import (
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/render"
 	"github.com/skillscript/skillc/internal/workspace"
-	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )
 
@@ -61,8 +60,8 @@ func runRun(c *cli.Context, s *streams) error {
 	}
 	// One parse and one check serve the pre-check, the connector warm-up
 	// and the run (a large skill is not parsed three times).
-	f, parsed := syntax.Parse(src.Path, src.Src)
-	info := check.Check(f)
+	u := workspace.Parse(src.Path, src.Src)
+	f, info := u.File, u.Info
 	envs := newEnvCache(c).withSkillDirStore()
 	if !c.Bool("no-check") && c.String("mock") == "" {
 		envs.withToolWarmup(c) // the pre-check sees the servers' tool schemas
@@ -74,8 +73,11 @@ func runRun(c *cli.Context, s *streams) error {
 		fmt.Fprintln(s.err, "skillc: warning:", w) // ignored project-local policy among them
 	}
 	printToolsUnverified(s, env)
-	if !c.Bool("no-check") && refuseOnErrors(c, s, src.Path, src.Src, env.CheckParsed(src.Path, f, parsed)) {
-		return cli.Exit("", exitFindings)
+	if !c.Bool("no-check") {
+		// the same unit, with the run's lint context: parsed once
+		if cu := env.Compile(src.Path, src.Src); refuseOnErrors(c, s, src.Path, src.Src, cu.Diags) {
+			return cli.Exit("", exitFindings)
+		}
 	}
 	res, err := evaluate(c, s, env, src.Path, src.Src, &parsedSkill{f, info}, inputs)
 	if err != nil {

@@ -125,7 +125,7 @@ func isEOF(err error) bool {
 // (plus --config/--connectors/--skills) and reports its problems.
 func loadServeConfig(c *cli.Context, s *streams) (*workspace.Env, error) {
 	home, _ := os.UserHomeDir()
-	ws := workspace.Load("", workspace.LoadOptions{
+	ws := workspace.Load("", workspace.LoadOptions{CacheUnits: true,
 		ConfigPath: c.String("config"), ConnectorsPath: c.String("connectors"), SkillsDir: c.String("skills"),
 		Env: os.LookupEnv, Home: home,
 	})

@@ -154,7 +154,7 @@ func skillsList(c *cli.Context, s *streams) error {
 		fmt.Fprintf(s.err, "skillc: %d of %d shown; next page: --offset %d\n", len(page.Skills), page.Total, page.NextOffset)
 	}
 	for _, p := range reg.Problems() {
-		fmt.Fprintf(s.err, "%s: %s[%s]: %s\n", p.Path, p.Diag.Severity, p.Diag.Rule, p.Diag.Message)
+		fmt.Fprintf(s.err, "%s: %s[%s]: %s\n", p.File, p.Severity, p.Rule, p.Message)
 	}
 	return nil
 }
@@ -226,7 +226,8 @@ func skillsValidate(c *cli.Context, s *streams) error {
 	for _, rec := range reg.All() {
 		ds := append(ast.Diagnostics(nil), rec.Diags...)
 		if rec.Kind == registry.KindScript {
-			_, _, ds = lint.Check(rec.Location, rec.Src, nil, env.opts)
+			u := workspace.Parse(rec.Location, rec.Src)
+			_, ds = lint.CheckParsed(u.File, u.ParsedCopy(), nil, env.opts)
 		} else if s, _ := agentskills.Parse(agentskills.Input{Path: rec.Location, Src: rec.Src}, agentskills.Options{}); s != nil {
 			ds = lint.FinishSkillMD(s, ds, env.opts)
 		}
@@ -234,7 +235,7 @@ func skillsValidate(c *cli.Context, s *streams) error {
 	}
 	byPath := map[string]ast.Diagnostics{}
 	for _, p := range reg.Problems() {
-		byPath[p.Path] = append(byPath[p.Path], p.Diag)
+		byPath[p.File] = append(byPath[p.File], p)
 	}
 	paths := make([]string, 0, len(byPath))
 	for p := range byPath {

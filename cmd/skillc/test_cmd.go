@@ -15,7 +15,6 @@ import (
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/skilltest"
 	"github.com/skillscript/skillc/internal/workspace"
-	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )
 
@@ -127,7 +126,7 @@ func (ts *testSession) file(ctx context.Context, path string) (fileReport, bool)
 		return ts.fileError(rep, errNoFile(src.Err)), true
 	}
 	rep.File = src.Path
-	f, _ := syntax.Parse(src.Path, src.Src)
+	f := workspace.Parse(src.Path, src.Src).File
 	var err error
 	if !skilltest.HasTests(f) {
 		if ts.c.Bool("verbose") && !ts.c.Bool("json") {

@@ -21,7 +21,7 @@ import (
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/serve"
 	"github.com/skillscript/skillc/internal/trace"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
 
@@ -91,8 +91,8 @@ func runTraced(ctx context.Context, c *cli.Context, cfg *config.Config, r eval.R
 	r.Env.TriggerType = contract.TriggerCLI
 	meta := trace.Run{Trigger: contract.TriggerCLI, TriggerName: name}
 	if pre == nil {
-		f, _ := syntax.Parse(name, src)
-		pre = &parsedSkill{f, check.Check(f)}
+		u := workspace.Parse(name, src)
+		pre = &parsedSkill{u.File, u.Info}
 	}
 	res, _, err := st.ExecParsed(ctx, r, meta, name, src, pre.f, pre.info, inputs, secretEnv())
 	return res, err

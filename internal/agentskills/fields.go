@@ -394,10 +394,8 @@ func (p *parser) classification() {
 	c, probs := classification.Build(src)
 	p.s.Class = c
 	for _, pr := range probs {
-		d := p.report(classRule(pr.Code), pr.Range, "%s", pr.Message)
-		if pr.Suggest != "" {
-			d.WithFix("use "+pr.Suggest, pr.Range, pr.Suggest)
-		}
+		d := p.report(classRule(pr.Rule), pr.Range, "%s", pr.Message)
+		d.Fixes = append(d.Fixes, pr.Fixes...)
 	}
 }
 

@@ -1,7 +1,8 @@
 // Package approval implements operator approval of skills: the canonical
 // signing input, Ed25519 signatures in the "v3:" token format, the
-// operator's key files, the content hash, the effectful footprint of a
-// skill, and the gate every execution path consults before a skill runs.
+// operator's key files, the content hash, and the gate every execution
+// path consults before a skill runs. The gate weighs the skill's effect
+// footprint, which the analysis side computes (package check/effects).
 //
 // The signing input is the source with "\r\n" and lone "\r" turned into
 // "\n" and every # Status: or # Tags: header line of the header region

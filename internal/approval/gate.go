@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/check/effects"
 )
 
 // Reach says how a skill came to run.
@@ -33,7 +34,7 @@ type Policy struct {
 	// KeyPath is where the public key was looked for (for messages).
 	KeyPath string
 	// Mutating classifies connector tools from configuration; may be nil.
-	Mutating Mutating
+	Mutating effects.Mutating
 }
 
 // Subject is a parsed, checked skill about to run.
@@ -49,7 +50,7 @@ type Subject struct {
 type Verdict struct {
 	Status    string // Draft, Approved
 	Signed    bool   // the signature verified under Policy.PublicKey
-	Footprint *Footprint
+	Footprint *effects.Footprint
 }
 
 // Gate decides whether a skill may run. It is the one check every
@@ -70,7 +71,7 @@ func Gate(p Policy, s Subject) (*Verdict, error) {
 		status = "Draft"
 	}
 	name := s.Name
-	v := &Verdict{Status: status, Footprint: FootprintOf(s.File, s.Info, p.Mutating)}
+	v := &Verdict{Status: status, Footprint: effects.Of(s.File, s.Info, p.Mutating)}
 	switch status {
 	case "Disabled":
 		return nil, &DisabledError{Skill: name, Where: statusRange(s.File)}
@@ -113,10 +114,10 @@ func (p Policy) verify(f *ast.File) error {
 	return Verify(p.PublicKey, f.Src, token)
 }
 
-func effectsOnly(fp *Footprint) []Effect {
-	var out []Effect
+func effectsOnly(fp *effects.Footprint) []effects.Effect {
+	var out []effects.Effect
 	for _, e := range fp.Effects {
-		if e.Kind != EffectChild {
+		if e.Kind != effects.Child {
 			out = append(out, e)
 		}
 	}
@@ -169,7 +170,7 @@ func (*DisabledError) Kind() string { return "SkillDisabledError" }
 // composition or a trigger.
 type DraftError struct {
 	Skill   string
-	Effects []Effect
+	Effects []effects.Effect
 	Where   ast.Range // the first effect
 }
 
@@ -178,7 +179,7 @@ func (e *DraftError) Error() string {
 	return fmt.Sprintf("skill %q is Draft and performs effects (%s): only Approved skills perform effects when composed or triggered (approve it with skillc approve %s)", e.Skill, effectList(e.Effects), e.Skill)
 }
 
-func effectList(es []Effect) string {
+func effectList(es []effects.Effect) string {
 	ops := make([]string, 0, len(es))
 	for _, ef := range es {
 		ops = append(ops, ef.String())
@@ -213,7 +214,7 @@ func (*SignatureRefusedError) Kind() string { return "ApprovalSignatureError" }
 // performs effects.
 type SecuredModeEffectError struct {
 	Skill   string
-	Effects []Effect
+	Effects []effects.Effect
 	Where   ast.Range // the first effect
 }
 

@@ -8,7 +8,6 @@
 package classification
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -123,7 +122,7 @@ type Source struct {
 	Fields []Field
 }
 
-// Problem codes: the rule a problem belongs to.
+// Problem codes: the Rule of a classification diagnostic.
 const (
 	CodeValue         = "value"          // unknown key or value, missing field, duplicate key
 	CodeSidecarDirect = "sidecar-direct" // role=sidecar with invocation=direct
@@ -131,13 +130,16 @@ const (
 	CodeDirectTargets = "direct-targets" // invocation=direct with targets
 )
 
-// Problem is one violation of the classification rules.
-type Problem struct {
-	Code    string
-	Range   ast.Range
-	Message string
-	// Suggest is the did-you-mean replacement of the value at Range.
-	Suggest string
+// problem is one violation of the classification rules as the one
+// diagnostic type: an error whose Rule is the problem code (CodeValue,
+// ...), which the linter and the SKILL.md validator map to their own rule
+// ids, with the did-you-mean replacement of the value at r as its fix.
+func problem(code string, r ast.Range, suggest, format string, args ...any) *ast.Diagnostic {
+	d := ast.Errorf(code, r, format, args...)
+	if suggest != "" {
+		d.WithFix("use "+suggest, r, suggest)
+	}
+	return d
 }
 
 // Build normalises src into a classification and reports every violation
@@ -145,9 +147,9 @@ type Problem struct {
 // and effect_mode required, sidecar never direct, attach|both with a
 // non-empty de-duplicated target list, direct without targets. The
 // returned classification keeps only valid values.
-func Build(src Source) (*Classification, []Problem) {
+func Build(src Source) (*Classification, ast.Diagnostics) {
 	c := &Classification{}
-	var probs []Problem
+	var probs ast.Diagnostics
 	seen := map[string]*Field{}
 	for i := range src.Fields {
 		f := &src.Fields[i]
@@ -157,7 +159,7 @@ func Build(src Source) (*Classification, []Problem) {
 			continue
 		}
 		if seen[key] != nil {
-			probs = append(probs, Problem{Code: CodeValue, Range: f.KeyRng, Message: fmt.Sprintf("classification key %s is given twice", key)})
+			probs = append(probs, problem(CodeValue, f.KeyRng, "", "classification key %s is given twice", key))
 			continue
 		}
 		seen[key] = f
@@ -181,30 +183,30 @@ func Build(src Source) (*Classification, []Problem) {
 	}
 	for _, k := range []string{KeyRole, KeyInvocation, KeyEffectMode} {
 		if seen[k] == nil {
-			probs = append(probs, Problem{Code: CodeValue, Range: src.Range, Message: fmt.Sprintf("classification has no %s (one of %s)", k, strings.Join(Values(k), ", "))})
+			probs = append(probs, problem(CodeValue, src.Range, "", "classification has no %s (one of %s)", k, strings.Join(Values(k), ", ")))
 		}
 	}
 	inv, tf := seen[KeyInvocation], seen[KeyAttachTargets]
 	if c.Role == RoleSidecar && c.Invocation == InvocationDirect {
-		probs = append(probs, Problem{Code: CodeSidecarDirect, Range: inv.ValueRng, Suggest: InvocationAttach,
-			Message: "a sidecar needs a live target to observe, so its invocation cannot be direct: use attach or both"})
+		probs = append(probs, problem(CodeSidecarDirect, inv.ValueRng, InvocationAttach,
+			"a sidecar needs a live target to observe, so its invocation cannot be direct: use attach or both"))
 	}
 	switch {
 	case c.Attachable() && len(c.AttachTargets) == 0 && (tf == nil || len(tf.Items) == 0):
-		probs = append(probs, Problem{Code: CodeAttachTargets, Range: inv.ValueRng,
-			Message: fmt.Sprintf("invocation=%s needs attach_targets: one or more of %s", c.Invocation, strings.Join(Values(KeyAttachTargets), ", "))})
+		probs = append(probs, problem(CodeAttachTargets, inv.ValueRng, "",
+			"invocation=%s needs attach_targets: one or more of %s", c.Invocation, strings.Join(Values(KeyAttachTargets), ", ")))
 	case c.Invocation == InvocationDirect && tf != nil:
-		probs = append(probs, Problem{Code: CodeDirectTargets, Range: tf.ValueRng,
-			Message: "invocation=direct takes no attach_targets: remove them, or use invocation=both"})
+		probs = append(probs, problem(CodeDirectTargets, tf.ValueRng, "",
+			"invocation=direct takes no attach_targets: remove them, or use invocation=both"))
 	}
 	return c, probs
 }
 
 // targets reads the attach_targets field.
-func targets(c *Classification, f *Field) []Problem {
-	var probs []Problem
+func targets(c *Classification, f *Field) ast.Diagnostics {
+	var probs ast.Diagnostics
 	if len(f.Items) == 0 {
-		return []Problem{{Code: CodeAttachTargets, Range: f.ValueRng, Message: "attach_targets is empty"}}
+		return ast.Diagnostics{problem(CodeAttachTargets, f.ValueRng, "", "attach_targets is empty")}
 	}
 	for i, it := range f.Items {
 		v := strings.ToLower(it)
@@ -212,7 +214,7 @@ func targets(c *Classification, f *Field) []Problem {
 		case !slices.Contains(Values(KeyAttachTargets), v):
 			probs = append(probs, unknown(CodeAttachTargets, "attach target", it, f.ItemRngs[i], Values(KeyAttachTargets)))
 		case slices.Contains(c.AttachTargets, v):
-			probs = append(probs, Problem{Code: CodeAttachTargets, Range: f.ItemRngs[i], Message: fmt.Sprintf("attach target %s is listed twice", v)})
+			probs = append(probs, problem(CodeAttachTargets, f.ItemRngs[i], "", "attach target %s is listed twice", v))
 		default:
 			c.AttachTargets = append(c.AttachTargets, v)
 		}
@@ -221,20 +223,17 @@ func targets(c *Classification, f *Field) []Problem {
 }
 
 // unknown reports a value outside the allowed set, with the closest one.
-func unknown(code, what, got string, r ast.Range, allowed []string) Problem {
-	p := Problem{Code: code, Range: r}
+func unknown(code, what, got string, r ast.Range, allowed []string) *ast.Diagnostic {
 	best, dist := "", 4
 	for _, a := range allowed {
 		if d := textdist.Distance(strings.ToLower(got), a); d < dist {
 			best, dist = a, d
 		}
 	}
-	p.Message = fmt.Sprintf("unknown classification %s %q; use one of %s", what, got, strings.Join(allowed, ", "))
 	if best != "" {
-		p.Suggest = best
-		p.Message = fmt.Sprintf("unknown classification %s %q; did you mean %q? (one of %s)", what, got, best, strings.Join(allowed, ", "))
+		return problem(code, r, best, "unknown classification %s %q; did you mean %q? (one of %s)", what, got, best, strings.Join(allowed, ", "))
 	}
-	return p
+	return problem(code, r, "", "unknown classification %s %q; use one of %s", what, got, strings.Join(allowed, ", "))
 }
 
 // FromMetadata reads the flattened SKILL.md metadata keys
@@ -310,7 +309,7 @@ func FromHeader(h *ast.Header) Source {
 
 // Of returns the classification of a parsed skillscript, nil when it has
 // no # Classification: header.
-func Of(f *ast.File) (*Classification, []Problem) {
+func Of(f *ast.File) (*Classification, ast.Diagnostics) {
 	h := f.Header(ast.HeaderClassification)
 	if h == nil {
 		return nil, nil

@@ -64,7 +64,7 @@ func TestHeaderProblems(t *testing.T) {
 		_, probs := classification.Of(f)
 		found := false
 		for _, p := range probs {
-			if p.Code != c.code || !strings.Contains(p.Message, c.msg) {
+			if p.Rule != c.code || !strings.Contains(p.Message, c.msg) {
 				continue
 			}
 			found = true

@@ -14,12 +14,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/httpguard"
 	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
-	"github.com/skillscript/skillc/syntax"
 )
 
 // cookieName holds the unlocked session id.
@@ -40,7 +41,7 @@ type Options struct {
 	// empty keeps the dashboard review-only.
 	Passcode string
 	// Mutating classifies connector tools for footprints; may be nil.
-	Mutating approval.Mutating
+	Mutating effects.Mutating
 	// Now is the clock (session TTL); nil means time.Now.
 	Now func() time.Time
 	// Log receives the boot-log lines of a misconfiguration; nil discards.
@@ -321,7 +322,7 @@ func (d *Dashboard) sign(ctx context.Context, name, fileHash string) (string, in
 	if err := approval.CheckSignable(src); err != nil {
 		return "", http.StatusUnprocessableEntity, fmt.Errorf("skill %q: %v: remove or reword it before approving", name, err)
 	}
-	if _, diags := syntax.Parse(name+".skill.md", src); diags.HasErrors() {
+	if workspace.Parse(name+".skill.md", src).HasErrors() {
 		return "", http.StatusUnprocessableEntity, fmt.Errorf("skill %q does not parse: fix it before approving", name)
 	}
 	priv, err := approval.LoadPrivateKey(d.o.Keys.Private)
@@ -337,7 +338,7 @@ func (d *Dashboard) sign(ctx context.Context, name, fileHash string) (string, in
 		return "", http.StatusInternalServerError, fmt.Errorf("skill %q vanished while it was signed", name)
 	}
 	pub := approval.PublicKeyOf(priv)
-	f, _ := syntax.Parse(name+".skill.md", []byte(back.Body))
+	f := workspace.Parse(name+".skill.md", []byte(back.Body)).File
 	if err := approval.CheckStamped(f, pub, token); err != nil {
 		return "", http.StatusConflict, fmt.Errorf("skill %q after signing: %v", name, err)
 	}

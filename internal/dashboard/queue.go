@@ -8,24 +8,25 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // Item is one skill of the approvals queue.
 type Item struct {
-	Name        string            `json:"name"`
-	Status      string            `json:"status"`    // Draft, Approved, Disabled
-	Signature   string            `json:"signature"` // valid, unsigned, stale, malformed, unsupported, unsignable, unverified, none
-	Reason      string            `json:"reason,omitempty"`
-	ContentHash string            `json:"content_hash"` // hash of the signing input (skillc sign --hash)
-	FileHash    string            `json:"file_hash"`    // hash of the exact bytes reviewed: what an approve from this view must post
-	Signals     []string          `json:"signals"`
-	Effects     []approval.Effect `json:"effects"`
-	Command     string            `json:"command"`  // the terminal approval
-	Triggers    []string          `json:"triggers"` // # Triggers: as "cron 0 9 * * *", "event deploy"
-	ParseError  string            `json:"parse_error,omitempty"`
+	Name        string           `json:"name"`
+	Status      string           `json:"status"`    // Draft, Approved, Disabled
+	Signature   string           `json:"signature"` // valid, unsigned, stale, malformed, unsupported, unsignable, unverified, none
+	Reason      string           `json:"reason,omitempty"`
+	ContentHash string           `json:"content_hash"` // hash of the signing input (skillc sign --hash)
+	FileHash    string           `json:"file_hash"`    // hash of the exact bytes reviewed: what an approve from this view must post
+	Signals     []string         `json:"signals"`
+	Effects     []effects.Effect `json:"effects"`
+	Command     string           `json:"command"`  // the terminal approval
+	Triggers    []string         `json:"triggers"` // # Triggers: as "cron 0 9 * * *", "event deploy"
+	ParseError  string           `json:"parse_error,omitempty"`
 }
 
 // pending lists the skills that need an operator's signature: Drafts and
@@ -48,8 +49,8 @@ func (d *Dashboard) pending(ctx context.Context) ([]Item, error) {
 
 // item describes one skill for review.
 func (d *Dashboard) item(name string, src []byte) Item {
-	f, diags := syntax.Parse(name+".skill.md", src)
-	info := check.Check(f)
+	u := workspace.Parse(name+".skill.md", src)
+	f, diags, info := u.File, u.Parsed, u.Info
 	it := Item{Name: name, Status: statusOf(f), ContentHash: approval.ContentHash(src), FileHash: approval.FileHash(src), Command: "skillc approve " + name, Signals: []string{}}
 	d.reviewed.remember(it.FileHash, src)
 	for _, dg := range diags {
@@ -59,7 +60,7 @@ func (d *Dashboard) item(name string, src []byte) Item {
 			break
 		}
 	}
-	fp := approval.FootprintOf(f, info, d.o.Mutating)
+	fp := effects.Of(f, info, d.o.Mutating)
 	it.Effects = fp.Effects
 	it.Signals = signals(f, info, fp)
 	it.Signature, it.Reason = d.signature(f)
@@ -120,7 +121,7 @@ func (d *Dashboard) signature(f *ast.File) (state, reason string) {
 }
 
 // signals are the review hints beside the footprint.
-func signals(f *ast.File, info *check.Info, fp *approval.Footprint) []string {
+func signals(f *ast.File, info *check.Info, fp *effects.Footprint) []string {
 	out := []string{}
 	mutating, dynamic := 0, 0
 	for _, e := range fp.Effects {
@@ -130,7 +131,7 @@ func signals(f *ast.File, info *check.Info, fp *approval.Footprint) []string {
 		if e.Dynamic {
 			dynamic++
 		}
-		if e.Kind == approval.EffectShell && e.Subject == "bash" && e.Mutating && !slices.Contains(out, "unsafe shell (bash)") {
+		if e.Kind == effects.Shell && e.Subject == "bash" && e.Mutating && !slices.Contains(out, "unsafe shell (bash)") {
 			out = append(out, "unsafe shell (bash)")
 		}
 	}

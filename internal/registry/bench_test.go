@@ -47,7 +47,7 @@ func Test10000Packages(t *testing.T) {
 	r = New(Options{Roots: []Root{{base, OriginUser}}})
 	r.Refresh()
 	probs := r.Problems()
-	if len(probs) != 1 || probs[0].Diag.Rule != agentskills.RuleScanLimit || len(r.List()) >= 10000 {
+	if len(probs) != 1 || probs[0].Rule != agentskills.RuleScanLimit || len(r.List()) >= 10000 {
 		t.Errorf("default limit: %d skills, problems %v", len(r.List()), probs)
 	}
 }

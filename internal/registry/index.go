@@ -17,7 +17,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/agentskills"
 	"github.com/skillscript/skillc/internal/classification"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // stamp identifies a file version for the hash cache.
@@ -98,14 +98,14 @@ func skipResource(name string, dir bool) bool {
 // manifest lists every regular file of the package in dir, sorted by
 // path, with sizes and hashes. Symbolic links that stay inside the
 // package are followed; those that leave it are reported and left out.
-func manifest(dir string, cache *cache) ([]Resource, []Problem, error) {
+func manifest(dir string, cache *cache) ([]Resource, ast.Diagnostics, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer root.Close()
 	var out []Resource
-	var probs []Problem
+	var probs ast.Diagnostics
 	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == "." {
 			return err
@@ -121,8 +121,8 @@ func manifest(dir string, cache *cache) ([]Resource, []Problem, error) {
 		}
 		st, err := root.Stat(p)
 		if err != nil {
-			probs = append(probs, Problem{Path: filepath.Join(dir, p), Diag: ast.Warnf(agentskills.RuleSymlink, ast.Range{},
-				"%s is a symbolic link that leaves the package or cannot be resolved; it is not part of the package", p)})
+			probs = append(probs, inFile(filepath.Join(dir, p), ast.Warnf(agentskills.RuleSymlink, ast.Range{},
+				"%s is a symbolic link that leaves the package or cannot be resolved; it is not part of the package", p)))
 			return nil
 		}
 		if !st.Mode().IsRegular() {
@@ -151,18 +151,18 @@ func Digest(rs []Resource) string {
 
 // indexPackage builds the record of the package in dir. The package is
 // parsed again only when its digest changed since the last Refresh.
-func indexPackage(c candidate, opts Options, cc *cache) (*Record, []Problem) {
+func indexPackage(c candidate, opts Options, cc *cache) (*Record, ast.Diagnostics) {
 	abs, _ := filepath.Abs(c.path)
 	res, probs, err := manifest(abs, cc)
 	if err != nil {
-		probs = append(probs, Problem{Path: abs, Diag: ast.Errorf(agentskills.RuleScanLimit, ast.Range{}, "cannot list the package files: %v", err)})
+		probs = append(probs, inFile(abs, ast.Errorf(agentskills.RuleScanLimit, ast.Range{}, "cannot list the package files: %v", err)))
 	}
 	digest := Digest(res)
 	rec, ok := cc.pkg(abs, digest)
 	if !ok {
 		rec = parsePackage(abs, opts)
 		if rec == nil {
-			return nil, append(probs, Problem{Path: abs, Diag: ast.Errorf(agentskills.RuleFrontmatter, ast.Range{}, "%s has no SKILL.md", abs)})
+			return nil, append(probs, inFile(abs, ast.Errorf(agentskills.RuleFrontmatter, ast.Range{}, "%s has no SKILL.md", abs)))
 		}
 		rec.Resources, rec.Digest = res, digest
 		rec.Loadable = rec.Loadable && err == nil
@@ -203,24 +203,25 @@ func parsePackage(abs string, opts Options) *Record {
 const maxScriptSize = 2 << 20
 
 // indexScript builds the record of a skillscript file.
-func indexScript(c candidate) (*Record, []Problem) {
+func indexScript(c candidate) (*Record, ast.Diagnostics) {
 	abs, _ := filepath.Abs(c.path)
 	rec := &Record{Kind: KindScript, Origin: c.origin, Location: abs, rank: rankOf(c)}
 	st, err := os.Stat(abs)
 	if err != nil || st.Size() > maxScriptSize {
-		return nil, []Problem{{Path: abs, Diag: ast.Errorf(agentskills.RuleTooLarge, ast.Range{}, "cannot index %s: missing or larger than %d bytes", abs, maxScriptSize)}}
+		return nil, ast.Diagnostics{inFile(abs, ast.Errorf(agentskills.RuleTooLarge, ast.Range{}, "cannot index %s: missing or larger than %d bytes", abs, maxScriptSize))}
 	}
 	src, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, []Problem{{Path: abs, Diag: ast.Errorf(agentskills.RuleScanLimit, ast.Range{}, "cannot read %s: %v", abs, err)}}
+		return nil, ast.Diagnostics{inFile(abs, ast.Errorf(agentskills.RuleScanLimit, ast.Range{}, "cannot read %s: %v", abs, err))}
 	}
-	f, ds := syntax.Parse(abs, src)
-	rec.Src, rec.Diags = src, ds
+	u := workspace.Parse(abs, src)
+	f := u.File
+	rec.Src, rec.Diags = src, u.Parsed
 	fillScript(rec, f)
 	if rec.Name == "" {
 		rec.Name = strings.TrimSuffix(filepath.Base(abs), ".skill.md")
 	}
-	rec.Loadable = !f.NotText && !ds.HasErrors()
+	rec.Loadable = !f.NotText && !u.Parsed.HasErrors()
 	sum := sha256.Sum256(src)
 	rec.Resources = []Resource{{Path: filepath.Base(abs), Size: int64(len(src)), SHA256: hex.EncodeToString(sum[:])}}
 	rec.Digest = "sha256:" + hex.EncodeToString(sum[:])

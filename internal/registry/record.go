@@ -100,11 +100,12 @@ func (r *Record) Visible() bool {
 	return r.Loadable && r.ShadowedBy == "" && r.Status != "Disabled"
 }
 
-// Problem is a registry-level diagnostic about a path (a scan limit, a
-// collision, a shadowed skill).
-type Problem struct {
-	Path string
-	Diag *ast.Diagnostic
+// inFile returns d as a registry-level problem about the file or folder
+// at path (a scan limit, a collision, a shadowed skill): the one
+// diagnostic type, with its File set.
+func inFile(path string, d *ast.Diagnostic) *ast.Diagnostic {
+	d.File = path
+	return d
 }
 
 // originRank orders origins: project, user, configured roots, then MCP.

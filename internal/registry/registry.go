@@ -48,7 +48,7 @@ type Registry struct {
 	records    []*Record // every record, sorted by name then rank
 	byName     map[string]*Record
 	byID       map[string]*Record
-	problems   []Problem
+	problems   ast.Diagnostics
 	dirs       []string
 	truncated  []string
 	gen        uint64
@@ -81,9 +81,9 @@ func (r *Registry) Refresh() {
 
 // index builds the records of the candidates on every core, keeping
 // their order.
-func (r *Registry) index(cands []candidate) ([]*Record, []Problem) {
+func (r *Registry) index(cands []candidate) ([]*Record, ast.Diagnostics) {
 	recs := make([]*Record, len(cands))
-	probs := make([][]Problem, len(cands))
+	probs := make([]ast.Diagnostics, len(cands))
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -105,7 +105,7 @@ func (r *Registry) index(cands []candidate) ([]*Record, []Problem) {
 	close(work)
 	wg.Wait()
 	var out []*Record
-	var all []Problem
+	var all ast.Diagnostics
 	for i, rec := range recs {
 		all = append(all, probs[i]...)
 		if rec != nil {
@@ -117,7 +117,7 @@ func (r *Registry) index(cands []candidate) ([]*Record, []Problem) {
 }
 
 // install swaps in a new catalog.
-func (r *Registry) install(recs []*Record, probs []Problem, sr scanResult) {
+func (r *Registry) install(recs []*Record, probs ast.Diagnostics, sr scanResult) {
 	byName, byID := map[string]*Record{}, map[string]*Record{}
 	for _, rec := range recs {
 		// an unloadable record never takes the id of a loadable one
@@ -151,7 +151,7 @@ func changed(a, b []*Record) bool {
 
 // resolve sorts recs, marks same-origin name collisions and shadowed
 // skills, and returns the problems.
-func resolve(recs []*Record) []Problem {
+func resolve(recs []*Record) ast.Diagnostics {
 	sort.SliceStable(recs, func(i, j int) bool {
 		if recs[i].Name != recs[j].Name {
 			return recs[i].Name < recs[j].Name
@@ -161,7 +161,7 @@ func resolve(recs []*Record) []Problem {
 		}
 		return recs[i].Location < recs[j].Location
 	})
-	var probs []Problem
+	var probs ast.Diagnostics
 	for i := 0; i < len(recs); {
 		j := i
 		for j < len(recs) && recs[j].Name == recs[i].Name {
@@ -174,8 +174,8 @@ func resolve(recs []*Record) []Problem {
 }
 
 // resolveName handles the records sharing one name (sorted by rank).
-func resolveName(group []*Record) []Problem {
-	var probs []Problem
+func resolveName(group []*Record) ast.Diagnostics {
+	var probs ast.Diagnostics
 	// Only records that could load claim their name: a SKILL.md without
 	// frontmatter, name or description reports its own error and neither
 	// collides with nor shadows a loadable skill of the same name.
@@ -191,8 +191,8 @@ func resolveName(group []*Record) []Problem {
 		}
 		for _, rec := range same {
 			rec.Loadable = false
-			probs = append(probs, Problem{Path: rec.Location, Diag: ast.Errorf(agentskills.RuleNameCollision, ast.Range{},
-				"%s %q collides with %s in origin %s; rename one of them", rec.Kind, rec.Name, others(same, rec), rec.Origin)})
+			probs = append(probs, inFile(rec.Location, ast.Errorf(agentskills.RuleNameCollision, ast.Range{},
+				"%s %q collides with %s in origin %s; rename one of them", rec.Kind, rec.Name, others(same, rec), rec.Origin)))
 		}
 	}
 	var winner *Record
@@ -205,8 +205,8 @@ func resolveName(group []*Record) []Problem {
 			continue
 		}
 		rec.ShadowedBy = winner.ID
-		probs = append(probs, Problem{Path: rec.Location, Diag: &ast.Diagnostic{Severity: ast.Info, Rule: agentskills.RuleShadowed,
-			Message: "skill " + rec.ID + " is shadowed by " + winner.ID + " (" + winner.Location + ")"}})
+		probs = append(probs, inFile(rec.Location, &ast.Diagnostic{Severity: ast.Info, Rule: agentskills.RuleShadowed,
+			Message: "skill " + rec.ID + " is shadowed by " + winner.ID + " (" + winner.Location + ")"}))
 	}
 	return probs
 }
@@ -265,10 +265,10 @@ func (r *Registry) Lookup(name string) (*Record, bool) {
 }
 
 // Problems returns the registry-level problems of the last Refresh.
-func (r *Registry) Problems() []Problem {
+func (r *Registry) Problems() ast.Diagnostics {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return append([]Problem(nil), r.problems...)
+	return append(ast.Diagnostics(nil), r.problems...)
 }
 
 // Truncated returns the roots whose last scan stopped at the directory

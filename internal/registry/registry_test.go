@@ -36,7 +36,7 @@ const script = "# Skill: %s\n# Description: %s\n# Vars: WHO=world\n# Returns: GR
 func problems(r *Registry) []string {
 	var out []string
 	for _, p := range r.Problems() {
-		out = append(out, p.Diag.Rule+" "+filepath.Base(p.Path))
+		out = append(out, p.Rule+" "+filepath.Base(p.File))
 	}
 	return out
 }
@@ -124,7 +124,7 @@ func TestSameOriginCollision(t *testing.T) {
 	}
 	n := 0
 	for _, p := range r.Problems() {
-		if p.Diag.Rule == agentskills.RuleNameCollision {
+		if p.Rule == agentskills.RuleNameCollision {
 			n++
 		}
 	}
@@ -283,8 +283,8 @@ func TestUnloadableDoesNotClaimName(t *testing.T) {
 		t.Fatalf("visible names %q, want docx pptx xlsx; problems %v", got, problems(r))
 	}
 	for _, p := range r.Problems() {
-		if p.Diag.Rule == agentskills.RuleNameCollision {
-			t.Errorf("unloadable package caused a collision: %s: %s", p.Path, p.Diag.Message)
+		if p.Rule == agentskills.RuleNameCollision {
+			t.Errorf("unloadable package caused a collision: %s: %s", p.File, p.Message)
 		}
 	}
 	for _, name := range []string{"xlsx", "docx", "pptx"} {

@@ -63,12 +63,12 @@ type walker struct {
 	seen     map[string]bool
 	watched  []string // every directory visited (for the watcher)
 	out      []candidate
-	probs    []Problem
+	probs    ast.Diagnostics
 	limited  bool
 }
 
 func (w *walker) problem(path, format string, args ...any) {
-	w.probs = append(w.probs, Problem{Path: path, Diag: ast.Warnf(agentskills.RuleScanLimit, ast.Range{}, format, args...)})
+	w.probs = append(w.probs, inFile(path, ast.Warnf(agentskills.RuleScanLimit, ast.Range{}, format, args...)))
 }
 
 // walk visits dir (whose resolved path is real) at depth.
@@ -145,7 +145,7 @@ func packageFile(dir string) string {
 // directories visited and the roots whose scan a limit cut short.
 type scanResult struct {
 	cands     []candidate
-	probs     []Problem
+	probs     ast.Diagnostics
 	dirs      []string
 	truncated []string
 }

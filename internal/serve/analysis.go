@@ -7,11 +7,11 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
-	"github.com/skillscript/skillc/syntax"
 )
 
 // analyze lints src exactly like skillc check, with the host's skill
@@ -21,7 +21,8 @@ func (h *Host) analyze(ctx context.Context, name string, src []byte) (*ast.File,
 	if store := h.Skills(); store != nil {
 		ws = ws.WithSkills(&storeIndex{ctx: ctx, store: store})
 	}
-	return ws.Check(name, src)
+	u := ws.Compile(name, src)
+	return u.File, u.Info, u.Diags
 }
 
 // storeIndex is a lint.SkillIndex over the configured skill store.
@@ -36,7 +37,7 @@ func (s *storeIndex) Lookup(name string) (lint.SkillInfo, bool) {
 	if err != nil || rec == nil {
 		return lint.SkillInfo{}, false
 	}
-	f, _ := syntax.Parse(name, []byte(rec.Body))
+	f := workspace.Parse(name, []byte(rec.Body)).File
 	si := lint.SkillInfo{Name: name, Status: contract.StatusWord(rec.Status), Type: rec.Type}
 	if hd := f.Header(ast.HeaderReturns); hd != nil {
 		for _, id := range hd.Names {
@@ -95,42 +96,42 @@ func errorsOnly(ds ast.Diagnostics) ast.Diagnostics {
 // gate's effect list (the same enumeration the approver reviews) and a
 // summary of it.
 type Footprint struct {
-	Connectors    []string          `json:"connectors"`
-	BuiltinOps    []string          `json:"builtin_ops"`
-	ShellBinaries []string          `json:"shell_binaries"`
-	DynamicShell  int               `json:"dynamic_shell"`
-	FileReads     int               `json:"file_reads"`
-	FileWrites    int               `json:"file_writes"`
-	Notifies      int               `json:"notifies"`
-	ChildSkills   []string          `json:"child_skills"`
-	Effectful     bool              `json:"effectful"`
-	Effects       []approval.Effect `json:"effects"`
+	Connectors    []string         `json:"connectors"`
+	BuiltinOps    []string         `json:"builtin_ops"`
+	ShellBinaries []string         `json:"shell_binaries"`
+	DynamicShell  int              `json:"dynamic_shell"`
+	FileReads     int              `json:"file_reads"`
+	FileWrites    int              `json:"file_writes"`
+	Notifies      int              `json:"notifies"`
+	ChildSkills   []string         `json:"child_skills"`
+	Effectful     bool             `json:"effectful"`
+	Effects       []effects.Effect `json:"effects"`
 }
 
 // FootprintOf summarizes the effects of a checked skill.
 func FootprintOf(f *ast.File, info *check.Info) Footprint {
-	af := approval.FootprintOf(f, info, nil)
+	af := effects.Of(f, info, nil)
 	fp := Footprint{Effects: af.Effects, Effectful: af.Effectful(), ChildSkills: af.Children()}
 	conns, builtins, bins := set{}, set{}, set{}
 	for _, e := range af.Effects {
 		switch e.Kind {
-		case approval.EffectDispatch:
+		case effects.Dispatch:
 			if e.Connector != "" {
 				conns[e.Connector] = true
 			} else {
 				builtins[e.Tool] = true
 			}
-		case approval.EffectShell:
+		case effects.Shell:
 			if e.Dynamic {
 				fp.DynamicShell++
 			} else {
 				bins[e.Subject] = true
 			}
-		case approval.EffectFileRead:
+		case effects.FileRead:
 			fp.FileReads++
-		case approval.EffectFileWrite:
+		case effects.FileWrite:
 			fp.FileWrites++
-		case approval.EffectNotify:
+		case effects.Notify:
 			fp.Notifies++
 		}
 	}
@@ -171,6 +172,6 @@ func headerList(v string) []string {
 // FootprintOfSource parses and checks a skill source and returns its
 // footprint.
 func FootprintOfSource(src string) Footprint {
-	f, _ := syntax.Parse("skill", []byte(src))
-	return FootprintOf(f, check.Check(f))
+	u := workspace.Parse("skill", []byte(src))
+	return FootprintOf(u.File, u.Info)
 }

@@ -9,12 +9,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval"
-	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/trace"
 	"github.com/skillscript/skillc/internal/trigger"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // FireTrigger runs one cron or event fire for the trigger service. A
@@ -181,6 +180,6 @@ func (h *Host) rerunnable(ctx context.Context, skill string) bool {
 	if err != nil {
 		return false
 	}
-	f, _ := syntax.Parse(skill, []byte(rec.Body))
-	return len(approval.FootprintOf(f, check.Check(f), h.policy.Mutating).Effects) == 0
+	u := workspace.Parse(skill, []byte(rec.Body))
+	return len(effects.Of(u.File, u.Info, h.policy.Mutating).Effects) == 0
 }

@@ -3,10 +3,9 @@ package serve
 import (
 	"context"
 
-	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // fireable refuses a trigger on a skill that cannot fire: an unknown
@@ -29,8 +28,8 @@ func (h *Host) fireable(ctx context.Context, name string) error {
 		return &Error{Name: ErrTriggerRefused, Details: details,
 			Message: "skill " + quote(name) + " is " + contract.StatusWord(rec.Status) + ": only Approved skills fire, so a trigger on it is refused (approve the skill first)"}
 	}
-	f, _ := syntax.Parse(name+".skill.md", []byte(rec.Body))
-	s := approval.Subject{Name: name, File: f, Info: check.Check(f), Reach: approval.Composed}
+	u := workspace.Parse(name+".skill.md", []byte(rec.Body))
+	s := approval.Subject{Name: name, File: u.File, Info: u.Info, Reach: approval.Composed}
 	if _, err := approval.Gate(h.policy, s); err != nil {
 		return &Error{Name: ErrTriggerRefused, Details: details, Err: err,
 			Message: "skill " + quote(name) + " cannot fire, so a trigger on it is refused: " + err.Error()}

@@ -5,10 +5,9 @@ import (
 	"errors"
 	"time"
 
-	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/approval"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
@@ -82,11 +81,12 @@ func (h *Host) resolve(ctx context.Context, req RunRequest) (string, string, err
 		}
 		src, author, name = rec.Body, rec.Author, req.Name
 	}
-	f, _ := syntax.Parse(name, []byte(src))
+	u := workspace.Parse(name, []byte(src))
+	f := u.File
 	if n := f.SkillName(); n != "" && req.Name == "" {
 		name = n
 	}
-	s := approval.Subject{Name: name, File: f, Info: check.Check(f), Reach: approval.Composed, Mechanical: req.Mechanical}
+	s := approval.Subject{Name: name, File: f, Info: u.Info, Reach: approval.Composed, Mechanical: req.Mechanical}
 	if _, err := approval.Gate(h.policy, s); err != nil {
 		kind := "ApprovalError"
 		var r approval.Refusal

@@ -8,12 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/render"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // SkillMeta is a stored skill's metadata on the wire.
@@ -146,8 +145,8 @@ func (ts *toolSet) catalogEntry(ctx context.Context, store contract.SkillStore, 
 		return CatalogEntry{}, false
 	}
 	hdr := skillstore.Headers(rec.Body)
-	f, _ := syntax.Parse(m.Name, []byte(rec.Body))
-	info := check.Check(f)
+	u := workspace.Parse(m.Name, []byte(rec.Body))
+	f, info := u.File, u.Info
 	e := CatalogEntry{SkillMeta: metaOf(m), Tags: headerList(hdr["Tags"]), Audience: hdr["Audience"], Triggers: triggersOf(f)}
 	if e.Tags == nil {
 		e.Tags = []string{}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // Fire is one run a trigger asks for.
@@ -490,7 +490,7 @@ func (s *Service) SyncAll(ctx context.Context) error {
 
 // Declared returns the triggers a skill source declares, with stable ids.
 func Declared(name, body string) []Trigger {
-	f, _ := syntax.Parse(name, []byte(body))
+	f := workspace.Parse(name, []byte(body)).File
 	var out []Trigger
 	for _, hd := range f.HeadersOf(ast.HeaderTriggers) {
 		for _, t := range hd.Triggers {
@@ -568,7 +568,7 @@ func (s *Service) QueueDepth(ctx context.Context) (int, error) { return s.q.dept
 // checkParams requires every # Vars: input without a default and refuses
 // unknown ones.
 func checkParams(name, body string, params map[string]any) error {
-	f, _ := syntax.Parse(name, []byte(body))
+	f := workspace.Parse(name, []byte(body)).File
 	declared := map[string]bool{}
 	var missing []string
 	for _, hd := range f.HeadersOf(ast.HeaderVars) {

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // Defaults of the job timeouts.
@@ -64,7 +64,7 @@ func (j JobTimeouts) RescueAfter() time.Duration {
 // For returns the job timeout of a fire of the skill whose source is body.
 func (j JobTimeouts) For(name, body string) time.Duration {
 	j = j.withDefaults()
-	f, _ := syntax.Parse(name, []byte(body))
+	f := workspace.Parse(name, []byte(body)).File
 	d := j.Default
 	deadline, dynDeadline := headerSeconds(f, ast.HeaderDeadline)
 	timeout, dynTimeout := headerSeconds(f, ast.HeaderTimeout)

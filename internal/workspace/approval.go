@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"os"
 
+	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/lang"
@@ -41,7 +42,7 @@ func approvalKey(cfg *config.Config) ed25519.PublicKey {
 // approval footprint: a connector or tool declared "mutating" (or whose
 // discovered tool says so) is mutating; anything else is left to the
 // shared name heuristic.
-func (e *Env) Mutating() approval.Mutating {
+func (e *Env) Mutating() effects.Mutating {
 	conns := map[string]*lint.Connector{}
 	if e.Lint != nil {
 		conns = e.Lint.Connectors

@@ -37,7 +37,7 @@ func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *lint.
 		explicitStore := deployed || (cfg.Origins["skills_dir"] != "" && cfg.Origins["skills_dir"] != "default")
 		if cfg.SkillsDir != "" && explicitStore {
 			if st, err := os.Stat(cfg.SkillsDir); err == nil && st.IsDir() {
-				if idx, err := lint.IndexSkills(cfg.SkillsDir); err == nil {
+				if idx, err := lint.OpenSkillDir(cfg.SkillsDir); err == nil {
 					ctx.SkillsKnown, ctx.Skills = true, idx
 					ctx.SkillsImplicit = cfg.Origins["skills_dir"] == OriginSkillDir
 				}

@@ -254,6 +254,7 @@ func untrustedDiag(opts lint.Options) *ast.Diagnostic {
 // them.
 func (e *Env) WithTools(results []WarmResult) *Env {
 	cp := *e
+	cp.units = e.derivedCache()
 	ctx := *e.Lint
 	ctx.Connectors = make(map[string]*lint.Connector, len(e.Lint.Connectors))
 	for name, c := range e.Lint.Connectors {

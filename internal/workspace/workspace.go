@@ -31,6 +31,9 @@ type LoadOptions struct {
 	// ToolCacheDir overrides the directory of cached MCP tool lists
 	// (default SKILLSCRIPT_HOME/cache/tools).
 	ToolCacheDir string
+	// CacheUnits keeps the units Compile makes (a long-running host or
+	// language server); the one-shot CLI leaves it off.
+	CacheUnits bool
 }
 
 // Env is the environment of the skills of one directory.
@@ -57,6 +60,9 @@ type Env struct {
 	// ConnectorDiagnostics are the diagnostics of the connectors.json in
 	// use (File empty when there is none).
 	ConnectorDiagnostics ast.FileDiagnostics
+
+	// units caches the compiled skills of this environment (Compile).
+	units *unitCache
 }
 
 // Load discovers the configuration from dir as every front end does and
@@ -75,6 +81,9 @@ func Load(dir string, o LoadOptions) *Env {
 		cfg.Origins["skills_dir"] = "flag --skills"
 	}
 	env := &Env{Config: cfg, Connectors: &connectors.File{}, ConfigDiagnostics: problems, LintOptions: lintOptions(cfg.Lint)}
+	if o.CacheUnits {
+		env.units = newUnitCache()
+	}
 	var parsed *connectors.File
 	if cfg.ConnectorsPath != "" {
 		f, problems := connectors.Parse(cfg.Connectors, cfg.Getenv)
@@ -160,6 +169,7 @@ func (e *Env) addCachedTools() {
 // store (the language server's workspace scan).
 func (e *Env) WithSkills(idx lint.SkillIndex) *Env {
 	cp := *e
+	cp.units = e.derivedCache()
 	cp.Lint = e.Lint.WithSkills(idx)
 	return &cp
 }
@@ -171,6 +181,7 @@ func (e *Env) WithSkills(idx lint.SkillIndex) *Env {
 // the configuration leaves implicit is indexed too.
 func (e *Env) WithRunFlags(allowShell, allowFS []string, unsafe bool) *Env {
 	cp := *e
+	cp.units = e.derivedCache()
 	ctx := *e.Lint
 	if len(allowShell) > 0 {
 		ctx.ShellAllowlistKnown = true
@@ -184,9 +195,9 @@ func (e *Env) WithRunFlags(allowShell, allowFS []string, unsafe bool) *Env {
 		ctx.UnsafeShellKnown, ctx.UnsafeShell = true, true
 	}
 	if !ctx.SkillsKnown && e.Config.SkillsDir != "" {
-		idx, err := lint.IndexSkills(e.Config.SkillsDir)
-		if err != nil {
-			idx = lint.MapIndex{}
+		var idx lint.SkillIndex = lint.MapIndex{}
+		if d, err := lint.OpenSkillDir(e.Config.SkillsDir); err == nil {
+			idx = d
 		}
 		ctx.SkillsKnown, ctx.Skills = true, idx
 	}

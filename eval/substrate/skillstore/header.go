@@ -8,9 +8,6 @@ import (
 	"github.com/skillscript/skillc/eval/contract"
 )
 
-// headerLine matches a column-0 "# Key: value" line.
-var headerLine = regexp.MustCompile(`^# ([A-Za-z][A-Za-z0-9-]*):(?:[ \t]*)(.*?)\s*$`)
-
 // Headers returns the first value of each column-0 "# Key: value" line of
 // the skill's header block. Scanning starts after a ```skillscript or
 // ```skill fence when the body has one and stops at the first line that is
@@ -18,14 +15,35 @@ var headerLine = regexp.MustCompile(`^# ([A-Za-z][A-Za-z0-9-]*):(?:[ \t]*)(.*?)\
 func Headers(body string) map[string]string {
 	out := map[string]string{}
 	for _, line := range headerBlock(body) {
-		if m := headerLine.FindStringSubmatch(line); m != nil {
-			if _, dup := out[m[1]]; !dup {
-				out[m[1]] = m[2]
+		if key, value, ok := headerLine(line); ok {
+			if _, dup := out[key]; !dup {
+				out[key] = value
 			}
 		}
 	}
 	return out
 }
+
+// headerLine splits a column-0 "# Key: value" line: exactly "# ", a key
+// of a letter then letters, digits and '-', a colon right after it; the
+// value is the rest without the blanks around it.
+func headerLine(line string) (key, value string, ok bool) {
+	rest, found := strings.CutPrefix(line, "# ")
+	if !found || rest == "" || !isLetter(rest[0]) {
+		return "", "", false
+	}
+	i := 1
+	for i < len(rest) && (isLetter(rest[i]) || '0' <= rest[i] && rest[i] <= '9' || rest[i] == '-') {
+		i++
+	}
+	if i >= len(rest) || rest[i] != ':' {
+		return "", "", false
+	}
+	value = strings.TrimLeft(rest[i+1:], " \t")
+	return rest[:i], strings.TrimRight(value, " \t\n\f\r"), true
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 func headerBlock(body string) []string {
 	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")

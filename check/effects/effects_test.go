@@ -1,4 +1,4 @@
-package approval
+package effects
 
 import (
 	"os"
@@ -41,22 +41,22 @@ default: main
 		}
 		return "", false
 	}
-	fp := FootprintOf(f, check.Check(f), mut)
+	fp := Of(f, check.Check(f), mut)
 	want := []Effect{
-		{Kind: EffectDispatch, Op: "$ github.list_issues", Connector: "github", Tool: "list_issues", Line: 6},
-		{Kind: EffectDispatch, Op: "$ github.create_issue", Connector: "github", Tool: "create_issue", Mutating: true, Why: "tool create_issue has a mutating verb", Line: 7},
-		{Kind: EffectDispatch, Op: "$ llm", Tool: "llm", Line: 8},
-		{Kind: EffectDispatch, Op: "$ data_write", Tool: "data_write", Mutating: true, Why: "$ data_write writes to the store", Line: 10},
-		{Kind: EffectShell, Op: "shell", Subject: "rm", Mutating: true, Why: "shell binary rm changes files", Line: 11},
-		{Kind: EffectShell, Op: "shell", Subject: "jq", Line: 12},
-		{Kind: EffectShell, Op: "shell", Subject: `"${TOOL} run"`, Dynamic: true, Line: 13},
-		{Kind: EffectShell, Op: "shell", Subject: "bash", Mutating: true, Why: "unsafe shell can change anything", Line: 14},
-		{Kind: EffectFileRead, Op: "file_read", Subject: "/etc/hosts", Line: 15},
-		{Kind: EffectFileWrite, Op: "file_write", Subject: `"${P}"`, Dynamic: true, Mutating: true, Why: "file_write writes a file", Line: 16},
-		{Kind: EffectNotify, Op: "notify", Subject: `"${WHO}"`, Dynamic: true, Line: 17},
-		{Kind: EffectChild, Op: "$ execute_skill", Subject: "child-a", Line: 18},
-		{Kind: EffectChild, Op: "execute_skill", Subject: "child-b", Line: 19},
-		{Kind: EffectChild, Op: "inline", Subject: "data-c", Line: 20},
+		{Kind: Dispatch, Op: "$ github.list_issues", Connector: "github", Tool: "list_issues", Line: 6},
+		{Kind: Dispatch, Op: "$ github.create_issue", Connector: "github", Tool: "create_issue", Mutating: true, Why: "tool create_issue has a mutating verb", Line: 7},
+		{Kind: Dispatch, Op: "$ llm", Tool: "llm", Line: 8},
+		{Kind: Dispatch, Op: "$ data_write", Tool: "data_write", Mutating: true, Why: "$ data_write writes to the store", Line: 10},
+		{Kind: Shell, Op: "shell", Subject: "rm", Mutating: true, Why: "shell binary rm changes files", Line: 11},
+		{Kind: Shell, Op: "shell", Subject: "jq", Line: 12},
+		{Kind: Shell, Op: "shell", Subject: `"${TOOL} run"`, Dynamic: true, Line: 13},
+		{Kind: Shell, Op: "shell", Subject: "bash", Mutating: true, Why: "unsafe shell can change anything", Line: 14},
+		{Kind: FileRead, Op: "file_read", Subject: "/etc/hosts", Line: 15},
+		{Kind: FileWrite, Op: "file_write", Subject: `"${P}"`, Dynamic: true, Mutating: true, Why: "file_write writes a file", Line: 16},
+		{Kind: Notify, Op: "notify", Subject: `"${WHO}"`, Dynamic: true, Line: 17},
+		{Kind: Child, Op: "$ execute_skill", Subject: "child-a", Line: 18},
+		{Kind: Child, Op: "execute_skill", Subject: "child-b", Line: 19},
+		{Kind: Child, Op: "inline", Subject: "data-c", Line: 20},
 	}
 	if diff := cmp.Diff(want, fp.Effects, cmpopts.IgnoreFields(Effect{}, "Range")); diff != "" {
 		t.Errorf("footprint (-want +got):\n%s", diff)
@@ -70,12 +70,12 @@ default: main
 }
 
 func TestFootprintPureSkill(t *testing.T) {
-	src, err := os.ReadFile("testdata/crlf.skill.md")
+	src, err := os.ReadFile("../../internal/approval/testdata/crlf.skill.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	f, _ := syntax.Parse("crlf.skill.md", src)
-	fp := FootprintOf(f, check.Check(f), nil)
+	fp := Of(f, check.Check(f), nil)
 	if fp.Effectful() || len(fp.Effects) != 0 {
 		t.Errorf("pure skill has effects %v", fp.Summary())
 	}

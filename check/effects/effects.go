@@ -1,4 +1,10 @@
-package approval
+// Package effects computes the effect footprint of a checked skill:
+// every op that reaches outside the skill (a connector dispatch, shell,
+// file access, notify) or composes another skill, at every depth, with
+// what it touches and whether it mutates. Approval reviews and gates it
+// (internal/approval), the language server and the host show it; it is
+// part of the compiled unit (workspace.Unit).
+package effects
 
 import (
 	"fmt"
@@ -11,32 +17,32 @@ import (
 	"github.com/skillscript/skillc/internal/lang"
 )
 
-// EffectKind classifies an entry of a footprint.
-type EffectKind string
+// Kind classifies an entry of a footprint.
+type Kind string
 
 // The effect kinds. Child references are listed for review but are not
 // effects of the skill itself: a child passes the gate on its own.
 const (
-	EffectDispatch  EffectKind = "dispatch"   // $ conn.tool, $ llm, $ data_write, ...
-	EffectShell     EffectKind = "shell"      // shell(...)
-	EffectFileRead  EffectKind = "file_read"  // file_read(path=...)
-	EffectFileWrite EffectKind = "file_write" // file_write(path=...)
-	EffectNotify    EffectKind = "notify"     // notify(agent=...)
-	EffectChild     EffectKind = "child"      // execute_skill, $ execute_skill, inline
+	Dispatch  Kind = "dispatch"   // $ conn.tool, $ llm, $ data_write, ...
+	Shell     Kind = "shell"      // shell(...)
+	FileRead  Kind = "file_read"  // file_read(path=...)
+	FileWrite Kind = "file_write" // file_write(path=...)
+	Notify    Kind = "notify"     // notify(agent=...)
+	Child     Kind = "child"      // execute_skill, $ execute_skill, inline
 )
 
 // Effect is one effectful op of a skill.
 type Effect struct {
-	Kind      EffectKind `json:"kind"`
-	Op        string     `json:"op"`                  // "$ github.create_issue", "shell", "inline", ...
-	Connector string     `json:"connector,omitempty"` // $ dispatch: the connector ("" for bare ops)
-	Tool      string     `json:"tool,omitempty"`      // $ dispatch: the tool or typed-contract op
-	Subject   string     `json:"subject,omitempty"`   // binary, path, agent or child skill; source text when dynamic
-	Dynamic   bool       `json:"dynamic,omitempty"`   // Subject is only known at run time
-	Mutating  bool       `json:"mutating,omitempty"`
-	Why       string     `json:"why,omitempty"` // why it is mutating
-	Line      int        `json:"line"`
-	Range     ast.Range  `json:"-"`
+	Kind      Kind      `json:"kind"`
+	Op        string    `json:"op"`                  // "$ github.create_issue", "shell", "inline", ...
+	Connector string    `json:"connector,omitempty"` // $ dispatch: the connector ("" for bare ops)
+	Tool      string    `json:"tool,omitempty"`      // $ dispatch: the tool or typed-contract op
+	Subject   string    `json:"subject,omitempty"`   // binary, path, agent or child skill; source text when dynamic
+	Dynamic   bool      `json:"dynamic,omitempty"`   // Subject is only known at run time
+	Mutating  bool      `json:"mutating,omitempty"`
+	Why       string    `json:"why,omitempty"` // why it is mutating
+	Line      int       `json:"line"`
+	Range     ast.Range `json:"-"`
 }
 
 // Footprint is everything a skill can touch, in source order.
@@ -51,7 +57,7 @@ type Mutating func(connector, tool string) (why string, known bool)
 
 // FootprintOf enumerates the effectful ops of a checked skill at every
 // depth. mut may be nil.
-func FootprintOf(f *ast.File, info *check.Info, mut Mutating) *Footprint {
+func Of(f *ast.File, info *check.Info, mut Mutating) *Footprint {
 	fp := &Footprint{Effects: []Effect{}}
 	for _, op := range info.Ops {
 		var e *Effect
@@ -83,7 +89,7 @@ func dispatchEffect(f *ast.File, s *ast.DispatchStmt, mut Mutating) *Effect {
 			return nil
 		}
 	}
-	e := &Effect{Kind: EffectDispatch, Op: "$ " + tool, Tool: tool, Range: s.Range}
+	e := &Effect{Kind: Dispatch, Op: "$ " + tool, Tool: tool, Range: s.Range}
 	if s.Connector != nil {
 		e.Connector = s.Connector.Name
 		e.Op = "$ " + e.Connector + "." + tool
@@ -122,13 +128,13 @@ func callEffect(f *ast.File, c *ast.CallStmt) *Effect {
 	case "shell":
 		return shellEffect(f, c)
 	case "file_read", "file_write":
-		e := argEffect(f, EffectKind(name), name, c.Args, "path", c.Range)
+		e := argEffect(f, Kind(name), name, c.Args, "path", c.Range)
 		if name == "file_write" {
 			e.Mutating, e.Why = true, "file_write writes a file"
 		}
 		return e
 	case "notify":
-		return argEffect(f, EffectNotify, name, c.Args, "agent", c.Range)
+		return argEffect(f, Notify, name, c.Args, "agent", c.Range)
 	case "execute_skill", "inline":
 		return childEffect(f, name, c.Args, lang.SkillArgs(name)[0], c.Range)
 	}
@@ -136,7 +142,7 @@ func callEffect(f *ast.File, c *ast.CallStmt) *Effect {
 }
 
 func shellEffect(f *ast.File, c *ast.CallStmt) *Effect {
-	e := &Effect{Kind: EffectShell, Op: "shell", Range: c.Range}
+	e := &Effect{Kind: Shell, Op: "shell", Range: c.Range}
 	bin, _, ok := check.ShellBinary(c)
 	switch {
 	case ok:
@@ -158,7 +164,7 @@ func shellEffect(f *ast.File, c *ast.CallStmt) *Effect {
 }
 
 func childEffect(f *ast.File, op string, args []*ast.Arg, key string, r ast.Range) *Effect {
-	e := argEffect(f, EffectChild, op, args, key, r)
+	e := argEffect(f, Child, op, args, key, r)
 	if e.Subject == "" && op != "inline" {
 		e.Subject, e.Dynamic = firstArgText(f, args, "skill_name"), true
 		if v, ok := literalArg(args, "skill_name"); ok {
@@ -169,7 +175,7 @@ func childEffect(f *ast.File, op string, args []*ast.Arg, key string, r ast.Rang
 }
 
 // argEffect is an effect whose subject is the value of the kwarg key.
-func argEffect(f *ast.File, kind EffectKind, op string, args []*ast.Arg, key string, r ast.Range) *Effect {
+func argEffect(f *ast.File, kind Kind, op string, args []*ast.Arg, key string, r ast.Range) *Effect {
 	e := &Effect{Kind: kind, Op: op, Range: r}
 	if v, ok := literalArg(args, key); ok {
 		e.Subject = v
@@ -212,7 +218,7 @@ func sourceText(f *ast.File, r ast.Range) string {
 // are gated on their own).
 func (fp *Footprint) Effectful() bool {
 	for _, e := range fp.Effects {
-		if e.Kind != EffectChild {
+		if e.Kind != Child {
 			return true
 		}
 	}
@@ -223,7 +229,7 @@ func (fp *Footprint) Effectful() bool {
 func (fp *Footprint) Children() []string {
 	var out []string
 	for _, e := range fp.Effects {
-		if e.Kind == EffectChild && !e.Dynamic && e.Subject != "" && !slices.Contains(out, e.Subject) {
+		if e.Kind == Child && !e.Dynamic && e.Subject != "" && !slices.Contains(out, e.Subject) {
 			out = append(out, e.Subject)
 		}
 	}
