@@ -142,7 +142,9 @@ func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src [
 	if err != nil {
 		return nil, err
 	}
-	res, err := runTraced(ctx, c, env.Config, *r, name, src, pre, inputs)
+	h := hostFor(c, env.Config, "")
+	defer h.Close()
+	res, err := runTraced(ctx, c, h, *r, name, src, pre, inputs)
 	if ctx.Err() != nil || (res != nil && res.DeadlineExceeded) {
 		// Cut off: kill the servers' process groups now rather than give
 		// each its grace period, so shutdown stays within the deadline.
