@@ -92,6 +92,7 @@ func run(base, newBin string, n, lines, iters int, only string) error {
 		{name: "run --no-check --trace off loop", args: []string{"run", "--no-check", "--trace", "off", "loop.skill.md"}, newOnly: true},
 		{name: "check trivial", args: []string{"check", "trivial.skill.md"}},
 		{name: "run trivial (trace on)", args: []string{"run", "trivial.skill.md"}},
+		{name: "run --trace off trivial", args: []string{"run", "--trace", "off", "trivial.skill.md"}, newOnly: true},
 		{name: "--version", args: []string{"--version"}},
 	}
 	fmt.Printf("%-34s %12s %12s %7s\n", "command (median CPU, user+sys)", "new ms", "base ms", "ratio")
