@@ -60,9 +60,6 @@ type Host struct {
 // needs no trace store never opens one.
 func Open(cfg Config) *Host { return &Host{cfg: cfg} }
 
-// Config returns the configuration the host was opened with.
-func (h *Host) Config() Config { return h.cfg }
-
 // ErrNoTraces reports a trace store that has nothing recorded (a command
 // reading traces, asked before any run was recorded).
 var ErrNoTraces = errors.New("no traces recorded yet")
