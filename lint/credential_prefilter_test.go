@@ -33,7 +33,7 @@ func TestCredentialPrefilter(t *testing.T) {
 	}
 	matched := 0
 	for _, s := range samples {
-		if credentialValue.MatchString(s) {
+		if credentialValue().MatchString(s) {
 			matched++
 			if !mayBeCredential(s) {
 				t.Errorf("mayBeCredential(%q) = false, but credentialValue matches it", s)
@@ -51,7 +51,7 @@ func FuzzCredentialPrefilter(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if credentialValue.MatchString(s) && !mayBeCredential(s) {
+		if credentialValue().MatchString(s) && !mayBeCredential(s) {
 			t.Fatalf("mayBeCredential(%q) = false, but credentialValue matches it", s)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/skillscript/skillc/ast"
 )
@@ -171,7 +172,7 @@ func ruleEmitWithTemplate() *Rule {
 }
 
 // targetLike matches a template line that looks like a target header.
-var targetLike = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*:\s*$`)
+var targetLike = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*:\s*$`) })
 
 func ruleTemplateLooksLikeTarget() *Rule {
 	return &Rule{
@@ -185,7 +186,7 @@ func ruleTemplateLooksLikeTarget() *Rule {
 		Run: func(p *Pass) {
 			for _, t := range p.File.Templates {
 				for _, l := range t.Lines {
-					if l.Blank || !targetLike.MatchString(p.Text(l.Range)) {
+					if l.Blank || !targetLike().MatchString(p.Text(l.Range)) {
 						continue
 					}
 					name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(p.Text(l.Range)), ":"))

@@ -3,6 +3,7 @@ package lint
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/skillscript/skillc/ast"
 )
@@ -107,13 +108,15 @@ const credentialKeyNames = `api[_-]?key|apikey|access[_-]?key|secret([_-]?key)?|
 	`webhook[_-]?secret|bearer|authorization|auth|credentials?`
 
 // credentialKey matches a credential-named argument.
-var credentialKey = regexp.MustCompile(`(?i)^(` + credentialKeyNames + `)$`)
+var credentialKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(` + credentialKeyNames + `)$`) })
 
 // credentialValue matches literal credential shapes: well-known token
 // prefixes, a JWT, and "key: value" / "key=value" text whose key is
 // credential-named and whose value is a literal of 8 or more characters.
-var credentialValue = regexp.MustCompile(`(?i)(\bbearer\s+[a-z0-9._~+/=-]{6,})|(\bsk-[a-z0-9_-]{3,})|(\bgh[pousr]_[a-z0-9]{3,})|(\bxox[abprs]-[a-z0-9-]{6,})|(\bAKIA[0-9A-Z]{12,})|(\beyJ[a-z0-9_-]{8,}\.[a-z0-9_-]{8,}\.[a-z0-9_-]{4,})` +
-	`|(\b(` + credentialKeyNames + `)["']?\s*[:=]\s*["']?[a-z0-9_+/.~-]{8,})`)
+var credentialValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(\bbearer\s+[a-z0-9._~+/=-]{6,})|(\bsk-[a-z0-9_-]{3,})|(\bgh[pousr]_[a-z0-9]{3,})|(\bxox[abprs]-[a-z0-9-]{6,})|(\bAKIA[0-9A-Z]{12,})|(\beyJ[a-z0-9_-]{8,}\.[a-z0-9_-]{8,}\.[a-z0-9_-]{4,})` +
+		`|(\b(` + credentialKeyNames + `)["']?\s*[:=]\s*["']?[a-z0-9_+/.~-]{8,})`)
+})
 
 func ruleCredentialInArgs() *Rule {
 	return &Rule{
@@ -130,7 +133,7 @@ func ruleCredentialInArgs() *Rule {
 				p.Reportf(a.Value, "argument %s holds a literal credential: declare \"# Requires: secret.NAME\" and write %s=\"{{secret.NAME}}\"", a.Key.Name, a.Key.Name)
 			}
 			for _, l := range sc.credLits {
-				if credentialValue.MatchString(l.Value) {
+				if credentialValue().MatchString(l.Value) {
 					p.Reportf(l, "this looks like a credential written into the skill: declare \"# Requires: secret.NAME\" and use {{secret.NAME}} in the sink")
 				}
 			}

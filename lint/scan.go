@@ -181,7 +181,7 @@ func (s *state) literalCredential(a *ast.Arg) bool {
 	}
 	is, seen := s.credKeys[key]
 	if !seen {
-		is = credentialKey.MatchString(key)
+		is = credentialKey().MatchString(key)
 		s.credKeys[key] = is
 	}
 	return is

@@ -18,6 +18,7 @@ import (
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/workspace"
+	ihost "github.com/skillscript/skillc/internal/host"
 	"github.com/skillscript/skillc/lint"
 	"github.com/urfave/cli/v2"
 )
@@ -38,9 +39,10 @@ type opEnv struct {
 	keys  approval.KeyPaths
 	store contract.SkillStore
 	lint  *lint.Context // the linter's view of the workspace (the dashboard's skill page)
-	// traceDB is the dashboard's --database: a postgres:// trace store
-	// shared by several hosts (empty: $SKILLSCRIPT_HOME/traces)
-	traceDB string
+	// host is the dashboard's assembly (its trace store: --database, a
+	// postgres:// store shared by several hosts, else
+	// $SKILLSCRIPT_HOME/traces); nil for the approval commands
+	host *ihost.Host
 }
 
 func newOpEnv(c *cli.Context) (*opEnv, error) {

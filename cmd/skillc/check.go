@@ -73,6 +73,7 @@ func parseCheckOptions(c *cli.Context) (o checkOptions, err error) {
 }
 
 func runCheck(c *cli.Context, s *streams) error {
+	oneShotGC()
 	opts, err := parseCheckOptions(c)
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/dashboard"
+	ihost "github.com/skillscript/skillc/internal/host"
 	"github.com/skillscript/skillc/internal/httpguard"
 	"github.com/skillscript/skillc/internal/serve"
 	"github.com/skillscript/skillc/internal/trace"
@@ -45,7 +45,8 @@ func dashboardCommand(s *streams) *cli.Command {
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
 			}
-			e.traceDB = c.String("database")
+			e.host = hostFor(c, e.cfg, "")
+			defer e.host.Close()
 			return e.serveDashboard(c, s)
 		},
 	}
@@ -61,16 +62,14 @@ func (e *opEnv) dashboard(s *streams) *dashboard.Dashboard {
 	}
 	o := dashboardOptions(e.store, policy, e.mut, s)
 	o.Lint = e.lint
-	if trace.IsPostgres(e.traceDB) || e.cfg.TraceDir != "" {
+	if h := e.host; h != nil && h.TracesConfigured() {
 		// read what skillc serve and skillc run recorded (never create the
 		// SQLite database: with nothing recorded the pages say so); a store
 		// that cannot be opened leaves the trace pages empty, with a line here
-		if _, err := os.Stat(filepath.Join(e.cfg.TraceDir, trace.FileName)); err == nil || trace.IsPostgres(e.traceDB) {
-			if st, err := openTraceStore(context.Background(), e.cfg, e.traceDB, true); err == nil {
-				o.Traces = st
-			} else {
-				fmt.Fprintf(s.err, "skillc dashboard: trace pages disabled: %v\n", err)
-			}
+		if st, err := h.Traces(context.Background(), false); err == nil {
+			o.Traces = st
+		} else if !errors.Is(err, ihost.ErrNoTraces) {
+			fmt.Fprintf(s.err, "skillc dashboard: trace pages disabled: %v\n", err)
 		}
 	}
 	return dashboard.New(o)

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/mattn/go-isatty"
@@ -46,6 +47,7 @@ func runCommand(s *streams) *cli.Command {
 }
 
 func runRun(c *cli.Context, s *streams) error {
+	oneShotGC()
 	if c.NArg() != 1 {
 		return cli.Exit("run takes exactly one FILE", exitUsage)
 	}
@@ -144,7 +146,9 @@ func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src [
 	if err != nil {
 		return nil, err
 	}
-	res, err := runTraced(ctx, c, env.Config, *r, name, src, pre, inputs)
+	h := hostFor(c, env.Config, "")
+	defer h.Close()
+	res, err := runTraced(ctx, c, h, *r, name, src, pre, inputs)
 	if ctx.Err() != nil || (res != nil && res.DeadlineExceeded) {
 		// Cut off: kill the servers' process groups now rather than give
 		// each its grace period, so shutdown stays within the deadline.
@@ -223,7 +227,7 @@ func report(c *cli.Context, s *streams, name string, src []byte, res *eval.Resul
 }
 
 // draftMsg names the child in a DraftSkillError's message.
-var draftMsg = regexp.MustCompile(`^skill "([^"]+)" is Draft`)
+var draftMsg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^skill "([^"]+)" is Draft`) })
 
 // draftChildren lists the Draft children a run was refused, nested
 // errors included, once each.
@@ -233,7 +237,7 @@ func draftChildren(es []eval.ErrorInfo) []string {
 	var walk func([]eval.ErrorInfo)
 	walk = func(es []eval.ErrorInfo) {
 		for _, e := range es {
-			if m := draftMsg.FindStringSubmatch(e.Message); e.Kind == "DraftSkillError" && m != nil && !seen[m[1]] {
+			if m := draftMsg().FindStringSubmatch(e.Message); e.Kind == "DraftSkillError" && m != nil && !seen[m[1]] {
 				seen[m[1]] = true
 				out = append(out, m[1])
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/gateway"
+	ihost "github.com/skillscript/skillc/internal/host"
 	"github.com/skillscript/skillc/internal/registry"
 	"github.com/skillscript/skillc/internal/serve"
 	"github.com/skillscript/skillc/internal/skillrt"
@@ -284,10 +285,14 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	if set.SkillsCatalogBudget > 0 {
 		gwc.CatalogBudget = set.SkillsCatalogBudget
 	}
-	skills := agentSkills(ctx, cfg.SkillsDir, cfg.Home, set.SkillsRunScript, gwc, log)
+	// one assembly: its trace store and Agent Skills registry (serve's
+	// settings resolved the database: --database, else the environment)
+	asm := ihost.Open(ihost.Config{TraceDir: cfg.TraceDir, DatabaseURL: set.DatabaseURL, HostName: hostLabel(cfg),
+		Registry: agentSkillsRegistry(cfg.SkillsDir, gwc), Skills: agentSkillsOptions(cfg.Home, set.SkillsRunScript, gwc)})
+	skills := agentSkills(ctx, asm, set.SkillsRunScript, log)
 	var traces *trace.Store
 	if set.Trace {
-		if traces, err = openTraces(ctx, cfg, set.DatabaseURL, log); err != nil {
+		if traces, err = openTraces(ctx, asm, log); err != nil {
 			closeReg()
 			return nil, nil, err
 		}
@@ -319,17 +324,11 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 // skills_run_script (the operator's --enable-scripts); packages from the
 // project root need the operator's approval in
 // $SKILLSCRIPT_HOME/script-approvals.json (skillc skills approve-scripts).
-// gwc carries the scan limit and the catalog budget; a scan cut short by
-// the limit is logged as a warning.
-func agentSkills(ctx context.Context, storeDir, home string, scripts bool, gwc gateway.Config, log *slog.Logger) *skillrt.Runtime {
-	userHome, _ := os.UserHomeDir()
-	project, _ := os.Getwd()
-	roots := registry.DefaultRoots(project, userHome)
-	if st, err := os.Stat(storeDir); err == nil && st.IsDir() {
-		roots = append(roots, registry.Root{Dir: storeDir, Origin: "store"})
-	}
-	reg := registry.New(registry.Options{Roots: roots, MaxDirs: gwc.MaxScanDirs})
-	reg.Refresh()
+// asm builds the registry and the runtime (see agentSkillsRegistry and
+// agentSkillsOptions); a scan cut short by the limit is logged as a
+// warning.
+func agentSkills(ctx context.Context, asm *ihost.Host, scripts bool, log *slog.Logger) *skillrt.Runtime {
+	reg := asm.Registry()
 	if w := reg.TruncationWarning(); w != "" {
 		log.Warn("agent skills: " + w)
 	}
@@ -344,11 +343,31 @@ func agentSkills(ctx context.Context, storeDir, home string, scripts bool, gwc g
 	if scripts {
 		log.Warn("agent skills: skills_run_script is on; package scripts run as host processes without a sandbox")
 	}
+	return asm.Skills()
+}
+
+// agentSkillsRegistry are the registry's roots (the standard ones of the
+// working directory and the user's home, then the skillscript store
+// storeDir, origin "store") and scan limit.
+func agentSkillsRegistry(storeDir string, gwc gateway.Config) registry.Options {
+	userHome, _ := os.UserHomeDir()
+	project, _ := os.Getwd()
+	roots := registry.DefaultRoots(project, userHome)
+	if st, err := os.Stat(storeDir); err == nil && st.IsDir() {
+		roots = append(roots, registry.Root{Dir: storeDir, Origin: "store"})
+	}
+	return registry.Options{Roots: roots, MaxDirs: gwc.MaxScanDirs}
+}
+
+// agentSkillsOptions are the runtime's: the catalog budget and the
+// package scripts (approvals in home/script-approvals.json).
+func agentSkillsOptions(home string, scripts bool, gwc gateway.Config) skillrt.Options {
+	project, _ := os.Getwd()
 	so := skillrt.ScriptOptions{Enabled: scripts, Project: project}
 	if home != "" {
 		so.Approvals = skillrt.NewScriptApprovals(filepath.Join(home, skillrt.ScriptApprovalsFile))
 	}
-	return skillrt.New(reg, skillrt.Options{CatalogBudget: gwc.CatalogBudget, Scripts: so})
+	return skillrt.Options{CatalogBudget: gwc.CatalogBudget, Scripts: so}
 }
 
 // startTriggers opens the River queue (SQLite under $SKILLSCRIPT_HOME or
@@ -373,16 +392,15 @@ func startTriggers(ctx context.Context, h *serve.Host, cfg *config.Config, set s
 	return nil
 }
 
-// openTraces opens the trace store (the shared Postgres database when
-// databaseURL is a postgres:// URL, else traces.db under the trace
-// directory) and closes the rows of runs this host left running when it
+// openTraces opens the trace store of asm (the shared Postgres database
+// when its database URL is a postgres:// URL, else traces.db under the
+// trace directory) and closes the rows of runs this host left running when it
 // was killed.
-func openTraces(ctx context.Context, cfg *config.Config, databaseURL string, log *slog.Logger) (*trace.Store, error) {
-	st, err := trace.OpenDatabase(ctx, databaseURL, cfg.TraceDir)
+func openTraces(ctx context.Context, asm *ihost.Host, log *slog.Logger) (*trace.Store, error) {
+	st, err := asm.Traces(ctx, true)
 	if err != nil {
 		return nil, err
 	}
-	st.SetHost(hostLabel(cfg))
 	log.Info("trace store", "backend", st.Backend(), "at", st.Path())
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

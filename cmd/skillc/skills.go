@@ -11,6 +11,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/agentskills"
 	"github.com/skillscript/skillc/internal/gateway"
+	ihost "github.com/skillscript/skillc/internal/host"
 	"github.com/skillscript/skillc/internal/registry"
 	"github.com/skillscript/skillc/internal/skillrt"
 	"github.com/skillscript/skillc/internal/workspace"
@@ -51,6 +52,7 @@ func skillsCommand(s *streams) *cli.Command {
 // skillsEnv is what the skills subcommands work from: the registry over
 // the roots, the gateway configuration and the project's lint options.
 type skillsEnv struct {
+	asm  *ihost.Host // builds the registry, runtime and gateway once
 	reg  *registry.Registry
 	cfg  gateway.Config
 	opts lint.Options
@@ -103,7 +105,7 @@ func openRegistry(c *cli.Context, s *streams) (*skillsEnv, error) {
 	if err != nil {
 		return nil, cli.Exit(err.Error(), exitUsage)
 	}
-	maxDirs, _, err := skillsLimits(c, cfg)
+	maxDirs, budget, err := skillsLimits(c, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -118,12 +120,13 @@ func openRegistry(c *cli.Context, s *streams) (*skillsEnv, error) {
 			roots = append(roots, registry.Root{Dir: dir, Origin: "store"})
 		}
 	}
-	reg := registry.New(registry.Options{Roots: roots, Validation: vopts, MaxDirs: maxDirs})
-	reg.Refresh()
+	asm := ihost.Open(ihost.Config{TraceDir: ws.Config.TraceDir, Gateway: cfg,
+		Registry: registry.Options{Roots: roots, Validation: vopts, MaxDirs: maxDirs}, Skills: skillrt.Options{CatalogBudget: budget}})
+	reg := asm.Registry()
 	if w := reg.TruncationWarning(); w != "" {
 		fmt.Fprintf(s.err, "skillc: warning: %s\n", w)
 	}
-	return &skillsEnv{reg: reg, cfg: cfg, opts: ws.LintOptions, ws: ws}, nil
+	return &skillsEnv{asm: asm, reg: reg, cfg: cfg, opts: ws.LintOptions, ws: ws}, nil
 }
 
 func skillsList(c *cli.Context, s *streams) error {
@@ -132,8 +135,8 @@ func skillsList(c *cli.Context, s *streams) error {
 		return err
 	}
 	reg := env.reg
-	g := gateway.New(gateway.Options{Registry: reg, Config: env.cfg})
-	defer g.Close()
+	g := env.asm.Gateway(gateway.Options{})
+	defer env.asm.Close()
 	page, err := listAll(c.Context, g, gateway.ListRequest{Domain: c.String("domain"), Role: c.String("role"), Status: c.String("status"),
 		Kind: c.String("kind"), Offset: c.Int("offset"), Limit: c.Int("limit")}, c.IsSet("limit") || c.IsSet("offset"))
 	if err != nil {
@@ -194,12 +197,7 @@ func skillsPreview(c *cli.Context, s *streams) error {
 	if err != nil {
 		return err
 	}
-	reg := env.reg
-	_, budget, err := skillsLimits(c, env.cfg)
-	if err != nil {
-		return err
-	}
-	rt := skillrt.New(reg, skillrt.Options{CatalogBudget: budget})
+	rt := env.asm.Skills()
 	out, err := rt.Load("preview", skillrt.LoadInput{Names: c.Args().Slice()})
 	if err != nil {
 		return cli.Exit(err.Error(), exitFindings)

@@ -13,8 +13,6 @@ import (
 
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/gateway"
-	"github.com/skillscript/skillc/internal/serve"
-	"github.com/skillscript/skillc/internal/trace"
 )
 
 // gatewayFlags are the flags of the gateway subcommands beyond the
@@ -69,7 +67,7 @@ func openGateway(c *cli.Context, s *streams, exec bool) (*gateway.Gateway, func(
 	if err != nil {
 		return nil, nil, err
 	}
-	o := gateway.Options{Registry: env.reg, Config: env.cfg}
+	var o gateway.Options
 	closers := []func(){}
 	done := func() {
 		for i := len(closers) - 1; i >= 0; i-- {
@@ -80,10 +78,11 @@ func openGateway(c *cli.Context, s *streams, exec bool) (*gateway.Gateway, func(
 		ws := env.ws
 		// recorded where skillc run records: the shared Postgres store when
 		// SKILLSCRIPT_DATABASE_URL names one, else traces.db
-		if db := os.Getenv(serve.EnvDatabaseURL); ws.Config.TraceDir != "" || trace.IsPostgres(db) {
-			if st, err := trace.OpenDatabase(c.Context, db, ws.Config.TraceDir); err == nil {
+		asm := hostFor(c, ws.Config, "")
+		closers = append(closers, func() { asm.Close() })
+		if asm.TracesConfigured() {
+			if st, err := asm.Traces(c.Context, true); err == nil {
 				o.Traces = st
-				closers = append(closers, func() { st.Close() })
 			} else {
 				fmt.Fprintf(s.err, "skillc: note: no trace store: %v\n", err)
 			}
@@ -99,8 +98,8 @@ func openGateway(c *cli.Context, s *streams, exec bool) (*gateway.Gateway, func(
 		o.Executor = &gateway.TracedExecutor{Runner: r, Traces: o.Traces, Secrets: secretEnv()}
 		o.ArtifactRoot = c.String("artifacts")
 	}
-	g := gateway.New(o)
-	closers = append(closers, func() { g.Close() })
+	g := env.asm.Gateway(o)
+	closers = append(closers, func() { env.asm.Close() })
 	return g, done, nil
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/config"
+	ihost "github.com/skillscript/skillc/internal/host"
 	"github.com/skillscript/skillc/internal/serve"
 	"github.com/skillscript/skillc/internal/trace"
 	"github.com/skillscript/skillc/internal/workspace"
@@ -38,25 +38,7 @@ func traceCommands(s *streams) []*cli.Command {
 // databaseFlag is --database of the trace commands: a postgres:// URL
 // reads the store several hosts share.
 func databaseFlag() cli.Flag {
-	return &cli.StringFlag{Name: "database", Usage: "trace store: postgres://... shared by the hosts given it (default: $SKILLSCRIPT_HOME/traces/traces.db)",
-		EnvVars: []string{serve.EnvDatabaseURL}}
-}
-
-// openTraceStore opens the trace store of cfg, or the Postgres one at
-// databaseURL; it reports a SQLite store that has never been written as
-// an error only when mustExist is set.
-func openTraceStore(ctx context.Context, cfg *config.Config, databaseURL string, mustExist bool) (*trace.Store, error) {
-	if trace.IsPostgres(databaseURL) {
-		return trace.OpenPostgres(ctx, databaseURL)
-	}
-	if cfg.TraceDir == "" {
-		return nil, errors.New("no trace directory: set SKILLSCRIPT_HOME")
-	}
-	path := filepath.Join(cfg.TraceDir, trace.FileName)
-	if _, err := os.Stat(path); err != nil && mustExist {
-		return nil, fmt.Errorf("no traces recorded yet (%s)", path)
-	}
-	return trace.Open(path)
+	return &cli.StringFlag{Name: "database", Usage: "trace store: postgres://... shared by the hosts given it (default: $SKILLSCRIPT_DATABASE_URL, else $SKILLSCRIPT_HOME/traces/traces.db)"}
 }
 
 // runTraced runs src with r, recording it unless --trace off or no
@@ -67,25 +49,20 @@ type parsedSkill struct {
 	info *check.Info
 }
 
-func runTraced(ctx context.Context, c *cli.Context, cfg *config.Config, r eval.Runner, name string, src []byte, pre *parsedSkill, inputs map[string]any) (*eval.Result, error) {
+func runTraced(ctx context.Context, c *cli.Context, h *ihost.Host, r eval.Runner, name string, src []byte, pre *parsedSkill, inputs map[string]any) (*eval.Result, error) {
 	mode := c.String("trace")
 	if mode != "on" && mode != "off" {
 		return nil, fmt.Errorf("--trace %q: want on or off", mode)
 	}
-	var st *trace.Store
-	db := c.String("database") // replay's flag; skillc run reads the environment
-	if db == "" {
-		db = os.Getenv(serve.EnvDatabaseURL)
-	}
-	if mode == "on" && (cfg.TraceDir != "" || trace.IsPostgres(db)) {
-		var err error
-		if st, err = trace.OpenDatabase(ctx, db, cfg.TraceDir); err != nil {
+	var st trace.Recording = (*trace.Store)(nil)
+	if mode == "on" && h.TracesConfigured() {
+		rec, err := h.Recorder(ctx)
+		if err != nil {
 			// a trace store that cannot be opened (a read-only home) must
 			// not stop a run; say so and run unrecorded
 			fmt.Fprintf(c.App.ErrWriter, "skillc: note: not recording this run: %v (--trace off silences this)\n", err)
-			st = nil
 		} else {
-			defer st.Close()
+			st = rec
 		}
 	}
 	r.Env.TriggerType = contract.TriggerCLI
@@ -125,11 +102,12 @@ func firesCommand(s *streams) *cli.Command {
 			databaseFlag(),
 		}, configFlags()...),
 		Action: func(c *cli.Context) error {
-			st, err := openTraceStore(c.Context, cliConfig(c), c.String("database"), true)
+			h := hostFor(c, cliConfig(c), "")
+			defer h.Close()
+			st, err := h.Traces(c.Context, false)
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
 			}
-			defer st.Close()
 			since, err := serve.ParseSince(c.String("since"), time.Now())
 			if err != nil {
 				return cli.Exit("--since: "+err.Error(), exitUsage)
@@ -173,11 +151,12 @@ func healthCommand(s *streams) *cli.Command {
 			databaseFlag(),
 		}, configFlags()...),
 		Action: func(c *cli.Context) error {
-			st, err := openTraceStore(c.Context, cliConfig(c), c.String("database"), true)
+			h := hostFor(c, cliConfig(c), "")
+			defer h.Close()
+			st, err := h.Traces(c.Context, false)
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
 			}
-			defer st.Close()
 			since, err := serve.ParseSince(c.String("since"), time.Now())
 			if err != nil {
 				return cli.Exit("--since: "+err.Error(), exitUsage)
@@ -215,12 +194,13 @@ func runReplay(c *cli.Context, s *streams) error {
 		return cli.Exit("replay takes exactly one TRACE-ID", exitUsage)
 	}
 	env := newEnvCache(c).forFile(".")
-	st, err := openTraceStore(c.Context, env.Config, c.String("database"), true)
+	h := hostFor(c, env.Config, "")
+	defer h.Close()
+	st, err := h.Traces(c.Context, false)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
 	rec, src, err := st.Get(c.Context, c.Args().First())
-	st.Close()
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("trace %s: %v", c.Args().First(), err), exitUsage)
 	}
@@ -240,7 +220,7 @@ func runReplay(c *cli.Context, s *streams) error {
 	}
 	defer closeReg()
 	r.Env.TriggerType = "replay"
-	res, err := runTraced(c.Context, c, env.Config, *r, rec.Skill, []byte(src), nil, rec.Inputs)
+	res, err := runTraced(c.Context, c, h, *r, rec.Skill, []byte(src), nil, rec.Inputs)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
@@ -278,7 +258,9 @@ func shellAuditCommand(s *streams) *cli.Command {
 		Flags: append([]cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}, databaseFlag()}, configFlags()...),
 		Action: func(c *cli.Context) error {
 			cfg := cliConfig(c)
-			rep, err := shellAudit(c.Context, cfg, c.String("database"))
+			h := hostFor(c, cfg, "")
+			defer h.Close()
+			rep, err := shellAudit(c.Context, cfg, h)
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
 			}
@@ -291,7 +273,7 @@ func shellAuditCommand(s *streams) *cli.Command {
 	}
 }
 
-func shellAudit(ctx context.Context, cfg *config.Config, databaseURL string) (*auditReport, error) {
+func shellAudit(ctx context.Context, cfg *config.Config, h *ihost.Host) (*auditReport, error) {
 	rep := &auditReport{SkillsDir: cfg.SkillsDir, Binaries: map[string][]string{}, Dynamic: []string{}, Blocked: map[string]int{}}
 	paths, _ := filepath.Glob(filepath.Join(cfg.SkillsDir, "*.skill.md"))
 	for _, p := range paths {
@@ -315,8 +297,7 @@ func shellAudit(ctx context.Context, cfg *config.Config, databaseURL string) (*a
 	}
 	sort.Strings(bins)
 	rep.Allowlist = strings.Join(bins, ",")
-	if st, err := openTraceStore(ctx, cfg, databaseURL, true); err == nil {
-		defer st.Close()
+	if st, err := h.Traces(ctx, false); err == nil {
 		att, err := st.BlockedShell(ctx, time.Time{}, 0)
 		if err != nil {
 			return nil, err

@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/skillscript/skillc/ast"
 )
@@ -46,12 +47,14 @@ func (p *parser) budget(first int) {
 }
 
 var (
-	inlineLinkRE = regexp.MustCompile(`!?\[[^\]]*\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)`)
-	refLinkRE    = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)`)
-	codeSpanRE   = regexp.MustCompile("`+[^`]*`+")
-	schemeRE     = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.\-]*:`)
-	driveRE      = regexp.MustCompile(`^[a-zA-Z]:[\\/]`)
-	fenceRE      = regexp.MustCompile("^ {0,3}(```|~~~)")
+	inlineLinkRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`!?\[[^\]]*\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)`)
+	})
+	refLinkRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)`) })
+	codeSpanRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`+[^`]*`+") })
+	schemeRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.\-]*:`) })
+	driveRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z]:[\\/]`) })
+	fenceRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^ {0,3}(```|~~~)") })
 )
 
 // links checks every Markdown link target outside code.
@@ -60,7 +63,7 @@ func (p *parser) links(first int) {
 	fenced := false
 	for l := first; l <= lt.LineCount(); l++ {
 		text := string(lt.Line(l))
-		if fenceRE.MatchString(text) {
+		if fenceRE().MatchString(text) {
 			fenced = !fenced
 			continue
 		}
@@ -73,17 +76,17 @@ func (p *parser) links(first int) {
 
 // blankCode replaces inline code spans by spaces, keeping offsets.
 func blankCode(s string) string {
-	return codeSpanRE.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat(" ", len(m)) })
+	return codeSpanRE().ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat(" ", len(m)) })
 }
 
 // lineLinks checks the link targets on line l.
 func (p *parser) lineLinks(l int, text string) {
 	base := p.s.Lines.LineStart(l)
 	var spans [][]int
-	for _, m := range inlineLinkRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range inlineLinkRE().FindAllStringSubmatchIndex(text, -1) {
 		spans = append(spans, m[2:4])
 	}
-	if m := refLinkRE.FindStringSubmatchIndex(text); m != nil {
+	if m := refLinkRE().FindStringSubmatchIndex(text); m != nil {
 		spans = append(spans, m[2:4])
 	}
 	for _, sp := range spans {
@@ -130,10 +133,10 @@ func (p *parser) checkTarget(target string, r ast.Range) {
 		return // a slash command (/vendor:skill, /review) or //host/x URL
 	case strings.HasPrefix(strings.ToLower(target), "file:"),
 		strings.HasPrefix(target, "/"), strings.HasPrefix(target, `\`),
-		strings.HasPrefix(target, "~/"), driveRE.MatchString(target):
+		strings.HasPrefix(target, "~/"), driveRE().MatchString(target):
 		p.report(RuleAbsolutePath, r, "link to the absolute path %s; link relative to the package root", target)
 		return
-	case schemeRE.MatchString(target):
+	case schemeRE().MatchString(target):
 		return // a URL
 	}
 	rel := target

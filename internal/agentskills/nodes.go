@@ -3,6 +3,7 @@ package agentskills
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -176,7 +177,9 @@ func (p *parser) duplicates(n *yaml.Node) {
 
 // colonValueRE matches "key: value" lines whose unquoted value contains
 // ": ", which YAML rejects.
-var colonValueRE = regexp.MustCompile(`^(\s*[A-Za-z0-9_.\-/]+:[ \t]+)([^\s"'\[{|>&*!%@#` + "`" + `].*)$`)
+var colonValueRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\s*[A-Za-z0-9_.\-/]+:[ \t]+)([^\s"'\[{|>&*!%@#` + "`" + `].*)$`)
+})
 
 // quotedLine records one value quoteColonValues rewrote.
 type quotedLine struct {
@@ -191,7 +194,7 @@ func quoteColonValues(text string) (string, []quotedLine) {
 	lines := strings.Split(text, "\n")
 	var changed []quotedLine
 	for i, l := range lines {
-		m := colonValueRE.FindStringSubmatch(l)
+		m := colonValueRE().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}

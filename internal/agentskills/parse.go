@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -175,13 +176,13 @@ func (p *parser) yaml(closeLine int) *yaml.Node {
 	return root
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
+var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: (?:line (\d+): )?`) })
 
 // yamlError reports a YAML syntax error on the line the parser names.
 func (p *parser) yamlError(err error, closeLine int) {
 	msg := err.Error()
 	r := p.s.FrontmatterRange
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 		msg = msg[len(m[0]):]
 		if n, convErr := strconv.Atoi(m[1]); convErr == nil {
 			if strings.HasPrefix(msg, "did not find expected ',' or") {

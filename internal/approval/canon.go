@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -93,8 +94,8 @@ const (
 
 var (
 	// the parser's fence lines (syntax/scan.go)
-	fenceOpen  = regexp.MustCompile("^\\s*```+\\s*(skillscript|skill)\\s*$")
-	fenceClose = regexp.MustCompile("^\\s*```+\\s*$")
+	fenceOpen  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^\\s*```+\\s*(skillscript|skill)\\s*$") })
+	fenceClose = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^\\s*```+\\s*$") })
 )
 
 const utf8BOM = "\xef\xbb\xbf"
@@ -133,9 +134,9 @@ func skillLines(src []byte) (first, last int) {
 			line = bytes.TrimPrefix(line, []byte(utf8BOM))
 		}
 		switch {
-		case open == 0 && fenceOpen.Match(line):
+		case open == 0 && fenceOpen().Match(line):
 			open = n
-		case open > 0 && last < 0 && fenceClose.Match(line):
+		case open > 0 && last < 0 && fenceClose().Match(line):
 			last = n - 1
 		}
 	})

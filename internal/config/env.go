@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // dotenvLayer is one loaded .env file.
@@ -61,13 +62,13 @@ func (e *environment) get(name string) (string, bool) {
 }
 
 // varRef matches a ${NAME} reference.
-var varRef = regexp.MustCompile(`\$\{([^{}]*)\}`)
+var varRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^{}]*)\}`) })
 
 // substitute replaces every ${NAME} in s using get. It returns the names
 // that could not be resolved (and leaves those references in place).
 func substitute(s string, get func(string) (string, bool)) (string, []string) {
 	var missing []string
-	out := varRef.ReplaceAllStringFunc(s, func(ref string) string {
+	out := varRef().ReplaceAllStringFunc(s, func(ref string) string {
 		name := strings.TrimSpace(ref[2 : len(ref)-1])
 		if v, ok := get(name); ok && validEnvName(name) {
 			return v

@@ -35,5 +35,5 @@ func (d *Dashboard) page(w http.ResponseWriter, r *http.Request) {
 	}
 	st.Message = outcome(r.URL.Query().Get("done"), r.URL.Query().Get("name"))
 	st.CSRF = d.csrfToken(w, r)
-	d.render(w, pageTmpl, st)
+	d.render(w, pageTmpl(), st)
 }

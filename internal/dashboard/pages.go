@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skillscript/skillc/ast"
@@ -62,8 +63,13 @@ pre.src .l-error{background:#fdecea}pre.src .l-warning{background:#fff8e1}pre.sr
 {{end}}{{define "foot"}}</body></html>
 {{end}}`
 
-func pageTemplate(name, content string) *template.Template {
-	return template.Must(template.Must(template.New(name).Funcs(funcs).Parse(layout)).Parse(content))
+// pageTemplate returns the page's template, parsed on first use: a
+// process that never serves the dashboard (skillc check, run) does not
+// pay for parsing its pages at start-up (issue 25).
+func pageTemplate(name, content string) func() *template.Template {
+	return sync.OnceValue(func() *template.Template {
+		return template.Must(template.Must(template.New(name).Funcs(funcs).Parse(layout)).Parse(content))
+	})
 }
 
 var funcs = template.FuncMap{
@@ -115,7 +121,7 @@ func (d *Dashboard) catalogPage(w http.ResponseWriter, r *http.Request) {
 	if d.o.Traces == nil {
 		c.Note = "no trace store: last fires are not shown (skillc serve records them; SKILLSCRIPT_HOME locates them)"
 	}
-	d.render(w, catalogTmpl, struct {
+	d.render(w, catalogTmpl(), struct {
 		Chrome chrome
 		Skills []Skill
 	}{c, list})
@@ -231,7 +237,7 @@ func (d *Dashboard) skillPage(w http.ResponseWriter, r *http.Request) {
 	if unlocked {
 		csrf = d.csrfToken(w, r)
 	}
-	d.render(w, skillTmpl, struct {
+	d.render(w, skillTmpl(), struct {
 		Chrome   chrome
 		Skill    Skill
 		Updated  *time.Time
@@ -289,7 +295,7 @@ func (d *Dashboard) firesPage(w http.ResponseWriter, r *http.Request) {
 	c := d.chrome("fires", "fires")
 	runs, note := d.runs(r.Context(), trace.Filter{Skill: skill, Limit: 200})
 	c.Note = note
-	d.render(w, firesTmpl, struct {
+	d.render(w, firesTmpl(), struct {
 		Chrome chrome
 		Skill  string
 		Runs   []runRow
@@ -334,7 +340,7 @@ func (d *Dashboard) tracePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	started := run.StartedAt
-	d.render(w, traceTmpl, struct {
+	d.render(w, traceTmpl(), struct {
 		Chrome  chrome
 		Run     *trace.Run
 		Started *time.Time
@@ -410,7 +416,7 @@ func (d *Dashboard) healthPage(w http.ResponseWriter, r *http.Request) {
 			c.Note = "health unavailable: " + err.Error()
 		}
 	}
-	d.render(w, healthTmpl, struct {
+	d.render(w, healthTmpl(), struct {
 		Chrome     chrome
 		Since      *time.Time
 		Skills     []trace.SkillHealth

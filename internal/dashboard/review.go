@@ -169,7 +169,7 @@ func (d *Dashboard) refuseChanged(w http.ResponseWriter, r *http.Request, e *Cha
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
 	w.WriteHeader(http.StatusConflict)
-	_ = changedTmpl.Execute(w, struct {
+	_ = changedTmpl().Execute(w, struct {
 		Chrome chrome
 		Name   string
 		Lines  []diffLine

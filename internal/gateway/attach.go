@@ -80,7 +80,7 @@ func (g *Gateway) Attach(ctx context.Context, req AttachRequest) (*AttachResult,
 		e.Reason.Got, e.Reason.Allowed = typ, rec.Class.AttachTargets
 		return nil, e
 	}
-	if req.Options.TraceID != "" && !reTraceID.MatchString(req.Options.TraceID) {
+	if req.Options.TraceID != "" && !reTraceID().MatchString(req.Options.TraceID) {
 		return nil, attachErr(ReasonInvalidRequest, "options.trace_id", "trace_id %q: use 1 to 64 letters, digits, '-' or '_'", req.Options.TraceID)
 	}
 	ref := req.TargetRef
@@ -143,7 +143,7 @@ func (g *Gateway) target(ctx context.Context, typ, ref string) (string, error) {
 	if g.tr == nil {
 		return "", attachErr(ReasonTargetUnavailable, "target_type", "this host records no traces, so %s targets cannot be resolved", typ)
 	}
-	if !reTraceID.MatchString(ref) {
+	if !reTraceID().MatchString(ref) {
 		return "", attachErr(ReasonInvalidRequest, "target_ref", "target_ref %q is not a trace id (letters, digits, '-' or '_')", ref)
 	}
 	run, _, err := g.tr.Get(ctx, ref)

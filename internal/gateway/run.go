@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/value"
@@ -94,7 +95,7 @@ type RunResponse struct {
 	Execution Execution `json:"execution"`
 }
 
-var reTraceID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var reTraceID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
 
 // Run runs a skill directly: a skillscript through the executor (recorded
 // with trigger "gateway"), a package by returning its load receipt. A
@@ -105,7 +106,7 @@ func (g *Gateway) Run(ctx context.Context, req RunRequest) (*RunResponse, error)
 	if reason != nil {
 		return nil, &RequestError{Reason: *reason}
 	}
-	if req.Options.TraceID != "" && !reTraceID.MatchString(req.Options.TraceID) {
+	if req.Options.TraceID != "" && !reTraceID().MatchString(req.Options.TraceID) {
 		return nil, reqErr(ReasonInvalidRequest, "options.trace_id", "trace_id %q: use 1 to 64 letters, digits, '-' or '_'", req.Options.TraceID)
 	}
 	if !rec.Class.Callable() {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/skillscript/skillc/ast"
 )
@@ -39,7 +40,7 @@ type gitlabPos struct {
 	Column int `json:"column"`
 }
 
-var gitlabDigits = regexp.MustCompile(`[0-9]+`)
+var gitlabDigits = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[0-9]+`) })
 
 // GitLab writes the diagnostics as a GitLab code quality report: a JSON
 // array of Code Climate issues. Severities map error → major, warning →
@@ -61,7 +62,7 @@ func GitLab(w io.Writer, results []ast.FileDiagnostics) error {
 			if sp.valid() {
 				begin, end = gitlabPos{sp.Line, sp.Col}, gitlabPos{sp.EndLine, sp.EndCol}
 			}
-			base := strings.Join([]string{r.File, d.Rule, d.Target, gitlabDigits.ReplaceAllString(d.Message, "#")}, "\x00")
+			base := strings.Join([]string{r.File, d.Rule, d.Target, gitlabDigits().ReplaceAllString(d.Message, "#")}, "\x00")
 			seen[base]++
 			sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d", base, seen[base]))
 			check := d.Rule

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/skillscript/skillc/internal/registry"
@@ -226,7 +227,7 @@ func AvailableSkills(recs []*registry.Record, budget int) string {
 
 // closingTag matches closing tags of the wrappers, which a skill body may
 // not use to end its own wrapper early.
-var closingTag = regexp.MustCompile(`(?i)</(skill|active_skills|available_skills)\b`)
+var closingTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)</(skill|active_skills|available_skills)\b`) })
 
 // ActiveSkills renders the <active_skills> block of a session: each
 // loaded package's body in load order (later ones take precedence), or ""
@@ -238,7 +239,7 @@ func ActiveSkills(reg *registry.Registry, as []Active) string {
 		if !ok {
 			continue
 		}
-		body := closingTag.ReplaceAllString(rec.Body, "&lt;/$1")
+		body := closingTag().ReplaceAllString(rec.Body, "&lt;/$1")
 		fmt.Fprintf(&b, "<skill name=\"%s\" origin=\"%s\" digest=\"%s\" root_dir=\"%s\">\n%s\n</skill>\n",
 			escape(rec.Name), escape(rec.Origin), rec.Digest, escape(rec.Root), strings.TrimRight(body, "\n"))
 	}

@@ -40,10 +40,10 @@ func (s *Store) Exec(ctx context.Context, r eval.Runner, meta Run, file string, 
 // ExecParsed is Exec for src already parsed into f and checked into info
 // (a caller that linted the file first need not parse it again).
 func (s *Store) ExecParsed(ctx context.Context, r eval.Runner, meta Run, file string, src []byte, f *ast.File, info *check.Info, inputs map[string]any, secrets []string) (*eval.Result, string, error) {
-	if meta.ID == "" {
-		meta.ID = NewID()
-	}
 	if s == nil {
+		if meta.ID == "" {
+			meta.ID = NewID()
+		}
 		res, err := r.Run(ctx, f, info, inputs)
 		return res, meta.ID, err
 	}
@@ -51,16 +51,7 @@ func (s *Store) ExecParsed(ctx context.Context, r eval.Runner, meta Run, file st
 	if now == nil {
 		now = time.Now
 	}
-	if meta.Skill == "" {
-		meta.Skill = f.SkillName()
-	}
-	if meta.Skill == "" {
-		meta.Skill = strings.TrimSuffix(filepath.Base(file), ".skill.md")
-	}
-	meta.ContentHash = contract.ContentHash(string(src))
-	meta.Inputs = RedactInputs(inputs, secrets)
-	meta.StartedAt = now()
-	meta.Mechanical = meta.Mechanical || r.Mechanical
+	prepareRun(&meta, r, file, src, f, inputs, secrets, now)
 	if err := s.Begin(ctx, &meta, string(src)); err != nil {
 		return nil, meta.ID, fmt.Errorf("not running %s: %w", meta.Skill, err)
 	}
@@ -104,4 +95,23 @@ func (s *Store) Refused(ctx context.Context, meta Run, src string, inputs map[st
 	}
 	res := &eval.Result{Skill: meta.Skill, Status: "failed", Errors: []eval.ErrorInfo{refusal}}
 	return meta.ID, s.finish(ctx, meta.ID, StatusRefused, res, nil, s.now())
+}
+
+// prepareRun fills the fields of meta a recording begins with: the trace
+// id when empty, the skill (the # Skill: name, else the file name), the
+// content hash, the redacted inputs and the start time.
+func prepareRun(meta *Run, r eval.Runner, file string, src []byte, f *ast.File, inputs map[string]any, secrets []string, now func() time.Time) {
+	if meta.ID == "" {
+		meta.ID = NewID()
+	}
+	if meta.Skill == "" {
+		meta.Skill = f.SkillName()
+	}
+	if meta.Skill == "" {
+		meta.Skill = strings.TrimSuffix(filepath.Base(file), ".skill.md")
+	}
+	meta.ContentHash = contract.ContentHash(string(src))
+	meta.Inputs = RedactInputs(inputs, secrets)
+	meta.StartedAt = now()
+	meta.Mechanical = meta.Mechanical || r.Mechanical
 }

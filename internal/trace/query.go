@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skillscript/skillc/eval"
@@ -277,10 +278,10 @@ func (s *Store) BlockedShell(ctx context.Context, since time.Time, limit int) ([
 	return out, rows.Err()
 }
 
-var quotedBinary = regexp.MustCompile(`shell binary "([^"]*)"`)
+var quotedBinary = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`shell binary "([^"]*)"`) })
 
 func binaryOf(detail string) string {
-	if m := quotedBinary.FindStringSubmatch(detail); m != nil {
+	if m := quotedBinary().FindStringSubmatch(detail); m != nil {
 		return m[1]
 	}
 	return ""

@@ -139,7 +139,12 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("trace store: initialise %s: %w", path, err)
 	}
-	return &Store{db: db, d: sqliteDialect, path: path, now: time.Now}, nil
+	st := &Store{db: db, d: sqliteDialect, path: path, now: time.Now}
+	if err := st.importSpool(context.Background(), filepath.Dir(path)); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("trace store: %s: %w", path, err)
+	}
+	return st, nil
 }
 
 // IsPostgres reports whether a database URL selects Postgres.
@@ -235,30 +240,43 @@ func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
 // Begin records the start of run r (status running) and its source, so
 // that a crash mid-run leaves a row to recover.
 func (s *Store) Begin(ctx context.Context, r *Run, source string) error {
-	in, err := json.Marshal(nonNilMap(r.Inputs))
-	if err != nil {
-		return fmt.Errorf("trace: inputs: %w", err)
-	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("trace: begin: %w", err)
 	}
 	defer tx.Rollback()
+	if err := s.insertRun(ctx, tx, r, source, false); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// insertRun writes the running row of r and its source in tx; again
+// (an imported spool written twice) leaves an existing row alone.
+func (s *Store) insertRun(ctx context.Context, tx *sql.Tx, r *Run, source string, again bool) error {
+	in, err := json.Marshal(nonNilMap(r.Inputs))
+	if err != nil {
+		return fmt.Errorf("trace: inputs: %w", err)
+	}
 	if source != "" {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO sources(content_hash, body) VALUES(?, ?) ON CONFLICT DO NOTHING`), r.ContentHash, source); err != nil {
 			return fmt.Errorf("trace: source: %w", err)
 		}
 	}
-	if r.Host == "" {
+	if r.Host == "" && !again {
 		r.Host = s.host
 	}
-	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO runs(id, skill, content_hash, trigger_kind, trigger_name, caller, inputs, mechanical, status, started_at, host)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+	q := `INSERT INTO runs(id, skill, content_hash, trigger_kind, trigger_name, caller, inputs, mechanical, status, started_at, host)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	if again {
+		q += " ON CONFLICT DO NOTHING"
+	}
+	_, err = tx.ExecContext(ctx, s.d.rebind(q),
 		r.ID, r.Skill, r.ContentHash, r.Trigger, r.TriggerName, r.Caller, string(in), r.Mechanical, StatusRunning, r.StartedAt.UnixMilli(), r.Host)
 	if err != nil {
 		return fmt.Errorf("trace: insert run: %w", err)
 	}
-	return tx.Commit()
+	return nil
 }
 
 // Finish records the outcome of run id: the result fields and its ops.
@@ -271,22 +289,29 @@ func (s *Store) Finish(ctx context.Context, id string, res *eval.Result, ops []O
 }
 
 func (s *Store) finish(ctx context.Context, id, status string, res *eval.Result, ops []Op, finished time.Time) error {
-	cols := []any{status, finished.UnixMilli(), res.DeadlineExceeded,
-		mustJSON(res.UncertainEffects), mustJSON(res.Errors), mustJSON(res.Fallbacks), mustJSON(res.Receipts), res.Outputs.Text}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("trace: begin: %w", err)
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, s.d.rebind(`UPDATE runs SET status=?, finished_at=?, deadline_exceeded=?, uncertain_effects=?, errors=?, fallbacks=?, deliveries=?, output=? WHERE id=?`),
-		append(cols, id)...)
-	if err != nil {
-		return fmt.Errorf("trace: update run: %w", err)
+	if err := s.updateFinished(ctx, tx, id, status, finished, res.DeadlineExceeded, res.UncertainEffects, res.Errors, res.Fallbacks, res.Receipts, res.Outputs.Text); err != nil {
+		return err
 	}
 	if err := s.insertOps(ctx, tx, id, ops); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// updateFinished writes the outcome of run id in tx.
+func (s *Store) updateFinished(ctx context.Context, tx *sql.Tx, id, status string, finished time.Time, deadline bool,
+	uncertain []eval.Effect, errs []eval.ErrorInfo, fallbacks []eval.Fallback, receipts []eval.Receipt, output string) error {
+	_, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE runs SET status=?, finished_at=?, deadline_exceeded=?, uncertain_effects=?, errors=?, fallbacks=?, deliveries=?, output=? WHERE id=?`),
+		status, finished.UnixMilli(), deadline, mustJSON(uncertain), mustJSON(errs), mustJSON(fallbacks), mustJSON(receipts), output, id)
+	if err != nil {
+		return fmt.Errorf("trace: update run: %w", err)
+	}
+	return nil
 }
 
 // opInsert writes one op of a run (again: a retried write replaces it).

@@ -67,6 +67,9 @@ func (s *Store) fts(ctx context.Context, w *where, match string, limit int) ([]c
 }
 
 func (s *Store) collect(ctx context.Context, query string, args ...any) ([]contract.Record, error) {
+	if err := s.init(); err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("data store query: %w", err)

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/skillscript/skillc/eval/contract"
@@ -30,6 +31,7 @@ type Store struct {
 	db   *sql.DB
 	path string
 	opts Options
+	init func() error // creates the tables, once, on first use
 }
 
 var _ contract.DataStore = (*Store)(nil)
@@ -63,7 +65,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(
 `
 
 // Open opens (creating when needed) the database file at path. Parent
-// directories are created.
+// directories are created; the file and its tables on first use.
 func Open(path string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("data store: create directory: %w", err)
@@ -72,17 +74,22 @@ func Open(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("data store: open %s: %w", path, err)
 	}
-	if _, err := db.Exec(schema); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("data store: initialise %s: %w", path, err)
-	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
 	if opts.DefaultLimit <= 0 {
 		opts.DefaultLimit = 20
 	}
-	return &Store{db: db, path: path, opts: opts}, nil
+	st := &Store{db: db, path: path, opts: opts}
+	// the tables are created on first use: a run that never reads or
+	// writes data does not pay for opening the database (issue 25)
+	st.init = sync.OnceValue(func() error {
+		if _, err := db.Exec(schema); err != nil {
+			return fmt.Errorf("data store: initialise %s: %w", path, err)
+		}
+		return nil
+	})
+	return st, nil
 }
 
 // dsn builds a modernc.org/sqlite DSN with WAL, a busy timeout and
@@ -126,6 +133,9 @@ func (s *Store) Manifest(context.Context) contract.DataManifest {
 func (s *Store) Write(ctx context.Context, req contract.WriteRequest) (contract.WriteResult, error) {
 	id, err := newID()
 	if err != nil {
+		return contract.WriteResult{}, err
+	}
+	if err := s.init(); err != nil {
 		return contract.WriteResult{}, err
 	}
 	now := s.opts.Now().UTC()
@@ -190,6 +200,9 @@ func insertIndexes(ctx context.Context, tx *sql.Tx, seq int64, content string, t
 
 // Get returns the record with id, or nil when it is missing or expired.
 func (s *Store) Get(ctx context.Context, id string) (*contract.Record, error) {
+	if err := s.init(); err != nil {
+		return nil, err
+	}
 	row := s.db.QueryRowContext(ctx, `SELECT `+recordCols+`, 0 FROM records r WHERE r.id = ? AND `+liveClause, id, s.opts.Now().UnixMilli())
 	rec, err := scanRecord(row)
 	if err == sql.ErrNoRows {

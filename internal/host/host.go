@@ -1,0 +1,179 @@
+// Package host assembles the runtime host of skillc once (issue 23): the
+// trace store, the Agent Skills registry, runtime and gateway, each built
+// at most once and only when a command asks for it, from one resolved
+// [Config]. The commands of cmd/skillc (serve, run, replay, fires, health,
+// shell-audit, dashboard, skills …) take their parts from a [Host]
+// instead of opening them their own way.
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/skillscript/skillc/internal/gateway"
+	"github.com/skillscript/skillc/internal/registry"
+	"github.com/skillscript/skillc/internal/skillrt"
+	"github.com/skillscript/skillc/internal/trace"
+)
+
+// EnvDatabaseURL is the environment variable naming the shared Postgres
+// database (queue and traces) of the hosts given it.
+const EnvDatabaseURL = "SKILLSCRIPT_DATABASE_URL"
+
+// Config is the resolved configuration of a host (see [Resolve] for how
+// each setting is chosen).
+type Config struct {
+	// TraceDir is the folder of the SQLite trace store traces.db and of
+	// the spool of skillc run; empty when SKILLSCRIPT_HOME is unknown.
+	TraceDir string
+	// DatabaseURL is a postgres:// URL of a trace store several hosts
+	// share; anything else (empty, a SQLite queue path) keeps the trace
+	// store in TraceDir.
+	DatabaseURL string
+	// HostName labels the runs this host records (see [trace.Store.SetHost]).
+	HostName string
+	// Registry holds the roots and limits of the Agent Skills registry.
+	Registry registry.Options
+	// Skills are the options of the Agent Skills runtime.
+	Skills skillrt.Options
+	// Gateway is the gateway's configuration.
+	Gateway gateway.Config
+}
+
+// Host is one assembly. Its parts are built on first use, once; it is
+// safe for concurrent use.
+type Host struct {
+	cfg Config
+
+	mu     sync.Mutex
+	traces *trace.Store
+	reg    *registry.Registry
+	rt     *skillrt.Runtime
+	gw     *gateway.Gateway
+}
+
+// Open returns the host of cfg. It builds nothing yet: a command that
+// needs no trace store never opens one.
+func Open(cfg Config) *Host { return &Host{cfg: cfg} }
+
+// ErrNoTraces reports a trace store that has nothing recorded (a command
+// reading traces, asked before any run was recorded).
+var ErrNoTraces = errors.New("no traces recorded yet")
+
+// TracesConfigured reports whether the host has a trace store at all: a
+// Postgres URL or a trace directory.
+func (h *Host) TracesConfigured() bool {
+	return trace.IsPostgres(h.cfg.DatabaseURL) || h.cfg.TraceDir != ""
+}
+
+// Traces returns the trace store, opening it on first use: the Postgres
+// database of DatabaseURL, else traces.db in TraceDir (importing what
+// skillc run spooled). With create unset a SQLite store that has never
+// been written is not created: the error wraps [ErrNoTraces].
+func (h *Host) Traces(ctx context.Context, create bool) (*trace.Store, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.traces != nil {
+		return h.traces, nil
+	}
+	if !trace.IsPostgres(h.cfg.DatabaseURL) {
+		if h.cfg.TraceDir == "" {
+			return nil, errors.New("no trace directory: set SKILLSCRIPT_HOME")
+		}
+		if !create && !h.recorded() {
+			return nil, fmt.Errorf("%w (%s)", ErrNoTraces, filepath.Join(h.cfg.TraceDir, trace.FileName))
+		}
+	}
+	st, err := trace.OpenDatabase(ctx, h.cfg.DatabaseURL, h.cfg.TraceDir)
+	if err != nil {
+		return nil, err
+	}
+	if h.cfg.HostName != "" {
+		st.SetHost(h.cfg.HostName)
+	}
+	h.traces = st
+	return st, nil
+}
+
+// recorded reports whether the SQLite trace store or its spool exists.
+func (h *Host) recorded() bool {
+	for _, p := range []string{trace.FileName, trace.SpoolDir} {
+		if _, err := os.Stat(filepath.Join(h.cfg.TraceDir, p)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// RunRecorder records the runs of a short-lived command (skillc run,
+// replay): *trace.Store or *trace.Spool.
+type RunRecorder = trace.Recording
+
+// Recorder returns where a short-lived command records its runs: the
+// spool of TraceDir (no database opened; the next reader imports it) on a
+// SQLite store, the store itself on Postgres or where the platform cannot
+// spool.
+func (h *Host) Recorder(ctx context.Context) (RunRecorder, error) {
+	if !trace.IsPostgres(h.cfg.DatabaseURL) && trace.SpoolSupported {
+		return trace.OpenSpool(h.cfg.TraceDir)
+	}
+	return h.Traces(ctx, true)
+}
+
+// Registry returns the Agent Skills registry, built and indexed on
+// first use.
+func (h *Host) Registry() *registry.Registry {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.registryLocked()
+}
+
+func (h *Host) registryLocked() *registry.Registry {
+	if h.reg == nil {
+		h.reg = registry.New(h.cfg.Registry)
+		h.reg.Refresh()
+	}
+	return h.reg
+}
+
+// Skills returns the Agent Skills runtime over [Host.Registry], built on
+// first use.
+func (h *Host) Skills() *skillrt.Runtime {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.rt == nil {
+		h.rt = skillrt.New(h.registryLocked(), h.cfg.Skills)
+	}
+	return h.rt
+}
+
+// Gateway returns the gateway over [Host.Registry] with opts (its
+// Registry and Config are the host's), built on first use; later calls
+// return the same gateway whatever opts they pass.
+func (h *Host) Gateway(opts gateway.Options) *gateway.Gateway {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.gw == nil {
+		opts.Registry, opts.Config = h.registryLocked(), h.cfg.Gateway
+		h.gw = gateway.New(opts)
+	}
+	return h.gw
+}
+
+// Close closes what the host opened.
+func (h *Host) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var errs []error
+	if h.gw != nil {
+		h.gw.Close()
+	}
+	if h.traces != nil {
+		errs = append(errs, h.traces.Close())
+	}
+	return errors.Join(errs...)
+}
