@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillscript/skillc/internal/serve"
 )
 
 // bigCatalog writes n packages of one publisher under
@@ -95,6 +100,12 @@ func TestScanTruncationReported(t *testing.T) {
 	if !l.Truncated || l.Total != 1999 || !strings.Contains(errs, "warning: the skill catalog is incomplete") {
 		t.Errorf("list: total %d truncated %v stderr %q", l.Total, l.Truncated, errs)
 	}
+	// validate reports the cut as a skillmd-scan-limit diagnostic in
+	// every format, JSON included
+	out, _, _ = skillc(t, nil, append([]string{"skills", "validate", "--format", "json"}, base...)...)
+	if !strings.Contains(out, "skillmd-scan-limit") || !strings.Contains(out, "2000 directories") {
+		t.Errorf("validate --format json does not report the scan limit:\n%.2000s", out)
+	}
 	for _, cmd := range [][]string{{"skills", "show", "acme-report-0001"}, {"skills", "load-preview", "acme-report-0001"}} {
 		if _, errs, code := skillc(t, nil, append(cmd, base...)...); code != 0 || !strings.Contains(errs, "warning: the skill catalog is incomplete") {
 			t.Errorf("%s: exit %d, stderr %q: want a truncation warning", strings.Join(cmd, " "), code, errs)
@@ -168,10 +179,25 @@ func TestServeScanTruncated(t *testing.T) {
 	if !list.Truncated || list.Total != 4 {
 		t.Errorf("skills_list: %+v", list)
 	}
-	var ins struct{ Instructions string }
+	var ins struct {
+		Instructions string
+		Truncated    bool
+		Warnings     []string
+	}
 	callJSON(t, cs, "skills_instructions", nil, &ins)
-	if !strings.Contains(ins.Instructions, "the catalog is incomplete") {
-		t.Errorf("skills_instructions has no truncation note:\n%s", ins.Instructions)
+	if !strings.Contains(ins.Instructions, "the catalog is incomplete") || !ins.Truncated || len(ins.Warnings) != 1 {
+		t.Errorf("skills_instructions has no truncation note or flag (truncated %v, warnings %q):\n%s", ins.Truncated, ins.Warnings, ins.Instructions)
+	}
+	// the MCP Skills extension's skills/list says so too
+	h := http.Header{}
+	h.Set("Authorization", "Bearer tok")
+	sep := sepClient(t, &mcp.StreamableClientTransport{Endpoint: p.url + "/mcp", HTTPClient: &http.Client{Transport: headerTransport{h}}, DisableStandaloneSSE: true})
+	sl, err := mcp.CallCustomMethod[*serve.SkillsListParams, *serve.SkillsListResult](context.Background(), sep, serve.MethodSkillsList, &serve.SkillsListParams{})
+	if err != nil {
+		t.Fatalf("skills/list: %v", err)
+	}
+	if !sl.Truncated || len(sl.Warnings) != 1 || !strings.Contains(sl.Warnings[0], "limit of 5 directories") || len(sl.Skills) != 4 {
+		t.Errorf("skills/list: truncated %v warnings %q, %d skills", sl.Truncated, sl.Warnings, len(sl.Skills))
 	}
 	for _, r := range disc.Results {
 		if !strings.Contains(ins.Instructions, `<skill name="`+r.Name+`"`) {
