@@ -148,7 +148,7 @@ func BenchmarkIndexBuild10k(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ix, err := buildIndex(ctx, reg.List(), 1, DefaultConfig().Weights)
+		ix, err := buildIndex(ctx, reg.List(), 1, DefaultConfig().Weights, analyze)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -31,6 +31,16 @@ type Weights struct {
 	BM25Description float64 `json:"bm25_description"`
 	BM25Tags        float64 `json:"bm25_tags"`
 	BM25Headings    float64 `json:"bm25_headings"`
+	// BM25Paragraph weighs a package body's first paragraph, BM25Tools
+	// a skillscript's connector tools.
+	BM25Paragraph float64 `json:"bm25_first_paragraph"`
+	BM25Tools     float64 `json:"bm25_tools"`
+	// Lexicon is the weight of a synonym the lexicon adds to an intent
+	// (the typed word weighs 1).
+	Lexicon float64 `json:"lexicon"`
+	// Coordination is the exponent of the share of intent terms a skill
+	// matches, multiplied into its BM25F score (0: off).
+	Coordination float64 `json:"coordination"`
 }
 
 // Config is the gateway's configuration: ranking weights, the word lists

@@ -394,17 +394,25 @@ func prefixed(s string) string {
 
 func round(x float64) float64 { return math.Round(x*10000) / 10000 }
 
-// matched lists the intent terms found in the skill's indexed text
-// (prefix-matched, as the stemmer would).
+// matched lists the intent terms found in the skill's indexed text:
+// sharing a stem with a word of it, directly or through the lexicon.
 func matched(rec *registry.Record, terms []string) []string {
-	text := words(rec.Name + " " + rec.Description + " " + strings.Join(rec.Tags, " ") + " " + strings.Join(rec.Headings, " "))
+	have := map[string]bool{}
+	for _, f := range analyze(rec) {
+		for _, s := range f {
+			have[s] = true
+		}
+	}
+	lex := defaultLexicon()
 	var out []string
 	for _, t := range terms {
-		for _, w := range text {
-			if related(t, w) {
-				out = append(out, t)
-				break
-			}
+		s := stem(t)
+		hit := have[s]
+		for _, syn := range lex[s] {
+			hit = hit || have[syn]
+		}
+		if hit {
+			out = append(out, t)
 		}
 	}
 	if len(out) == 0 {
@@ -423,14 +431,29 @@ func related(a, b string) bool {
 	return n >= 4 && (strings.HasPrefix(a, b[:n]) && strings.HasPrefix(b, a[:n]))
 }
 
-// nameCoverage is the share of the name's words found in the intent.
+// nameCoverage is the share of the name's words found in the intent:
+// sharing a stem, a lexicon synonym of an intent word, or a prefix of
+// four letters or more.
 func nameCoverage(name string, in []string) float64 {
 	nw := words(name)
 	if len(nw) == 0 {
 		return 0
 	}
+	lex := defaultLexicon()
+	stems := map[string]bool{}
+	for _, i := range in {
+		s := stem(i)
+		stems[s] = true
+		for _, syn := range lex[s] {
+			stems[syn] = true
+		}
+	}
 	hit := 0
 	for _, w := range nw {
+		if stems[stem(w)] {
+			hit++
+			continue
+		}
 		for _, i := range in {
 			if related(w, i) {
 				hit++

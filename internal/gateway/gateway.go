@@ -54,6 +54,7 @@ type Gateway struct {
 
 	mu      sync.Mutex
 	idx     *index
+	terms   map[string]*docTerms // analysed fields by digest
 	byID    []*registry.Record
 	byIDGen uint64
 }
@@ -95,7 +96,7 @@ func (g *Gateway) search(ctx context.Context, terms []string) ([]hit, error) {
 	defer g.mu.Unlock()
 	gen := g.reg.Generation()
 	if g.idx == nil || g.idx.gen != gen {
-		ix, err := buildIndex(ctx, g.reg.List(), gen, g.cfg.Weights)
+		ix, err := buildIndex(ctx, g.reg.List(), gen, g.cfg.Weights, g.docTerms)
 		if err != nil {
 			return nil, err
 		}
@@ -103,6 +104,24 @@ func (g *Gateway) search(ctx context.Context, terms []string) ([]hit, error) {
 		g.idx = ix
 	}
 	return g.idx.search(ctx, terms, g.cfg.MaxCandidates)
+}
+
+// docTerms returns the analysed fields of rec, from the cache when a
+// skill with the same digest was analysed before.
+func (g *Gateway) docTerms(rec *registry.Record) *docTerms {
+	key := rec.Digest
+	if key == "" {
+		return analyze(rec)
+	}
+	if d, ok := g.terms[key]; ok {
+		return d
+	}
+	if g.terms == nil {
+		g.terms = map[string]*docTerms{}
+	}
+	d := analyze(rec)
+	g.terms[key] = d
+	return d
 }
 
 // artifactRoot opens the artifact root.

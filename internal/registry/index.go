@@ -272,13 +272,20 @@ func fillScript(rec *Record, f *ast.File) {
 	}
 	seen := map[string]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
-		if d, ok := n.(*ast.DispatchStmt); ok && d.Connector != nil && !seen[d.Connector.Name] {
-			seen[d.Connector.Name] = true
-			rec.Requires = append(rec.Requires, d.Connector.Name)
+		if d, ok := n.(*ast.DispatchStmt); ok && d.Connector != nil {
+			if !seen[d.Connector.Name] {
+				seen[d.Connector.Name] = true
+				rec.Requires = append(rec.Requires, d.Connector.Name)
+			}
+			if d.Tool != nil && !seen[d.Connector.Name+"."+d.Tool.Name] {
+				seen[d.Connector.Name+"."+d.Tool.Name] = true
+				rec.Tools = append(rec.Tools, d.Connector.Name+"."+d.Tool.Name)
+			}
 		}
 		return true
 	})
 	sort.Strings(rec.Requires)
+	sort.Strings(rec.Tools)
 	for _, t := range f.Targets {
 		if t.Name != nil {
 			rec.Headings = append(rec.Headings, t.Name.Name)
