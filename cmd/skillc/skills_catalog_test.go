@@ -222,3 +222,48 @@ func TestServeScanTruncated(t *testing.T) {
 		t.Errorf("no warning in the log:\n%s", p.stderr.String())
 	}
 }
+
+// TestDiscoverIndexCache runs skills discover twice over a real catalog
+// with --index-cache: the first run writes the registry and gateway
+// caches, the second answers the same from them; an edited package is
+// seen on the next run; --index-cache off writes nothing.
+func TestDiscoverIndexCache(t *testing.T) {
+	project := bigCatalog(t, 50)
+	cache := t.TempDir()
+	args := []string{"skills", "discover", "--json", "--project", project, "--no-user", "--index-cache", cache}
+	first, errs, code := skillc(t, nil, append(args, "spreadsheet", "formulas")...)
+	if code != 0 {
+		t.Fatalf("discover exit %d: %s", code, errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "*"))
+	if len(files) != 2 {
+		t.Fatalf("cache files %v, want the registry's and the gateway's", files)
+	}
+	second, _, _ := skillc(t, nil, append(args, "spreadsheet", "formulas")...)
+	if second != first || !strings.Contains(first, `"skill_id": "project/zz-xlsx-auditor"`) {
+		t.Errorf("the cached run answers differently:\n%s\nvs\n%s", second, first)
+	}
+	md := filepath.Join(project, ".agents", "skills", "acme-report-0003", "SKILL.md")
+	if err := os.WriteFile(md, []byte("---\nname: acme-report-0003\ndescription: Reconciles quarterly ledger balances. Use at quarter close.\n---\n# Ledger\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ := skillc(t, nil, append(args, "ledger", "reconciliation")...)
+	if !strings.Contains(out, `"skill_id": "project/acme-report-0003"`) {
+		t.Errorf("the edited package is not found after the edit:\n%s", out)
+	}
+	// the default is the user cache directory; "off" writes nothing
+	xdg := t.TempDir()
+	if _, _, code := skillc(t, map[string]string{envIndexCache: "off", "XDG_CACHE_HOME": xdg}, "skills", "discover", "--project", project, "--no-user", "ledger"); code != 0 {
+		t.Fatal("discover with the cache off failed")
+	}
+	if _, err := os.Stat(filepath.Join(xdg, "skillc")); !os.IsNotExist(err) {
+		t.Errorf("--index-cache off wrote a cache: %v", err)
+	}
+	os.Unsetenv(envIndexCache)
+	if _, _, code := skillc(t, map[string]string{"XDG_CACHE_HOME": xdg}, "skills", "discover", "--project", project, "--no-user", "ledger"); code != 0 {
+		t.Fatal("discover with the default cache failed")
+	}
+	if got, _ := filepath.Glob(filepath.Join(xdg, "skillc", "*")); len(got) != 2 {
+		t.Errorf("the default cache directory holds %v", got)
+	}
+}

@@ -69,7 +69,7 @@ func openGateway(c *cli.Context, s *streams, exec bool) (*gateway.Gateway, func(
 	if err != nil {
 		return nil, nil, err
 	}
-	o := gateway.Options{Registry: env.reg, Config: env.cfg}
+	o := gateway.Options{Registry: env.reg, Config: env.cfg, IndexCache: env.indexCache}
 	closers := []func(){}
 	done := func() {
 		for i := len(closers) - 1; i >= 0; i-- {

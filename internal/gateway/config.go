@@ -63,6 +63,10 @@ type Config struct {
 	// CatalogBudget caps the bytes of the <available_skills> prompt block
 	// (the --catalog-budget flag and SKILLSCRIPT_SKILLS_CATALOG_BUDGET win).
 	CatalogBudget int `json:"catalog_budget_bytes"`
+	// IndexCache is the directory of the persisted skill index of the
+	// CLI ("" for the user cache directory, "off" for none; the
+	// --index-cache flag and SKILLSCRIPT_SKILLS_INDEX_CACHE win).
+	IndexCache string `json:"index_cache"`
 }
 
 //go:embed defaults.json

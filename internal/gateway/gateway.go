@@ -40,6 +40,10 @@ type Options struct {
 	Wired func(connector string) bool
 	// Clock is the time source (attached_at); nil is time.Now.
 	Clock func() time.Time
+	// IndexCache, when set, is the file the lexical index is persisted
+	// in, keyed by the catalog's content digests: a new process over an
+	// unchanged catalog loads it instead of analysing every skill.
+	IndexCache string
 }
 
 // Gateway is the gateway core. It is safe for concurrent use.
@@ -51,6 +55,7 @@ type Gateway struct {
 	exec  Executor
 	wired func(string) bool
 	now   func() time.Time
+	cache string
 
 	mu      sync.Mutex
 	idx     *index
@@ -66,7 +71,7 @@ func sortRecords(recs []*registry.Record) {
 
 // New returns a gateway over o.
 func New(o Options) *Gateway {
-	g := &Gateway{reg: o.Registry, cfg: o.Config, tr: o.Traces, root: o.ArtifactRoot, exec: o.Executor, wired: o.Wired, now: o.Clock}
+	g := &Gateway{reg: o.Registry, cfg: o.Config, tr: o.Traces, root: o.ArtifactRoot, exec: o.Executor, wired: o.Wired, now: o.Clock, cache: o.IndexCache}
 	if g.cfg.MaxLimit == 0 {
 		g.cfg = DefaultConfig()
 	}
@@ -96,7 +101,7 @@ func (g *Gateway) search(ctx context.Context, terms []string) ([]hit, error) {
 	defer g.mu.Unlock()
 	gen := g.reg.Generation()
 	if g.idx == nil || g.idx.gen != gen {
-		ix, err := buildIndex(ctx, g.reg.List(), gen, g.cfg.Weights, g.docTerms)
+		ix, err := g.openIndex(ctx, g.reg.List(), gen)
 		if err != nil {
 			return nil, err
 		}
@@ -104,6 +109,24 @@ func (g *Gateway) search(ctx context.Context, terms []string) ([]hit, error) {
 		g.idx = ix
 	}
 	return g.idx.search(ctx, terms, g.cfg.MaxCandidates)
+}
+
+// openIndex loads the persisted index of recs when there is one for
+// this exact catalog, else builds it (and persists it when a cache file
+// is configured; a cache that cannot be written only costs time).
+func (g *Gateway) openIndex(ctx context.Context, recs []*registry.Record, gen uint64) (*index, error) {
+	if g.cache == "" {
+		return buildIndex(ctx, recs, gen, g.cfg.Weights, g.docTerms)
+	}
+	fp := fingerprint(recs)
+	if ix, err := loadIndex(g.cache, fp, recs, gen, g.cfg.Weights); err == nil {
+		return ix, nil
+	}
+	ix, err := buildIndex(ctx, recs, gen, g.cfg.Weights, g.docTerms)
+	if err == nil {
+		_ = saveIndex(g.cache, fp, ix)
+	}
+	return ix, err
 }
 
 // docTerms returns the analysed fields of rec, from the cache when a
