@@ -88,6 +88,7 @@ type intent struct {
 	terms    []string // searchable words (stop words removed), distinct
 	readOnly bool
 	attach   bool
+	stems    map[string]bool // the words' stems and their lexicon synonyms
 }
 
 func (g *Gateway) parseIntent(s string) intent {
@@ -109,7 +110,22 @@ func (g *Gateway) parseIntent(s string) intent {
 		}
 	}
 	in.readOnly = in.readOnly && !mutating
+	in.stems = stemSet(in.words)
 	return in
+}
+
+// stemSet returns the stems of ws and the lexicon synonyms of each.
+func stemSet(ws []string) map[string]bool {
+	lex := defaultLexicon()
+	out := map[string]bool{}
+	for _, w := range ws {
+		s := stem(w)
+		out[s] = true
+		for _, syn := range lex[s] {
+			out[syn] = true
+		}
+	}
+	return out
 }
 
 func set(xs []string) map[string]bool {
@@ -145,9 +161,10 @@ func checkRole(field, role string) (string, error) {
 	return r, nil
 }
 
-// Discover ranks the skills that match req.Intent: BM25 over name,
-// description, tags and headings, then the tiers (role, status, tag
-// match, read-only preference) with the configured weights.
+// Discover ranks the skills that match req.Intent: BM25F over name,
+// description, tags, headings, first paragraph and tools with stemming
+// and the lexicon's synonyms, then the tiers (role, status, tag match,
+// read-only preference) with the configured weights.
 func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverResponse, error) {
 	text := strings.TrimSpace(req.Intent)
 	if text == "" {
@@ -305,7 +322,7 @@ func (g *Gateway) score(rec *registry.Record, lex float64, in intent, filter str
 	b := &res.ScoreBreakdown
 	b.Lexical = w.Lexical * lex
 	res.ReasonCodes = append(res.ReasonCodes, CodeLexical)
-	if f := nameCoverage(rec.Name, in.words); f > 0 {
+	if f := nameCoverage(rec.Name, in.words, in.stems); f > 0 {
 		b.Name = w.NameToken * f
 		res.ReasonCodes = append(res.ReasonCodes, CodeNameMatch)
 	}
@@ -432,21 +449,12 @@ func related(a, b string) bool {
 }
 
 // nameCoverage is the share of the name's words found in the intent:
-// sharing a stem, a lexicon synonym of an intent word, or a prefix of
-// four letters or more.
-func nameCoverage(name string, in []string) float64 {
+// sharing a stem, a lexicon synonym of an intent word (stems), or a
+// prefix of four letters or more.
+func nameCoverage(name string, in []string, stems map[string]bool) float64 {
 	nw := words(name)
 	if len(nw) == 0 {
 		return 0
-	}
-	lex := defaultLexicon()
-	stems := map[string]bool{}
-	for _, i := range in {
-		s := stem(i)
-		stems[s] = true
-		for _, syn := range lex[s] {
-			stems[syn] = true
-		}
 	}
 	hit := 0
 	for _, w := range nw {
