@@ -189,6 +189,11 @@ func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverR
 	if err != nil {
 		return nil, err
 	}
+	if g.embed != nil {
+		if hits, err = g.fuse(ctx, text, hits); err != nil {
+			return nil, err
+		}
+	}
 	resp := &DiscoverResponse{Intent: text, ReadOnlyIntent: in.readOnly, AttachIntent: in.attach, Results: []DiscoverResult{}}
 	resp.Truncated, resp.Warnings = g.truncation()
 	top := 0.0

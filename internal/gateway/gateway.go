@@ -44,6 +44,10 @@ type Options struct {
 	// in, keyed by the catalog's content digests: a new process over an
 	// unchanged catalog loads it instead of analysing every skill.
 	IndexCache string
+	// Embedder, when set, adds the semantic stage: discover fuses the
+	// lexical ranking with a dense one (cosine of embeddings) by
+	// reciprocal rank fusion. Off (nil) by default.
+	Embedder Embedder
 }
 
 // Gateway is the gateway core. It is safe for concurrent use.
@@ -56,6 +60,10 @@ type Gateway struct {
 	wired func(string) bool
 	now   func() time.Time
 	cache string
+	embed Embedder
+
+	vecMu sync.Mutex
+	vecs  map[string][]float64 // embeddings by digest and name
 
 	mu      sync.Mutex
 	idx     *index
@@ -71,7 +79,7 @@ func sortRecords(recs []*registry.Record) {
 
 // New returns a gateway over o.
 func New(o Options) *Gateway {
-	g := &Gateway{reg: o.Registry, cfg: o.Config, tr: o.Traces, root: o.ArtifactRoot, exec: o.Executor, wired: o.Wired, now: o.Clock, cache: o.IndexCache}
+	g := &Gateway{reg: o.Registry, cfg: o.Config, tr: o.Traces, root: o.ArtifactRoot, exec: o.Executor, wired: o.Wired, now: o.Clock, cache: o.IndexCache, embed: o.Embedder}
 	if g.cfg.MaxLimit == 0 {
 		g.cfg = DefaultConfig()
 	}
