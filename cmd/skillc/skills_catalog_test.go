@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -265,5 +266,74 @@ func TestDiscoverIndexCache(t *testing.T) {
 	}
 	if got, _ := filepath.Glob(filepath.Join(xdg, "skillc", "*")); len(got) != 2 {
 		t.Errorf("the default cache directory holds %v", got)
+	}
+}
+
+// TestDiscoverEmbeddings turns on the semantic stage from the gateway
+// configuration against a real HTTP server speaking the Ollama and
+// OpenAI embeddings protocols (base URL and key from OLLAMA_BASE_URL,
+// OPENAI_BASE_URL and OPENAI_API_KEY, as the model connectors take
+// them): an intent sharing no word with the right skill finds it; an
+// unknown protocol is a usage error naming the key.
+func TestDiscoverEmbeddings(t *testing.T) {
+	project := t.TempDir()
+	root := filepath.Join(project, ".agents", "skills")
+	for name, desc := range map[string]string{
+		"debugging":   "A root-cause process for bugs and unexpected behaviour.",
+		"app-sheets":  "Automates app spreadsheets with scripts.",
+		"write-notes": "Turns meeting transcripts into minutes.",
+	} {
+		writePackage(t, filepath.Join(root, name), map[string]string{"SKILL.md": "---\nname: " + name + "\ndescription: " + desc + "\n---\n# " + name + "\n"})
+	}
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in struct{ Input []string }
+		json.NewDecoder(r.Body).Decode(&in)
+		paths = append(paths, r.URL.Path+" "+r.Header.Get("Authorization"))
+		var vs [][]float64
+		for _, s := range in.Input {
+			v := []float64{0, 0}
+			if strings.Contains(s, "crash") || strings.Contains(s, "bugs") {
+				v[0] = 1
+			}
+			vs = append(vs, v)
+		}
+		if r.URL.Path == "/api/embed" {
+			json.NewEncoder(w).Encode(map[string]any{"embeddings": vs})
+			return
+		}
+		var data []map[string]any
+		for i, v := range vs {
+			data = append(data, map[string]any{"index": i, "embedding": v})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"data": data})
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		conf string
+		env  map[string]string
+		want string
+	}{
+		{`{"embeddings": {"protocol": "ollama", "model": "nomic-embed-text"}}`, map[string]string{"OLLAMA_BASE_URL": srv.URL}, "/api/embed "},
+		{`{"embeddings": {"protocol": "openai", "model": "text-embedding-3-small"}}`, map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": "k"}, "/v1/embeddings Bearer k"},
+	} {
+		conf := filepath.Join(dir, "gateway.json")
+		if err := os.WriteFile(conf, []byte(tc.conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = nil
+		out, errs, code := skillc(t, tc.env, "skills", "discover", "--json", "--project", project, "--no-user", "--index-cache", "off", "--gateway-config", conf, "the app crashes at random")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.conf, code, errs)
+		}
+		if !strings.Contains(out, `"skill_id": "project/debugging"`) || len(paths) == 0 || paths[0] != tc.want {
+			t.Errorf("%s: requests %q, output:\n%s", tc.conf, paths, out)
+		}
+	}
+	conf := filepath.Join(dir, "bad.json")
+	os.WriteFile(conf, []byte(`{"embeddings": {"protocol": "grpc", "model": "m"}}`), 0o644)
+	if _, errs, code := skillc(t, nil, "skills", "discover", "--project", project, "--no-user", "--gateway-config", conf, "x"); code != exitUsage || !strings.Contains(errs, "embeddings.protocol") {
+		t.Errorf("unknown protocol: exit %d, %q", code, errs)
 	}
 }

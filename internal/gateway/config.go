@@ -67,6 +67,20 @@ type Config struct {
 	// CLI ("" for the user cache directory, "off" for none; the
 	// --index-cache flag and SKILLSCRIPT_SKILLS_INDEX_CACHE win).
 	IndexCache string `json:"index_cache"`
+	// Embeddings turns on the semantic stage of discover in the CLI
+	// (nil: off, the default).
+	Embeddings *EmbeddingsConfig `json:"embeddings,omitempty"`
+}
+
+// EmbeddingsConfig names the embeddings endpoint of the semantic stage.
+// The base URL and key follow the model connector settings:
+// OPENAI_BASE_URL (default https://api.openai.com/v1) and OPENAI_API_KEY
+// for "openai", OLLAMA_BASE_URL (default http://127.0.0.1:11434) for
+// "ollama"; base_url here wins over the environment.
+type EmbeddingsConfig struct {
+	Protocol string `json:"protocol"` // "openai" or "ollama"
+	Model    string `json:"model"`
+	BaseURL  string `json:"base_url,omitempty"`
 }
 
 //go:embed defaults.json

@@ -22,9 +22,10 @@ type Embedder interface {
 }
 
 // HTTPEmbedder speaks an embeddings wire protocol: "openai" (POST
-// {base}/v1/embeddings, {"model","input":[...]} → {"data":[{"index",
-// "embedding"}]}) or "ollama" (POST {base}/api/embed, {"model","input"}
-// → {"embeddings":[[...]]}).
+// {base}/embeddings, the base ending in /v1 as OPENAI_BASE_URL does,
+// {"model","input":[...]} → {"data":[{"index","embedding"}]}) or
+// "ollama" (POST {base}/api/embed, {"model","input"} →
+// {"embeddings":[[...]]}).
 type HTTPEmbedder struct {
 	Protocol string // "openai" or "ollama"
 	BaseURL  string
@@ -35,7 +36,7 @@ type HTTPEmbedder struct {
 
 // Embed implements Embedder.
 func (e *HTTPEmbedder) Embed(ctx context.Context, texts []string) ([][]float64, error) {
-	path := "/v1/embeddings"
+	path := "/embeddings"
 	if e.Protocol == "ollama" {
 		path = "/api/embed"
 	}

@@ -90,7 +90,11 @@ func TestSemanticStage(t *testing.T) {
 			var texts atomic.Int64
 			srv := fakeEmbeddings(t, "s3cret", &texts)
 			defer srv.Close()
-			g := New(Options{Registry: reg, Embedder: &HTTPEmbedder{Protocol: proto, BaseURL: srv.URL, Model: "embed-test", APIKey: "s3cret"}})
+			base := srv.URL
+			if proto == "openai" {
+				base += "/v1"
+			}
+			g := New(Options{Registry: reg, Embedder: &HTTPEmbedder{Protocol: proto, BaseURL: base, Model: "embed-test", APIKey: "s3cret"}})
 			got := gatewayRanker(t, g)(intent)
 			if !contains(first(got, 3), "systematic-debugging") {
 				t.Errorf("with embeddings: %v", first(got, 5))
@@ -104,7 +108,7 @@ func TestSemanticStage(t *testing.T) {
 				t.Errorf("a second discover embedded %d texts, want only the intent", d)
 			}
 			if proto == "openai" {
-				bad := New(Options{Registry: reg, Embedder: &HTTPEmbedder{Protocol: proto, BaseURL: srv.URL, Model: "embed-test", APIKey: "wrong-token"}})
+				bad := New(Options{Registry: reg, Embedder: &HTTPEmbedder{Protocol: proto, BaseURL: base, Model: "embed-test", APIKey: "wrong-token"}})
 				_, err := bad.Discover(context.Background(), DiscoverRequest{Intent: intent})
 				if err == nil || strings.Contains(err.Error(), "wrong-token") || !strings.Contains(err.Error(), "HTTP 401") {
 					t.Errorf("a refused token: %v", err)
