@@ -1,9 +1,12 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -57,12 +60,15 @@ type skillsEnv struct {
 	cfg  gateway.Config
 	opts lint.Options
 	ws   *workspace.Env
+	// indexCache is the gateway's persisted index file ("" for none).
+	indexCache string
 }
 
 // Environment variables of the registry limits.
 const (
 	envMaxScanDirs   = "SKILLSCRIPT_SKILLS_MAX_SCAN_DIRS"
 	envCatalogBudget = "SKILLSCRIPT_SKILLS_CATALOG_BUDGET"
+	envIndexCache    = "SKILLSCRIPT_SKILLS_INDEX_CACHE"
 )
 
 // skillsLimitFlags are the registry's scan limit and the prompt catalog
@@ -72,7 +78,39 @@ func skillsLimitFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "max-scan-dirs", Usage: "directories scanned per skill root before the scan stops and says so (default 2000; env " + envMaxScanDirs + ")", EnvVars: []string{envMaxScanDirs}},
 		&cli.IntFlag{Name: "catalog-budget", Usage: "bytes of the <available_skills> prompt block (default 16384; env " + envCatalogBudget + ")", EnvVars: []string{envCatalogBudget}},
+		&cli.StringFlag{Name: "index-cache", Usage: "directory of the persisted skill index (default: the user cache directory's skillc folder; \"off\" disables it; env " + envIndexCache + ")", EnvVars: []string{envIndexCache}},
 	}
+}
+
+// indexCacheFiles resolves where the registry and the gateway persist
+// their indexes for these roots: the --index-cache flag (or its
+// environment variable) over the configuration file's index_cache over
+// the user cache directory; "off" (or no cache directory) disables
+// persistence. The file names carry a hash of the roots and the
+// validation profile, so catalogs do not evict each other.
+func indexCacheFiles(c *cli.Context, cfg gateway.Config, roots []registry.Root, profile string) (reg, gw string) {
+	dir := cfg.IndexCache
+	if c.IsSet("index-cache") {
+		dir = c.String("index-cache")
+	}
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return "", ""
+		}
+		dir = filepath.Join(base, "skillc")
+	}
+	if dir == "off" {
+		return "", ""
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", profile)
+	for _, r := range roots {
+		abs, _ := filepath.Abs(r.Dir)
+		fmt.Fprintf(h, "%s\x00%s\n", abs, r.Origin)
+	}
+	key := hex.EncodeToString(h.Sum(nil))[:16]
+	return filepath.Join(dir, "registry-"+key+".gob"), filepath.Join(dir, "gateway-"+key+".idx")
 }
 
 // skillsLimits resolves the scan limit and the catalog budget: flag (or
@@ -120,13 +158,14 @@ func openRegistry(c *cli.Context, s *streams) (*skillsEnv, error) {
 			roots = append(roots, registry.Root{Dir: dir, Origin: "store"})
 		}
 	}
+	regCache, gwCache := indexCacheFiles(c, cfg, roots, fmt.Sprintf("%+v", vopts))
 	asm := ihost.Open(ihost.Config{TraceDir: ws.Config.TraceDir, Gateway: cfg,
-		Registry: registry.Options{Roots: roots, Validation: vopts, MaxDirs: maxDirs}, Skills: skillrt.Options{CatalogBudget: budget}})
+		Registry: registry.Options{Roots: roots, Validation: vopts, MaxDirs: maxDirs, CacheFile: regCache}, Skills: skillrt.Options{CatalogBudget: budget}})
 	reg := asm.Registry()
 	if w := reg.TruncationWarning(); w != "" {
 		fmt.Fprintf(s.err, "skillc: warning: %s\n", w)
 	}
-	return &skillsEnv{asm: asm, reg: reg, cfg: cfg, opts: ws.LintOptions, ws: ws}, nil
+	return &skillsEnv{asm: asm, reg: reg, cfg: cfg, opts: ws.LintOptions, ws: ws, indexCache: gwCache}, nil
 }
 
 func skillsList(c *cli.Context, s *streams) error {

@@ -2,14 +2,20 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillscript/skillc/internal/serve"
 )
 
 // bigCatalog writes n packages of one publisher under
@@ -95,6 +101,12 @@ func TestScanTruncationReported(t *testing.T) {
 	if !l.Truncated || l.Total != 1999 || !strings.Contains(errs, "warning: the skill catalog is incomplete") {
 		t.Errorf("list: total %d truncated %v stderr %q", l.Total, l.Truncated, errs)
 	}
+	// validate reports the cut as a skillmd-scan-limit diagnostic in
+	// every format, JSON included
+	out, _, _ = skillc(t, nil, append([]string{"skills", "validate", "--format", "json"}, base...)...)
+	if !strings.Contains(out, "skillmd-scan-limit") || !strings.Contains(out, "2000 directories") {
+		t.Errorf("validate --format json does not report the scan limit:\n%.2000s", out)
+	}
 	for _, cmd := range [][]string{{"skills", "show", "acme-report-0001"}, {"skills", "load-preview", "acme-report-0001"}} {
 		if _, errs, code := skillc(t, nil, append(cmd, base...)...); code != 0 || !strings.Contains(errs, "warning: the skill catalog is incomplete") {
 			t.Errorf("%s: exit %d, stderr %q: want a truncation warning", strings.Join(cmd, " "), code, errs)
@@ -168,10 +180,25 @@ func TestServeScanTruncated(t *testing.T) {
 	if !list.Truncated || list.Total != 4 {
 		t.Errorf("skills_list: %+v", list)
 	}
-	var ins struct{ Instructions string }
+	var ins struct {
+		Instructions string
+		Truncated    bool
+		Warnings     []string
+	}
 	callJSON(t, cs, "skills_instructions", nil, &ins)
-	if !strings.Contains(ins.Instructions, "the catalog is incomplete") {
-		t.Errorf("skills_instructions has no truncation note:\n%s", ins.Instructions)
+	if !strings.Contains(ins.Instructions, "the catalog is incomplete") || !ins.Truncated || len(ins.Warnings) != 1 {
+		t.Errorf("skills_instructions has no truncation note or flag (truncated %v, warnings %q):\n%s", ins.Truncated, ins.Warnings, ins.Instructions)
+	}
+	// the MCP Skills extension's skills/list says so too
+	h := http.Header{}
+	h.Set("Authorization", "Bearer tok")
+	sep := sepClient(t, &mcp.StreamableClientTransport{Endpoint: p.url + "/mcp", HTTPClient: &http.Client{Transport: headerTransport{h}}, DisableStandaloneSSE: true})
+	sl, err := mcp.CallCustomMethod[*serve.SkillsListParams, *serve.SkillsListResult](context.Background(), sep, serve.MethodSkillsList, &serve.SkillsListParams{})
+	if err != nil {
+		t.Fatalf("skills/list: %v", err)
+	}
+	if !sl.Truncated || len(sl.Warnings) != 1 || !strings.Contains(sl.Warnings[0], "limit of 5 directories") || len(sl.Skills) != 4 {
+		t.Errorf("skills/list: truncated %v warnings %q, %d skills", sl.Truncated, sl.Warnings, len(sl.Skills))
 	}
 	for _, r := range disc.Results {
 		if !strings.Contains(ins.Instructions, `<skill name="`+r.Name+`"`) {
@@ -194,5 +221,119 @@ func TestServeScanTruncated(t *testing.T) {
 	}
 	if !strings.Contains(p.stderr.String(), "the skill catalog is incomplete") {
 		t.Errorf("no warning in the log:\n%s", p.stderr.String())
+	}
+}
+
+// TestDiscoverIndexCache runs skills discover twice over a real catalog
+// with --index-cache: the first run writes the registry and gateway
+// caches, the second answers the same from them; an edited package is
+// seen on the next run; --index-cache off writes nothing.
+func TestDiscoverIndexCache(t *testing.T) {
+	project := bigCatalog(t, 50)
+	cache := t.TempDir()
+	args := []string{"skills", "discover", "--json", "--project", project, "--no-user", "--index-cache", cache}
+	first, errs, code := skillc(t, nil, append(args, "spreadsheet", "formulas")...)
+	if code != 0 {
+		t.Fatalf("discover exit %d: %s", code, errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "*"))
+	if len(files) != 2 {
+		t.Fatalf("cache files %v, want the registry's and the gateway's", files)
+	}
+	second, _, _ := skillc(t, nil, append(args, "spreadsheet", "formulas")...)
+	if second != first || !strings.Contains(first, `"skill_id": "project/zz-xlsx-auditor"`) {
+		t.Errorf("the cached run answers differently:\n%s\nvs\n%s", second, first)
+	}
+	md := filepath.Join(project, ".agents", "skills", "acme-report-0003", "SKILL.md")
+	if err := os.WriteFile(md, []byte("---\nname: acme-report-0003\ndescription: Reconciles quarterly ledger balances. Use at quarter close.\n---\n# Ledger\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ := skillc(t, nil, append(args, "ledger", "reconciliation")...)
+	if !strings.Contains(out, `"skill_id": "project/acme-report-0003"`) {
+		t.Errorf("the edited package is not found after the edit:\n%s", out)
+	}
+	// the default is the user cache directory; "off" writes nothing
+	xdg := t.TempDir()
+	if _, _, code := skillc(t, map[string]string{envIndexCache: "off", "XDG_CACHE_HOME": xdg}, "skills", "discover", "--project", project, "--no-user", "ledger"); code != 0 {
+		t.Fatal("discover with the cache off failed")
+	}
+	if _, err := os.Stat(filepath.Join(xdg, "skillc")); !os.IsNotExist(err) {
+		t.Errorf("--index-cache off wrote a cache: %v", err)
+	}
+	os.Unsetenv(envIndexCache)
+	if _, _, code := skillc(t, map[string]string{"XDG_CACHE_HOME": xdg}, "skills", "discover", "--project", project, "--no-user", "ledger"); code != 0 {
+		t.Fatal("discover with the default cache failed")
+	}
+	if got, _ := filepath.Glob(filepath.Join(xdg, "skillc", "*")); len(got) != 2 {
+		t.Errorf("the default cache directory holds %v", got)
+	}
+}
+
+// TestDiscoverEmbeddings turns on the semantic stage from the gateway
+// configuration against a real HTTP server speaking the Ollama and
+// OpenAI embeddings protocols (base URL and key from OLLAMA_BASE_URL,
+// OPENAI_BASE_URL and OPENAI_API_KEY, as the model connectors take
+// them): an intent sharing no word with the right skill finds it; an
+// unknown protocol is a usage error naming the key.
+func TestDiscoverEmbeddings(t *testing.T) {
+	project := t.TempDir()
+	root := filepath.Join(project, ".agents", "skills")
+	for name, desc := range map[string]string{
+		"debugging":   "A root-cause process for bugs and unexpected behaviour.",
+		"app-sheets":  "Automates app spreadsheets with scripts.",
+		"write-notes": "Turns meeting transcripts into minutes.",
+	} {
+		writePackage(t, filepath.Join(root, name), map[string]string{"SKILL.md": "---\nname: " + name + "\ndescription: " + desc + "\n---\n# " + name + "\n"})
+	}
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in struct{ Input []string }
+		json.NewDecoder(r.Body).Decode(&in)
+		paths = append(paths, r.URL.Path+" "+r.Header.Get("Authorization"))
+		var vs [][]float64
+		for _, s := range in.Input {
+			v := []float64{0, 0}
+			if strings.Contains(s, "crash") || strings.Contains(s, "bugs") {
+				v[0] = 1
+			}
+			vs = append(vs, v)
+		}
+		if r.URL.Path == "/api/embed" {
+			json.NewEncoder(w).Encode(map[string]any{"embeddings": vs})
+			return
+		}
+		var data []map[string]any
+		for i, v := range vs {
+			data = append(data, map[string]any{"index": i, "embedding": v})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"data": data})
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		conf string
+		env  map[string]string
+		want string
+	}{
+		{`{"embeddings": {"protocol": "ollama", "model": "nomic-embed-text"}}`, map[string]string{"OLLAMA_BASE_URL": srv.URL}, "/api/embed "},
+		{`{"embeddings": {"protocol": "openai", "model": "text-embedding-3-small"}}`, map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": "k"}, "/v1/embeddings Bearer k"},
+	} {
+		conf := filepath.Join(dir, "gateway.json")
+		if err := os.WriteFile(conf, []byte(tc.conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = nil
+		out, errs, code := skillc(t, tc.env, "skills", "discover", "--json", "--project", project, "--no-user", "--index-cache", "off", "--gateway-config", conf, "the app crashes at random")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.conf, code, errs)
+		}
+		if !strings.Contains(out, `"skill_id": "project/debugging"`) || len(paths) == 0 || paths[0] != tc.want {
+			t.Errorf("%s: requests %q, output:\n%s", tc.conf, paths, out)
+		}
+	}
+	conf := filepath.Join(dir, "bad.json")
+	os.WriteFile(conf, []byte(`{"embeddings": {"protocol": "grpc", "model": "m"}}`), 0o644)
+	if _, errs, code := skillc(t, nil, "skills", "discover", "--project", project, "--no-user", "--gateway-config", conf, "x"); code != exitUsage || !strings.Contains(errs, "embeddings.protocol") {
+		t.Errorf("unknown protocol: exit %d, %q", code, errs)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillscript/skillc/eval/host"
+	"github.com/skillscript/skillc/eval/substrate/model"
 	"github.com/skillscript/skillc/internal/gateway"
 )
 
@@ -67,7 +69,14 @@ func openGateway(c *cli.Context, s *streams, exec bool) (*gateway.Gateway, func(
 	if err != nil {
 		return nil, nil, err
 	}
-	var o gateway.Options
+	o := gateway.Options{IndexCache: env.indexCache}
+	if e := env.cfg.Embeddings; e != nil {
+		emb, err := embedder(e)
+		if err != nil {
+			return nil, nil, cli.Exit(err.Error(), exitUsage)
+		}
+		o.Embedder = emb
+	}
 	closers := []func(){}
 	done := func() {
 		for i := len(closers) - 1; i >= 0; i-- {
@@ -261,4 +270,24 @@ func printExecution(_ *cli.Context, s *streams, id string, ex gateway.Execution)
 		return cli.Exit("", exitFindings)
 	}
 	return nil
+}
+
+// embedder builds the semantic stage's client from the gateway
+// configuration's embeddings entry and the model connector settings
+// (OPENAI_BASE_URL and OPENAI_API_KEY, or OLLAMA_BASE_URL).
+func embedder(e *gateway.EmbeddingsConfig) (*gateway.HTTPEmbedder, error) {
+	out := &gateway.HTTPEmbedder{Protocol: e.Protocol, Model: e.Model, BaseURL: e.BaseURL}
+	switch e.Protocol {
+	case "openai":
+		out.BaseURL = cmp.Or(out.BaseURL, os.Getenv("OPENAI_BASE_URL"), model.DefaultOpenAIURL)
+		out.APIKey = os.Getenv("OPENAI_API_KEY")
+	case "ollama":
+		out.BaseURL = cmp.Or(out.BaseURL, os.Getenv("OLLAMA_BASE_URL"), model.DefaultOllamaURL)
+	default:
+		return nil, fmt.Errorf("gateway config: embeddings.protocol %q: use openai or ollama", e.Protocol)
+	}
+	if e.Model == "" {
+		return nil, fmt.Errorf("gateway config: embeddings.model is empty: name the embedding model")
+	}
+	return out, nil
 }

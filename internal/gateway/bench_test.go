@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,7 +141,7 @@ func BenchmarkDiscover10kSparse(b *testing.B) {
 	reportPercentiles(b, lat)
 }
 
-// BenchmarkIndexBuild10k measures building the FTS5 index of 10,000
+// BenchmarkIndexBuild10k measures building the BM25F index of 10,000
 // skills (what the first discover after a registry change pays).
 func BenchmarkIndexBuild10k(b *testing.B) {
 	reg := benchRegistry(b, 10000)
@@ -148,7 +149,7 @@ func BenchmarkIndexBuild10k(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ix, err := buildIndex(ctx, reg.List(), 1, DefaultConfig().Weights)
+		ix, err := buildIndex(ctx, reg.List(), 1, DefaultConfig().Weights, analyze)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -197,4 +198,83 @@ func reportPercentiles(b *testing.B, lat []time.Duration) {
 	}
 	b.ReportMetric(at(0.50), "p50-ms")
 	b.ReportMetric(at(0.99), "p99-ms")
+}
+
+// catalogCopies writes n packages under a temporary root: the catalog
+// judged set's packages, copied round-robin under numbered names.
+func catalogCopies(b *testing.B, n int) *registry.Registry {
+	b.Helper()
+	ents, err := os.ReadDir(catalogDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	root := b.TempDir()
+	for i := range n {
+		src := ents[i%len(ents)].Name()
+		data, err := os.ReadFile(filepath.Join(catalogDir, src, "SKILL.md"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := fmt.Sprintf("%s-%04d", src, i)
+		data = []byte(strings.Replace(string(data), "name: "+src+"\n", "name: "+name+"\n", 1))
+		if err := os.MkdirAll(filepath.Join(root, name), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name, "SKILL.md"), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reg := registry.New(registry.Options{Roots: []registry.Root{{Dir: root, Origin: "project"}}, MaxDirs: n + 10})
+	reg.Refresh()
+	if got := len(reg.List()); got != n {
+		b.Fatalf("%d skills indexed, want %d", got, n)
+	}
+	return reg
+}
+
+// BenchmarkDiscoverCatalog ranks the catalog judged set's intents over
+// 50 and 5,000 real-shaped packages: warm is one discover on a built
+// index, cold builds the index first (a process without the persisted
+// index), persisted loads it from the index file first.
+func BenchmarkDiscoverCatalog(b *testing.B) {
+	for _, n := range []int{50, 5000} {
+		reg := catalogCopies(b, n)
+		js := loadCatalogJudged(b)
+		ctx := context.Background()
+		b.Run(fmt.Sprintf("skills=%d/warm", n), func(b *testing.B) {
+			g := New(Options{Registry: reg})
+			defer g.Close()
+			if _, err := g.Discover(ctx, DiscoverRequest{Intent: "build the index"}); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, err := g.Discover(ctx, DiscoverRequest{Intent: js[i%len(js)].Intent}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("skills=%d/cold", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				g := New(Options{Registry: reg})
+				if _, err := g.Discover(ctx, DiscoverRequest{Intent: js[i%len(js)].Intent}); err != nil {
+					b.Fatal(err)
+				}
+				g.Close()
+			}
+		})
+		file := filepath.Join(b.TempDir(), "gateway.idx")
+		New(Options{Registry: reg, IndexCache: file}).Discover(ctx, DiscoverRequest{Intent: "warm up"})
+		b.Run(fmt.Sprintf("skills=%d/persisted", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				g := New(Options{Registry: reg, IndexCache: file})
+				if _, err := g.Discover(ctx, DiscoverRequest{Intent: js[i%len(js)].Intent}); err != nil {
+					b.Fatal(err)
+				}
+				g.Close()
+			}
+		})
+	}
 }

@@ -31,6 +31,16 @@ type Weights struct {
 	BM25Description float64 `json:"bm25_description"`
 	BM25Tags        float64 `json:"bm25_tags"`
 	BM25Headings    float64 `json:"bm25_headings"`
+	// BM25Paragraph weighs a package body's first paragraph, BM25Tools
+	// a skillscript's connector tools.
+	BM25Paragraph float64 `json:"bm25_first_paragraph"`
+	BM25Tools     float64 `json:"bm25_tools"`
+	// Lexicon is the weight of a synonym the lexicon adds to an intent
+	// (the typed word weighs 1).
+	Lexicon float64 `json:"lexicon"`
+	// Coordination is the exponent of the share of intent terms a skill
+	// matches, multiplied into its BM25F score (0: off).
+	Coordination float64 `json:"coordination"`
 }
 
 // Config is the gateway's configuration: ranking weights, the word lists
@@ -53,6 +63,24 @@ type Config struct {
 	// CatalogBudget caps the bytes of the <available_skills> prompt block
 	// (the --catalog-budget flag and SKILLSCRIPT_SKILLS_CATALOG_BUDGET win).
 	CatalogBudget int `json:"catalog_budget_bytes"`
+	// IndexCache is the directory of the persisted skill index of the
+	// CLI ("" for the user cache directory, "off" for none; the
+	// --index-cache flag and SKILLSCRIPT_SKILLS_INDEX_CACHE win).
+	IndexCache string `json:"index_cache"`
+	// Embeddings turns on the semantic stage of discover in the CLI
+	// (nil: off, the default).
+	Embeddings *EmbeddingsConfig `json:"embeddings,omitempty"`
+}
+
+// EmbeddingsConfig names the embeddings endpoint of the semantic stage.
+// The base URL and key follow the model connector settings:
+// OPENAI_BASE_URL (default https://api.openai.com/v1) and OPENAI_API_KEY
+// for "openai", OLLAMA_BASE_URL (default http://127.0.0.1:11434) for
+// "ollama"; base_url here wins over the environment.
+type EmbeddingsConfig struct {
+	Protocol string `json:"protocol"` // "openai" or "ollama"
+	Model    string `json:"model"`
+	BaseURL  string `json:"base_url,omitempty"`
 }
 
 //go:embed defaults.json

@@ -88,6 +88,7 @@ type intent struct {
 	terms    []string // searchable words (stop words removed), distinct
 	readOnly bool
 	attach   bool
+	stems    map[string]bool // the words' stems and their lexicon synonyms
 }
 
 func (g *Gateway) parseIntent(s string) intent {
@@ -109,7 +110,22 @@ func (g *Gateway) parseIntent(s string) intent {
 		}
 	}
 	in.readOnly = in.readOnly && !mutating
+	in.stems = stemSet(in.words)
 	return in
+}
+
+// stemSet returns the stems of ws and the lexicon synonyms of each.
+func stemSet(ws []string) map[string]bool {
+	lex := defaultLexicon()
+	out := map[string]bool{}
+	for _, w := range ws {
+		s := stem(w)
+		out[s] = true
+		for _, syn := range lex[s] {
+			out[syn] = true
+		}
+	}
+	return out
 }
 
 func set(xs []string) map[string]bool {
@@ -145,9 +161,10 @@ func checkRole(field, role string) (string, error) {
 	return r, nil
 }
 
-// Discover ranks the skills that match req.Intent: BM25 over name,
-// description, tags and headings, then the tiers (role, status, tag
-// match, read-only preference) with the configured weights.
+// Discover ranks the skills that match req.Intent: BM25F over name,
+// description, tags, headings, first paragraph and tools with stemming
+// and the lexicon's synonyms, then the tiers (role, status, tag match,
+// read-only preference) with the configured weights.
 func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverResponse, error) {
 	text := strings.TrimSpace(req.Intent)
 	if text == "" {
@@ -171,6 +188,11 @@ func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverR
 	hits, err := g.search(ctx, in.terms)
 	if err != nil {
 		return nil, err
+	}
+	if g.embed != nil {
+		if hits, err = g.fuse(ctx, text, hits); err != nil {
+			return nil, err
+		}
 	}
 	resp := &DiscoverResponse{Intent: text, ReadOnlyIntent: in.readOnly, AttachIntent: in.attach, Results: []DiscoverResult{}}
 	resp.Truncated, resp.Warnings = g.truncation()
@@ -305,7 +327,7 @@ func (g *Gateway) score(rec *registry.Record, lex float64, in intent, filter str
 	b := &res.ScoreBreakdown
 	b.Lexical = w.Lexical * lex
 	res.ReasonCodes = append(res.ReasonCodes, CodeLexical)
-	if f := nameCoverage(rec.Name, in.words); f > 0 {
+	if f := nameCoverage(rec.Name, in.words, in.stems); f > 0 {
 		b.Name = w.NameToken * f
 		res.ReasonCodes = append(res.ReasonCodes, CodeNameMatch)
 	}
@@ -394,17 +416,25 @@ func prefixed(s string) string {
 
 func round(x float64) float64 { return math.Round(x*10000) / 10000 }
 
-// matched lists the intent terms found in the skill's indexed text
-// (prefix-matched, as the stemmer would).
+// matched lists the intent terms found in the skill's indexed text:
+// sharing a stem with a word of it, directly or through the lexicon.
 func matched(rec *registry.Record, terms []string) []string {
-	text := words(rec.Name + " " + rec.Description + " " + strings.Join(rec.Tags, " ") + " " + strings.Join(rec.Headings, " "))
+	have := map[string]bool{}
+	for _, f := range analyze(rec) {
+		for _, s := range f {
+			have[s] = true
+		}
+	}
+	lex := defaultLexicon()
 	var out []string
 	for _, t := range terms {
-		for _, w := range text {
-			if related(t, w) {
-				out = append(out, t)
-				break
-			}
+		s := stem(t)
+		hit := have[s]
+		for _, syn := range lex[s] {
+			hit = hit || have[syn]
+		}
+		if hit {
+			out = append(out, t)
 		}
 	}
 	if len(out) == 0 {
@@ -423,14 +453,20 @@ func related(a, b string) bool {
 	return n >= 4 && (strings.HasPrefix(a, b[:n]) && strings.HasPrefix(b, a[:n]))
 }
 
-// nameCoverage is the share of the name's words found in the intent.
-func nameCoverage(name string, in []string) float64 {
+// nameCoverage is the share of the name's words found in the intent:
+// sharing a stem, a lexicon synonym of an intent word (stems), or a
+// prefix of four letters or more.
+func nameCoverage(name string, in []string, stems map[string]bool) float64 {
 	nw := words(name)
 	if len(nw) == 0 {
 		return 0
 	}
 	hit := 0
 	for _, w := range nw {
+		if stems[stem(w)] {
+			hit++
+			continue
+		}
 		for _, i := range in {
 			if related(w, i) {
 				hit++

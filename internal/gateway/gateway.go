@@ -40,6 +40,14 @@ type Options struct {
 	Wired func(connector string) bool
 	// Clock is the time source (attached_at); nil is time.Now.
 	Clock func() time.Time
+	// IndexCache, when set, is the file the lexical index is persisted
+	// in, keyed by the catalog's content digests: a new process over an
+	// unchanged catalog loads it instead of analysing every skill.
+	IndexCache string
+	// Embedder, when set, adds the semantic stage: discover fuses the
+	// lexical ranking with a dense one (cosine of embeddings) by
+	// reciprocal rank fusion. Off (nil) by default.
+	Embedder Embedder
 }
 
 // Gateway is the gateway core. It is safe for concurrent use.
@@ -51,9 +59,15 @@ type Gateway struct {
 	exec  Executor
 	wired func(string) bool
 	now   func() time.Time
+	cache string
+	embed Embedder
+
+	vecMu sync.Mutex
+	vecs  map[string][]float64 // embeddings by digest and name
 
 	mu      sync.Mutex
 	idx     *index
+	terms   map[string]*docTerms // analysed fields by digest
 	byID    []*registry.Record
 	byIDGen uint64
 }
@@ -65,7 +79,7 @@ func sortRecords(recs []*registry.Record) {
 
 // New returns a gateway over o.
 func New(o Options) *Gateway {
-	g := &Gateway{reg: o.Registry, cfg: o.Config, tr: o.Traces, root: o.ArtifactRoot, exec: o.Executor, wired: o.Wired, now: o.Clock}
+	g := &Gateway{reg: o.Registry, cfg: o.Config, tr: o.Traces, root: o.ArtifactRoot, exec: o.Executor, wired: o.Wired, now: o.Clock, cache: o.IndexCache, embed: o.Embedder}
 	if g.cfg.MaxLimit == 0 {
 		g.cfg = DefaultConfig()
 	}
@@ -95,7 +109,7 @@ func (g *Gateway) search(ctx context.Context, terms []string) ([]hit, error) {
 	defer g.mu.Unlock()
 	gen := g.reg.Generation()
 	if g.idx == nil || g.idx.gen != gen {
-		ix, err := buildIndex(ctx, g.reg.List(), gen, g.cfg.Weights)
+		ix, err := g.openIndex(ctx, g.reg.List(), gen)
 		if err != nil {
 			return nil, err
 		}
@@ -103,6 +117,42 @@ func (g *Gateway) search(ctx context.Context, terms []string) ([]hit, error) {
 		g.idx = ix
 	}
 	return g.idx.search(ctx, terms, g.cfg.MaxCandidates)
+}
+
+// openIndex loads the persisted index of recs when there is one for
+// this exact catalog, else builds it (and persists it when a cache file
+// is configured; a cache that cannot be written only costs time).
+func (g *Gateway) openIndex(ctx context.Context, recs []*registry.Record, gen uint64) (*index, error) {
+	if g.cache == "" {
+		return buildIndex(ctx, recs, gen, g.cfg.Weights, g.docTerms)
+	}
+	fp := fingerprint(recs)
+	if ix, err := loadIndex(g.cache, fp, recs, gen, g.cfg.Weights); err == nil {
+		return ix, nil
+	}
+	ix, err := buildIndex(ctx, recs, gen, g.cfg.Weights, g.docTerms)
+	if err == nil {
+		_ = saveIndex(g.cache, fp, ix)
+	}
+	return ix, err
+}
+
+// docTerms returns the analysed fields of rec, from the cache when a
+// skill with the same digest was analysed before.
+func (g *Gateway) docTerms(rec *registry.Record) *docTerms {
+	key := rec.Digest
+	if key == "" {
+		return analyze(rec)
+	}
+	if d, ok := g.terms[key]; ok {
+		return d
+	}
+	if g.terms == nil {
+		g.terms = map[string]*docTerms{}
+	}
+	d := analyze(rec)
+	g.terms[key] = d
+	return d
 }
 
 // artifactRoot opens the artifact root.

@@ -36,10 +36,54 @@ type cache struct {
 	mu     sync.Mutex
 	hashes map[string]stamp
 	pkgs   map[string]*Record
+	dirs   map[string]dirStamp
+	dirty  bool // changed since the last save
+}
+
+// dirStamp is a package directory's listing, valid while the
+// directory's modification time is unchanged (adding, removing or
+// renaming an entry changes it).
+type dirStamp struct {
+	mtime time.Time
+	ents  []dirEnt
+}
+
+// dirEnt is one entry of a listed directory.
+type dirEnt struct {
+	Name string
+	Mode fs.FileMode // type bits only
 }
 
 func newCache() *cache {
-	return &cache{hashes: map[string]stamp{}, pkgs: map[string]*Record{}}
+	return &cache{hashes: map[string]stamp{}, pkgs: map[string]*Record{}, dirs: map[string]dirStamp{}}
+}
+
+// readDir lists dir, from the cache when the directory's modification
+// time did not change.
+func (c *cache) readDir(dir string) ([]dirEnt, error) {
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	d, ok := c.dirs[dir]
+	c.mu.Unlock()
+	if ok && d.mtime.Equal(st.ModTime()) {
+		return d.ents, nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]dirEnt, len(ents))
+	for i, e := range ents {
+		out[i] = dirEnt{Name: e.Name(), Mode: e.Type()}
+	}
+	c.mu.Lock()
+	c.dirs[dir] = dirStamp{mtime: st.ModTime(), ents: out}
+	c.dirty = true
+	c.mu.Unlock()
+	return out, nil
 }
 
 // pkg returns a copy of the cached record of dir if its digest matches.
@@ -58,6 +102,7 @@ func (c *cache) putPkg(dir string, rec *Record) {
 	cp := *rec
 	c.mu.Lock()
 	c.pkgs[dir] = &cp
+	c.dirty = true
 	c.mu.Unlock()
 }
 
@@ -82,6 +127,7 @@ func (c *cache) hashFile(root *os.Root, rel, abs string, st fs.FileInfo) (string
 	sum := hex.EncodeToString(h.Sum(nil))
 	c.mu.Lock()
 	c.hashes[abs] = stamp{size: st.Size(), mtime: st.ModTime(), sum: sum}
+	c.dirty = true
 	c.mu.Unlock()
 	return sum, nil
 }
@@ -99,6 +145,9 @@ func skipResource(name string, dir bool) bool {
 // path, with sizes and hashes. Symbolic links that stay inside the
 // package are followed; those that leave it are reported and left out.
 func manifest(dir string, cache *cache) ([]Resource, ast.Diagnostics, error) {
+	if out, ok := manifestPlain(dir, cache); ok {
+		return out, nil, nil
+	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, nil, err
@@ -137,6 +186,53 @@ func manifest(dir string, cache *cache) ([]Resource, ast.Diagnostics, error) {
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, probs, err
+}
+
+// manifestPlain is manifest's fast path for the usual package: no
+// symbolic links and every file's hash already cached (same size and
+// modification time). It reads the directories and stats the files, and
+// opens nothing; ok is false when the package needs the full walk
+// through os.Root (a link, an uncached file, an error).
+func manifestPlain(dir string, cache *cache) (out []Resource, ok bool) {
+	var walk func(abs, rel string) bool
+	walk = func(abs, rel string) bool {
+		ents, err := cache.readDir(abs)
+		if err != nil {
+			return false
+		}
+		for _, d := range ents {
+			if skipResource(d.Name, d.Mode.IsDir()) {
+				continue
+			}
+			p, r := filepath.Join(abs, d.Name), path.Join(rel, d.Name)
+			switch t := d.Mode; {
+			case t&fs.ModeSymlink != 0:
+				return false
+			case t.IsDir():
+				if !walk(p, r) {
+					return false
+				}
+			case t.IsRegular():
+				st, err := os.Lstat(p)
+				if err != nil || !st.Mode().IsRegular() {
+					return false
+				}
+				cache.mu.Lock()
+				s, hit := cache.hashes[p]
+				cache.mu.Unlock()
+				if !hit || s.size != st.Size() || !s.mtime.Equal(st.ModTime()) {
+					return false
+				}
+				out = append(out, Resource{Path: r, Size: st.Size(), SHA256: s.sum})
+			}
+		}
+		return true
+	}
+	if !walk(dir, "") {
+		return nil, false
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, true
 }
 
 // Digest returns "sha256:<hex>" over the canonical manifest: one
@@ -273,13 +369,20 @@ func fillScript(rec *Record, f *ast.File) {
 	}
 	seen := map[string]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
-		if d, ok := n.(*ast.DispatchStmt); ok && d.Connector != nil && !seen[d.Connector.Name] {
-			seen[d.Connector.Name] = true
-			rec.Requires = append(rec.Requires, d.Connector.Name)
+		if d, ok := n.(*ast.DispatchStmt); ok && d.Connector != nil {
+			if !seen[d.Connector.Name] {
+				seen[d.Connector.Name] = true
+				rec.Requires = append(rec.Requires, d.Connector.Name)
+			}
+			if d.Tool != nil && !seen[d.Connector.Name+"."+d.Tool.Name] {
+				seen[d.Connector.Name+"."+d.Tool.Name] = true
+				rec.Tools = append(rec.Tools, d.Connector.Name+"."+d.Tool.Name)
+			}
 		}
 		return true
 	})
 	sort.Strings(rec.Requires)
+	sort.Strings(rec.Tools)
 	for _, t := range f.Targets {
 		if t.Name != nil {
 			rec.Headings = append(rec.Headings, t.Name.Name)

@@ -77,6 +77,9 @@ type Record struct {
 	// Requires are the connectors the skill dispatches to ($ conn.tool)
 	// or, for a package, its metadata requires (space-separated).
 	Requires []string `json:"requires,omitempty"`
+	// Tools are the connector tools a skillscript dispatches to
+	// ("conn.tool", sorted; the gateway's lexical index reads them).
+	Tools []string `json:"tools,omitempty"`
 	// Env are the environment variables a caller of skills_run_script
 	// may set for the package's scripts: its metadata env
 	// (space-separated names; packages only).

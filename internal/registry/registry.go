@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -22,6 +23,11 @@ type Options struct {
 	// External are records from elsewhere (origin "mcp:<server>"); they
 	// never shadow a local skill.
 	External []*Record
+	// CacheFile, when set, persists the file hashes and parsed packages
+	// between processes (keyed by path, size and modification time, and
+	// by package digest), so that a new process indexing an unchanged
+	// catalog reads and parses nothing again.
+	CacheFile string
 }
 
 func (o Options) maxDepth() int {
@@ -53,6 +59,7 @@ type Registry struct {
 	truncated  []string
 	gen        uint64
 	cache      *cache
+	loaded     bool // CacheFile was read
 }
 
 // New returns a registry over opts; call Refresh to index it.
@@ -67,8 +74,13 @@ func New(opts Options) *Registry {
 func (r *Registry) Refresh() {
 	r.refreshing.Lock()
 	defer r.refreshing.Unlock()
+	if r.opts.CacheFile != "" && !r.loaded {
+		r.cache.load(r.opts.CacheFile, r.opts.validationKey())
+		r.loaded = true
+	}
 	sr := scan(r.opts)
 	recs, more := r.index(sr.cands)
+	r.persist(sr.cands)
 	probs := append(sr.probs, more...)
 	for _, e := range r.opts.External {
 		cp := *e
@@ -114,6 +126,30 @@ func (r *Registry) index(cands []candidate) ([]*Record, ast.Diagnostics) {
 		}
 	}
 	return out, all
+}
+
+// persist saves the cache when this Refresh changed it. A cache that
+// cannot be written only costs the next process time, so the error is
+// dropped.
+func (r *Registry) persist(cands []candidate) {
+	if r.opts.CacheFile == "" {
+		return
+	}
+	r.cache.mu.Lock()
+	dirty := r.cache.dirty
+	r.cache.dirty = false
+	r.cache.mu.Unlock()
+	if !dirty {
+		return
+	}
+	live := map[string]bool{}
+	for _, c := range cands {
+		if c.kind == KindPackage {
+			abs, _ := filepath.Abs(c.path)
+			live[abs] = true
+		}
+	}
+	_ = r.cache.save(r.opts.CacheFile, r.opts.validationKey(), live)
 }
 
 // install swaps in a new catalog.

@@ -52,6 +52,11 @@ type SkillsListParams struct {
 type SkillsListResult struct {
 	mcp.ResultBase
 	Skills []registry.SkillEntry `json:"skills"`
+	// Truncated is set when the registry's scan stopped at its directory
+	// limit, so skills are missing from the list; Warnings says which
+	// roots and how to raise the limit (a skillc addition to SEP-2640).
+	Truncated bool     `json:"truncated"`
+	Warnings  []string `json:"warnings,omitempty"`
 }
 
 // SkillsGetParams name one skill by the URI of its SKILL.md (or its
@@ -88,6 +93,9 @@ func (ts *toolSet) registerSEP2640() error {
 	reg := ts.h.skills.Registry()
 	if err := mcp.AddReceivingCustomMethod(ts.srv, MethodSkillsList, func(_ context.Context, _ *mcp.ServerSession, _ *SkillsListParams) (*SkillsListResult, error) {
 		out := &SkillsListResult{Skills: []registry.SkillEntry{}}
+		if w := reg.TruncationWarning(); w != "" {
+			out.Truncated, out.Warnings = true, []string{w}
+		}
 		for _, rec := range publishedSkills(reg) {
 			if e, err := rec.Entry(""); err == nil {
 				out.Skills = append(out.Skills, e)

@@ -22,6 +22,10 @@ type InstructionsInput struct{}
 // skill is available or active.
 type InstructionsOutput struct {
 	Instructions string `json:"instructions" jsonschema:"the skill part of the system prompt for this session: <available_skills> and <active_skills>; empty when there are none"`
+	// Truncated is set when the registry's scan stopped at its directory
+	// limit, so the catalog misses skills; Warnings says how to raise it.
+	Truncated bool     `json:"truncated" jsonschema:"the registry scan stopped at its directory limit: skills are missing from the catalog"`
+	Warnings  []string `json:"warnings,omitempty" jsonschema:"why the catalog is incomplete and how to raise the limit"`
 }
 
 // registerAgentSkills adds the Agent Skills tools (skills_load,
@@ -39,7 +43,11 @@ func (ts *toolSet) registerAgentSkills() {
 	ts.addAgentSkillTools(rt.Names())
 	addTool(ts, ToolInstructions, "The Agent Skills instructions for this session (catalog of available skills and the bodies of active ones), as the host would put them in the system prompt.",
 		func(_ context.Context, c *call, _ InstructionsInput) (InstructionsOutput, error) {
-			return InstructionsOutput{Instructions: rt.Compose(c.session)}, nil
+			out := InstructionsOutput{Instructions: rt.Compose(c.session)}
+			if w := rt.Registry().TruncationWarning(); w != "" {
+				out.Truncated, out.Warnings = true, []string{w}
+			}
+			return out, nil
 		})
 	ts.srv.AddPrompt(&mcp.Prompt{Name: ToolInstructions, Description: "The Agent Skills instructions of this session (<available_skills>, <active_skills>) as a system-prompt text."},
 		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {

@@ -1,0 +1,119 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// fakeEmbeddings is an HTTP server speaking the OpenAI /v1/embeddings and
+// Ollama /api/embed wire protocols. Its vectors have one dimension per
+// concept of a small table (crash and bug are one concept), so texts
+// sharing a concept are similar and others are orthogonal. It counts the
+// texts it embedded and checks the bearer token.
+func fakeEmbeddings(t *testing.T, token string, texts *atomic.Int64) *httptest.Server {
+	concepts := map[string]int{"crash": 0, "crashes": 0, "bug": 0, "bugs": 0, "spreadsheet": 1, "workbook": 1}
+	vec := func(s string) []float64 {
+		v := make([]float64, 3)
+		v[2] = 0 // no concept: the zero vector
+		for _, w := range words(s) {
+			if d, ok := concepts[w]; ok {
+				v[d]++
+			}
+		}
+		return v
+	}
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&in) != nil || in.Model != "embed-test" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		texts.Add(int64(len(in.Input)))
+		switch r.URL.Path {
+		case "/v1/embeddings":
+			if r.Header.Get("Authorization") != "Bearer "+token {
+				http.Error(w, "unauthorized", http.StatusUnauthorized)
+				return
+			}
+			type item struct {
+				Object    string    `json:"object"`
+				Index     int       `json:"index"`
+				Embedding []float64 `json:"embedding"`
+			}
+			out := struct {
+				Object string `json:"object"`
+				Data   []item `json:"data"`
+			}{Object: "list"}
+			// answered in reverse order: the index field decides
+			for i := len(in.Input) - 1; i >= 0; i-- {
+				out.Data = append(out.Data, item{"embedding", i, vec(in.Input[i])})
+			}
+			json.NewEncoder(w).Encode(out)
+		case "/api/embed":
+			out := struct {
+				Model      string      `json:"model"`
+				Embeddings [][]float64 `json:"embeddings"`
+			}{Model: in.Model}
+			for _, s := range in.Input {
+				out.Embeddings = append(out.Embeddings, vec(s))
+			}
+			json.NewEncoder(w).Encode(out)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+}
+
+// TestSemanticStage runs discover over the catalog judged set with an
+// embeddings endpoint (a real HTTP server speaking each protocol): an
+// intent whose words no skill uses ("crashes") finds the debugging skill
+// through the dense ranking fused by reciprocal rank, skills are embedded
+// once (cached by digest), a wrong token fails loud without echoing it,
+// and without an embedder the skill is not found.
+func TestSemanticStage(t *testing.T) {
+	reg := newRegistry(t, catalogDir)
+	const intent = "the app crashes sometimes and I don't know why"
+	lexical := New(Options{Registry: reg})
+	if got := gatewayRanker(t, lexical)(intent); contains(first(got, 3), "systematic-debugging") {
+		t.Fatalf("the lexical stage alone already finds it: %v", got)
+	}
+	for _, proto := range []string{"openai", "ollama"} {
+		t.Run(proto, func(t *testing.T) {
+			var texts atomic.Int64
+			srv := fakeEmbeddings(t, "s3cret", &texts)
+			defer srv.Close()
+			base := srv.URL
+			if proto == "openai" {
+				base += "/v1"
+			}
+			g := New(Options{Registry: reg, Embedder: &HTTPEmbedder{Protocol: proto, BaseURL: base, Model: "embed-test", APIKey: "s3cret"}})
+			got := gatewayRanker(t, g)(intent)
+			if !contains(first(got, 3), "systematic-debugging") {
+				t.Errorf("with embeddings: %v", first(got, 5))
+			}
+			n := texts.Load()
+			if n != int64(len(reg.List())+1) {
+				t.Errorf("embedded %d texts, want every skill once and the intent", n)
+			}
+			gatewayRanker(t, g)("my workbook totals are off")
+			if d := texts.Load() - n; d != 1 {
+				t.Errorf("a second discover embedded %d texts, want only the intent", d)
+			}
+			if proto == "openai" {
+				bad := New(Options{Registry: reg, Embedder: &HTTPEmbedder{Protocol: proto, BaseURL: base, Model: "embed-test", APIKey: "wrong-token"}})
+				_, err := bad.Discover(context.Background(), DiscoverRequest{Intent: intent})
+				if err == nil || strings.Contains(err.Error(), "wrong-token") || !strings.Contains(err.Error(), "HTTP 401") {
+					t.Errorf("a refused token: %v", err)
+				}
+			}
+		})
+	}
+}

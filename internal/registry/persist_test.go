@@ -1,0 +1,116 @@
+package registry
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// describe returns name → description of the visible skills.
+func describe(r *Registry) map[string]string {
+	out := map[string]string{}
+	for _, rec := range r.List() {
+		out[rec.Name] = rec.Description
+	}
+	return out
+}
+
+// TestCacheFile persists the hashes, listings and parsed packages of a
+// real tree in a real file and checks that a new registry (a new
+// process) reuses them while a file keeps its size and modification
+// time, and sees every real change: an edited file, an added file, a
+// removed package; a damaged cache file is ignored.
+func TestCacheFile(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"alpha/SKILL.md":        skillMD("alpha", "Reads spreadsheets aloud."),
+		"alpha/scripts/read.py": "print('alpha')\n",
+		"beta/SKILL.md":         skillMD("beta", "Merges PDF files quickly."),
+		"gamma/SKILL.md":        "---\nname: gamma\ndescription: Draws charts.\nmetadata:\n  tags: [charts, plots]\n  version: 2\n---\n# Gamma\n",
+	})
+	file := filepath.Join(t.TempDir(), "cache", "registry.gob")
+	opts := Options{Roots: []Root{{Dir: root, Origin: OriginProject}}, CacheFile: file}
+	first := New(opts)
+	first.Refresh()
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("no cache file after Refresh: %v", err)
+	}
+
+	second := New(opts)
+	second.Refresh()
+	if !reflect.DeepEqual(describe(first), describe(second)) {
+		t.Fatalf("a registry from the cache differs: %v vs %v", describe(second), describe(first))
+	}
+	for _, name := range []string{"alpha", "beta", "gamma"} {
+		a, _ := first.Lookup(name)
+		b, _ := second.Lookup(name)
+		if a.Digest != b.Digest || !reflect.DeepEqual(a.Frontmatter, b.Frontmatter) || !reflect.DeepEqual(a.Resources, b.Resources) || a.Body != b.Body || string(a.Src) != string(b.Src) || a.Loadable != b.Loadable {
+			t.Errorf("%s from the cache differs:\n%+v\n%+v", name, b, a)
+		}
+	}
+
+	// the cache is keyed by size and modification time: a same-size edit
+	// that restores the modification time is not seen (the documented
+	// trade-off), which shows the cached record was used...
+	beta := filepath.Join(root, "beta", "SKILL.md")
+	st, _ := os.Stat(beta)
+	if err := os.WriteFile(beta, []byte(skillMD("beta", "Splits PDF files rapidly.")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(beta, st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	cached := New(opts)
+	cached.Refresh()
+	if got := describe(cached)["beta"]; got != "Merges PDF files quickly." {
+		t.Errorf("beta = %q: the cached record was not used", got)
+	}
+	uncached := New(Options{Roots: opts.Roots})
+	uncached.Refresh()
+	if got := describe(uncached)["beta"]; got != "Splits PDF files rapidly." {
+		t.Errorf("beta without a cache = %q", got)
+	}
+
+	// ...and a real edit, an added file and a removed package are seen
+	later := time.Now().Add(2 * time.Second)
+	if err := os.Chtimes(beta, later, later); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := second.Lookup("alpha")
+	write(t, root, map[string]string{"alpha/references/guide.md": "more\n"})
+	if err := os.RemoveAll(filepath.Join(root, "gamma")); err != nil {
+		t.Fatal(err)
+	}
+	third := New(opts)
+	third.Refresh()
+	if got := describe(third); got["beta"] != "Splits PDF files rapidly." || got["gamma"] != "" || len(got) != 2 {
+		t.Errorf("after the changes: %v", got)
+	}
+	if after, _ := third.Lookup("alpha"); after.Digest == before.Digest || len(after.Resources) != 3 {
+		t.Errorf("the added file is not in alpha's manifest: %+v", after.Resources)
+	}
+
+	// a damaged cache is ignored and rewritten
+	if err := os.WriteFile(file, []byte("not a cache"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fourth := New(opts)
+	fourth.Refresh()
+	if !reflect.DeepEqual(describe(fourth), describe(third)) {
+		t.Errorf("with a damaged cache: %v", describe(fourth))
+	}
+	fifth := New(opts)
+	fifth.Refresh()
+	if !reflect.DeepEqual(describe(fifth), describe(third)) {
+		t.Errorf("after rewriting the damaged cache: %v", describe(fifth))
+	}
+
+	// another validation configuration does not reuse the records
+	other := opts
+	other.Validation.Claude = true
+	if other.validationKey() == opts.validationKey() {
+		t.Errorf("the claude profile has the same cache key")
+	}
+}
