@@ -19,6 +19,12 @@ type Options struct {
 	// ReportUnusedSuppressions reports `# skillc:ignore` comments that
 	// suppressed nothing (rule unused-suppression).
 	ReportUnusedSuppressions bool
+	// Stop, when set, is asked before each rule: once it answers true the
+	// run ends early and its diagnostics are incomplete. The language
+	// server sets it to drop the analysis of a text an edit replaced; a
+	// caller that sets it must ask it again after the run and discard the
+	// result when it answers true.
+	Stop func() bool
 }
 
 // severity returns the effective severity of rule (default def); ok is
@@ -79,6 +85,9 @@ func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.
 		if _, on := opts.severity(r.ID, r.Severity); !on {
 			continue
 		}
+		if opts.Stop != nil && opts.Stop() {
+			return ds // incomplete: the caller discards it
+		}
 		p := &Pass{File: f, Info: info, Ctx: ctx, rule: r, st: st, diags: &ds}
 		r.Run(p)
 	}
@@ -132,6 +141,7 @@ type state struct {
 	scanRes  scanned
 	credKeys map[string]bool // credentialKey's answer by kwarg name
 	typer    *Typer          // static types from tool schemas (rules_types.go)
+	schemas  map[*Tool]decodedSchema
 }
 
 func newState(f *ast.File, info *check.Info) *state {

@@ -124,7 +124,7 @@ func ruleResultTypeMismatch() *Rule {
 				p.Reportf(fe.List, "foreach needs a list; %s is %s", pathText(directSubst(fe.List), len(directSubst(fe.List).Path)), t)
 			}
 			for _, d := range qualified(p) {
-				s, ok := toolOf(p, d).schema()
+				s, ok := p.schemaOf(toolOf(p, d))
 				if !ok {
 					continue
 				}

@@ -22,6 +22,10 @@ type document struct {
 	lines   *ast.LineTable
 	edit    int // counts text replacements
 	deps    int // counts changes of skills this document may call
+	// now mirrors edit for analyses running without s.mu, and is -1 once
+	// the document closed: an analysis of an older edit stops at its next
+	// checkpoint (see superseded).
+	now atomic.Int64
 
 	// snapMu serialises analysis of this document; snap caches the latest
 	// (dropped when the document leaves the recently used set).
@@ -36,7 +40,8 @@ type document struct {
 	// parser's findings of edit parsedEdit.
 	parsed     ast.Diagnostics
 	parsedEdit int
-	pre        *preParse // the same parse for the full analysis, or nil
+	pre        *preParse // a parse of edit preEdit for the full analysis, or nil
+	preEdit    int
 	// inc are the parser's findings of the last quick publication and the
 	// edits made since, for re-parsing only the edited target next time.
 	inc         incremental
@@ -51,6 +56,12 @@ type document struct {
 	// tokens are the semantic tokens last sent, with their result id.
 	tokens   []uint32
 	tokensID string
+}
+
+// superseded returns the checkpoint question of an analysis of edit of
+// d: whether the text was replaced (or the document closed) since.
+func (d *document) superseded(edit int) func() bool {
+	return func() bool { return d.now.Load() != int64(edit) }
 }
 
 // incremental is what an incremental re-parse starts from.

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"errors"
 	"context"
 	"os"
 	"runtime/debug"
@@ -121,8 +122,11 @@ func (s *Server) didOpen(p *protocol.DidOpenTextDocumentParams) {
 	d := &document{uri: u, version: p.TextDocument.Version, text: text, lines: ast.NewLineTable(text), parsedEdit: -1}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if old := s.docs[u]; old != nil && old.timer != nil {
-		old.timer.Stop()
+	if old := s.docs[u]; old != nil {
+		old.now.Store(-1)
+		if old.timer != nil {
+			old.timer.Stop()
+		}
 	}
 	s.docs[u] = d
 	s.scheduleEditLocked(d, 0)
@@ -150,6 +154,7 @@ func (s *Server) didChange(p *protocol.DidChangeTextDocumentParams) {
 	}
 	d.text, d.lines, d.version = text, ast.NewLineTable(text), p.TextDocument.Version
 	d.edit++
+	d.now.Store(int64(d.edit))
 	d.carry = shiftDiags(d.carry, spans)
 	if d.inc.ok {
 		d.inc.spans = append(d.inc.spans, spans...)
@@ -172,6 +177,7 @@ func (s *Server) didSave(p *protocol.DidSaveTextDocumentParams) {
 		d.text = []byte(*p.Text)
 		d.lines = ast.NewLineTable(d.text)
 		d.edit++
+		d.now.Store(int64(d.edit))
 	}
 	s.scheduleEditLocked(d, 0)
 }
@@ -183,8 +189,11 @@ func (s *Server) didClose(p *protocol.DidCloseTextDocumentParams) {
 	s.mu.Lock()
 	d := s.docs[u]
 	delete(s.docs, u)
-	if d != nil && d.timer != nil {
-		d.timer.Stop()
+	if d != nil {
+		d.now.Store(-1)
+		if d.timer != nil {
+			d.timer.Stop()
+		}
 	}
 	s.recent = slices.DeleteFunc(s.recent, func(o *document) bool { return o == d })
 	s.mu.Unlock()
@@ -340,13 +349,17 @@ func (s *Server) scheduleEditLocked(d *document, delay time.Duration) {
 	}
 	// the quiet time before the full analysis counts from the quick
 	// answer, so that typing at the speed of the answers never pays for
-	// full analyses of texts already replaced
+	// full analyses of texts already replaced; the parse the analysis
+	// needs is made during it (an edit inside one target re-parsed only
+	// that target for the quick answer)
 	d.timer = time.AfterFunc(0, func() {
 		s.publishQuick(u, v)
+		quick := time.Now()
+		s.prepare(u, v)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if d.version == v && s.docs[u] == d {
-			d.timer = time.AfterFunc(delay, func() { s.publish(u, v) })
+			d.timer = time.AfterFunc(max(0, delay-time.Since(quick)), func() { s.publish(u, v) })
 		}
 	})
 }
@@ -400,8 +413,8 @@ func (s *Server) publishQuick(u string, v int32) {
 	if d.edit == edit {
 		d.parsed, d.parsedEdit = parsed, edit
 		d.inc = incremental{ok: true, parsed: parsed}
-		if s.defaultAnalyzer {
-			d.pre = pre
+		if s.defaultAnalyzer && pre != nil {
+			d.pre, d.preEdit = pre, edit
 		}
 	}
 	s.mu.Unlock()
@@ -413,6 +426,27 @@ func (s *Server) publishQuick(u string, v int32) {
 		out = append(out, s.lspDiagnosticIn(u, lines, diag))
 	}
 	s.send(u, v, out, false)
+}
+
+// prepare parses version v of u for its full analysis, unless a parse of
+// that text is already there or the document moved on.
+func (s *Server) prepare(u string, v int32) {
+	s.mu.Lock()
+	d := s.docs[u]
+	if d == nil || d.version != v || !s.defaultAnalyzer || d.pre != nil && d.preEdit == d.edit {
+		s.mu.Unlock()
+		return
+	}
+	text, edit := d.text, d.edit
+	s.mu.Unlock()
+	s.parses <- struct{}{}
+	f, raw := syntax.Parse(docName(u), text)
+	<-s.parses
+	s.mu.Lock()
+	if d.edit == edit {
+		d.pre, d.preEdit = &preParse{file: f, diags: raw}, edit
+	}
+	s.mu.Unlock()
 }
 
 // parse parses text for the quick publication: it returns the parse and
@@ -562,15 +596,26 @@ func (s *Server) notify(method string, params any) {
 // snapshotAt returns the analysis of u at version v, or nil when the
 // document is closed or at another version.
 func (s *Server) snapshotAt(u string, v int32) *snapshot {
-	snap, err := s.snapshot(u)
+	snap, err := s.snapshotOf(u, true)
 	if err != nil || snap.version != v {
 		return nil
 	}
 	return snap
 }
 
+// errSuperseded is the error of an analysis dropped at a checkpoint
+// because an edit replaced its text.
+var errSuperseded = errors.New("superseded by an edit")
+
 // snapshot returns the analysis of the current version of an open document.
-func (s *Server) snapshot(u string) (*snapshot, error) {
+func (s *Server) snapshot(u string) (*snapshot, error) { return s.snapshotOf(u, false) }
+
+// snapshotOf is snapshot; when cancellable (the publications' analyses),
+// an analysis whose text an edit replaced meanwhile stops at its next
+// checkpoint (before the parse, before each rule) and answers
+// errSuperseded instead of finishing a result nobody will see. Requests
+// never cancel: they answer about the text they were asked about.
+func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 	s.mu.Lock()
 	d := s.docs[u]
 	var text []byte
@@ -591,13 +636,27 @@ func (s *Server) snapshot(u string) (*snapshot, error) {
 		s.touch(d)
 		return c, nil
 	}
+	var stop func() bool
+	if cancellable {
+		stop = d.superseded(edit)
+		if stop() {
+			return nil, errSuperseded
+		}
+	}
 	pre := s.takePre(d, edit)
 	if pre == nil && s.defaultAnalyzer && !isSkillMD(u) {
 		f, raw := syntax.Parse(docName(u), text)
 		pre = &preParse{file: f, diags: raw}
 	}
+	if stop != nil && stop() {
+		return nil, errSuperseded
+	}
+	a := analyze(s.opts.Analyzer, docName(u), text, env, pre, stop)
+	if stop != nil && stop() {
+		return nil, errSuperseded // incomplete: never cached nor shown
+	}
 	snap := &snapshot{uri: u, version: version, gen: gen, edit: edit, deps: deps, src: text, lines: lines, env: env,
-		Analysis: analyze(s.opts.Analyzer, docName(u), text, env, pre)}
+		Analysis: a}
 	if pre != nil {
 		snap.parsed = pre.diags
 	}
@@ -612,7 +671,7 @@ func (s *Server) takePre(d *document, edit int) *preParse {
 	defer s.mu.Unlock()
 	pre := d.pre
 	d.pre = nil
-	if pre == nil || d.parsedEdit != edit {
+	if pre == nil || d.preEdit != edit {
 		return nil
 	}
 	return pre
