@@ -2,8 +2,8 @@ package lsp
 
 import (
 	"bytes"
-	"errors"
 	"context"
+	"errors"
 	"os"
 	"runtime/debug"
 	"slices"
