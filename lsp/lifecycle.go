@@ -117,7 +117,9 @@ func capabilities(client clientCaps) protocol.ServerCapabilities {
 
 // didOpen starts tracking a document and publishes its diagnostics.
 func (s *Server) didOpen(p *protocol.DidOpenTextDocumentParams) {
-	u := string(p.TextDocument.URI)
+	// the decoded strings share the message's buffer (text included): a
+	// URI kept as is kept the whole opening message alive
+	u := strings.Clone(string(p.TextDocument.URI))
 	text := []byte(p.TextDocument.Text)
 	d := &document{uri: u, version: p.TextDocument.Version, text: text, lines: ast.NewLineTable(text), parsedEdit: -1}
 	s.mu.Lock()
@@ -342,8 +344,13 @@ func (s *Server) scheduleEditLocked(d *document, delay time.Duration) {
 	u, v := d.uri, d.version
 	if delay == 0 {
 		d.timer = time.AfterFunc(0, func() {
+			// the quick answer's parse is kept for the full analysis:
+			// holding an analysis slot from the parse on bounds how many
+			// documents opened at once hold a parse waiting for theirs
+			s.analyses <- struct{}{}
+			defer func() { <-s.analyses }()
 			s.publishQuick(u, v)
-			s.publish(u, v)
+			s.publishIn(u, v)
 		})
 		return
 	}
@@ -484,8 +491,17 @@ func (s *Server) publish(u string, v int32) {
 		return // a newer edit has its own publication coming
 	}
 	s.analyses <- struct{}{}
+	defer func() { <-s.analyses }()
+	s.publishIn(u, v)
+}
+
+// publishIn is publish for a caller holding an analysis slot.
+func (s *Server) publishIn(u string, v int32) {
+	defer s.recoverPublish(u)
+	if !s.isCurrent(u, v) {
+		return
+	}
 	snap := s.snapshotAt(u, v)
-	<-s.analyses
 	if snap == nil {
 		return
 	}
