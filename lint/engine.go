@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/check/types"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -137,11 +138,12 @@ type state struct {
 	inlined     map[string]bool // names bound by inlined data skills (see inlineBound)
 	index       *index          // ops and references by what the rules ask for (see idx)
 
-	scanDone bool
-	scanRes  scanned
-	credKeys map[string]bool // credentialKey's answer by kwarg name
-	typer    *Typer          // static types from tool schemas (rules_types.go)
-	schemas  map[*Tool]decodedSchema
+	scanDone  bool
+	scanRes   scanned
+	credKeys  map[string]bool         // credentialKey's answer by kwarg name
+	typer     *Typer                  // static types from tool schemas (rules_types.go)
+	schemas   map[*Tool]decodedSchema // decoded input schemas (Pass.schemaOf)
+	propTypes map[propKey]*types.Type // their properties' types (propType)
 }
 
 func newState(f *ast.File, info *check.Info) *state {
