@@ -334,7 +334,7 @@ const quickMinBytes = 16 << 10
 // publication at once for large documents, the full analysis after delay.
 // s.mu is held.
 func (s *Server) scheduleEditLocked(d *document, delay time.Duration) {
-	if len(d.text) < quickMinBytes || isSkillMD(d.uri) {
+	if len(d.text) < s.opts.quickMinSize() || isSkillMD(d.uri) {
 		s.scheduleLocked(d, delay)
 		return
 	}
@@ -515,7 +515,7 @@ func (s *Server) publishIn(u string, v int32) {
 // keepCarry records the rule findings of a full analysis of a large
 // document for the quick publications of the next edits.
 func (s *Server) keepCarry(snap *snapshot) {
-	if len(snap.src) < quickMinBytes {
+	if len(snap.src) < s.opts.quickMinSize() {
 		return
 	}
 	s.mu.Lock()
