@@ -4,8 +4,9 @@ package lsp
 // server schedules, cancels and reuses work on the way (quick
 // publications, the re-parse of one target, the parse made during the
 // debounce, analyses dropped because an edit superseded them), the last
-// publication of the final version holds exactly the findings of a
-// from-scratch analysis of the final text.
+// publication of a version (its full analysis; the quick one before it
+// is a preview) holds exactly the findings of a from-scratch analysis of
+// its text.
 
 import (
 	"encoding/json"
@@ -16,6 +17,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf16"
@@ -82,22 +84,6 @@ func publishedKeys(ds []protocol.Diagnostic) []string {
 	return out
 }
 
-// settled waits until version v of u was published and nothing more came
-// for u during quiet, and returns the last publication of v.
-func (c *testClient) settled(u string, v int32, quiet time.Duration) protocol.PublishDiagnosticsParams {
-	c.t.Helper()
-	c.waitDiags(u, atVersion(v))
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		n := c.published()
-		time.Sleep(quiet)
-		if c.published() == n || time.Now().After(deadline) {
-			break
-		}
-	}
-	return c.waitDiags(u, atVersion(v))
-}
-
 // propertySkills returns real skills of the repository's testdata (a
 // deterministic sample) and a generated 1,000-line one.
 func propertySkills(t *testing.T) map[string]string {
@@ -152,10 +138,37 @@ func TestEditsMatchFromScratch(t *testing.T) {
 			for _, n := range names {
 				must(t, os.WriteFile(filepath.Join(dir, n), []byte(skills[n]), 0o644))
 			}
-			c := newTestClient(t, mode.opts)
+			var mu sync.Mutex
+			full := map[string][]protocol.Diagnostic{} // "uri@version" -> its full publication
+			opts := mode.opts
+			opts.sent = func(u string, v int32, isFull bool, diags []protocol.Diagnostic) {
+				if isFull {
+					mu.Lock()
+					full[fmt.Sprintf("%s@%d", u, v)] = diags
+					mu.Unlock()
+				}
+			}
+			// fullOf waits for the full publication of version v of u
+			fullOf := func(u string, v int32) []protocol.Diagnostic {
+				deadline := time.Now().Add(2 * time.Minute)
+				for {
+					mu.Lock()
+					ds, ok := full[fmt.Sprintf("%s@%d", u, v)]
+					mu.Unlock()
+					if ok {
+						return ds
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("no full publication of %s version %d", u, v)
+					}
+					time.Sleep(2 * time.Millisecond)
+				}
+			}
+			c := newTestClient(t, opts)
 			c.initialize(dir)
 			ref := newTestClient(t, Options{Debounce: -1, quickMin: 1 << 30})
 			ref.initialize(dir)
+			refV := int32(0)
 			for i, n := range names {
 				seed := uint64(1000*len(mode.name) + i)
 				r := rand.New(rand.NewPCG(seed, 25))
@@ -163,7 +176,22 @@ func TestEditsMatchFromScratch(t *testing.T) {
 				text := skills[n]
 				c.open(u, text)
 				v := int32(1)
-				for step := 0; step < 40; step++ {
+				// compare compares the settled publication of the current
+				// version with the reference server's analysis of the text
+				compare := func(step int) {
+					got := fullOf(u, v)
+					refV++
+					ref.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": u}})
+					ref.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+						"uri": u, "languageId": "skillscript", "version": refV, "text": text}})
+					want := ref.waitDiags(u, atVersion(refV))
+					g, w := publishedKeys(got), publishedKeys(want.Diagnostics)
+					if !slices.Equal(g, w) {
+						t.Errorf("%s (seed %d): after %d edits the server published %d findings, a from-scratch analysis %d\ngot:  %s\nwant: %s\ntext:\n%s",
+							n, seed, step, len(g), len(w), strings.Join(g, "\n      "), strings.Join(w, "\n      "), text)
+					}
+				}
+				for step := 1; step <= 40; step++ {
 					from, to, ins, next := randomEdit(r, text)
 					v++
 					c.notify("textDocument/didChange", map[string]any{
@@ -173,23 +201,18 @@ func TestEditsMatchFromScratch(t *testing.T) {
 							"text":  ins}},
 					})
 					text = next
-					switch r.IntN(8) {
+					switch r.IntN(10) {
 					case 0: // let this version's publications happen
 						c.waitDiags(u, atVersion(v))
-					case 1:
-						time.Sleep(time.Duration(r.IntN(6)) * time.Millisecond)
+					case 1, 2, 3: // the next edit lands during its parse or analysis
+						time.Sleep(time.Duration(r.IntN(4000)) * time.Microsecond)
+					case 4:
+						if step > 1 {
+							compare(step)
+						}
 					}
 				}
-				got := c.settled(u, v, 150*time.Millisecond)
-				// the reference server has the same documents open with
-				// their final texts and analyses this one from scratch
-				ref.open(u, text)
-				want := ref.waitDiags(u, atVersion(1))
-				g, w := publishedKeys(got.Diagnostics), publishedKeys(want.Diagnostics)
-				if !slices.Equal(g, w) {
-					t.Errorf("%s (seed %d): after 40 edits the server published %d findings, a from-scratch analysis %d\ngot:  %s\nwant: %s\nfinal text:\n%s",
-						n, seed, len(g), len(w), strings.Join(g, "\n      "), strings.Join(w, "\n      "), text)
-				}
+				compare(40)
 			}
 		})
 	}

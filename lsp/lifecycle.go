@@ -588,6 +588,9 @@ func (s *Server) send(u string, v int32, diags []protocol.Diagnostic, full bool)
 	s.notify("textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
 		URI: uri.URI(u), Version: protocol.NewOptional(v), Diagnostics: diags,
 	})
+	if s.opts.sent != nil {
+		s.opts.sent(u, v, full, diags)
+	}
 	return true
 }
 

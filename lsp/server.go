@@ -62,6 +62,9 @@ type Options struct {
 	// quickMin overrides quickMinBytes when positive (tests: the quick
 	// publication path for small real skills).
 	quickMin int
+	// sent, when set (tests), sees every publication the server sends
+	// with whether it is the full analysis.
+	sent func(u string, v int32, full bool, diags []protocol.Diagnostic)
 }
 
 // quickMinSize is the document size from which edits get a quick
