@@ -130,6 +130,7 @@ func (s *Server) didOpen(p *protocol.DidOpenTextDocumentParams) {
 			old.timer.Stop()
 		}
 	}
+	d.fullAt.Store(time.Now().UnixNano())
 	s.docs[u] = d
 	s.scheduleEditLocked(d, 0)
 }
@@ -157,6 +158,9 @@ func (s *Server) didChange(p *protocol.DidChangeTextDocumentParams) {
 	d.text, d.lines, d.version = text, ast.NewLineTable(text), p.TextDocument.Version
 	d.edit++
 	d.now.Store(int64(d.edit))
+	if len(text) >= s.opts.quickMinSize() {
+		d.logSpans(d.edit, spans) // for moving an older analysis's findings (keepCarry)
+	}
 	d.carry = shiftDiags(d.carry, spans)
 	if d.inc.ok {
 		d.inc.spans = append(d.inc.spans, spans...)
@@ -174,12 +178,14 @@ func (s *Server) didSave(p *protocol.DidSaveTextDocumentParams) {
 		return
 	}
 	if p.Text != nil && *p.Text != string(d.text) {
-		d.carry = shiftDiags(d.carry, []span{{0, len(d.text), len(*p.Text)}})
+		whole := []span{{0, len(d.text), len(*p.Text)}}
+		d.carry = shiftDiags(d.carry, whole)
 		d.inc = incremental{}
 		d.text = []byte(*p.Text)
 		d.lines = ast.NewLineTable(d.text)
 		d.edit++
 		d.now.Store(int64(d.edit))
+		d.logSpans(d.edit, whole)
 	}
 	s.scheduleEditLocked(d, 0)
 }
@@ -508,8 +514,33 @@ func (s *Server) publishIn(u string, v int32) {
 	s.keepCarry(snap)
 	if s.send(u, v, s.lspDiagnostics(snap), true) {
 		s.publishEnv(snap)
+	} else {
+		s.republishQuick(u)
 	}
 	s.skillFromSnapshot(snap)
+}
+
+// republishQuick sends the quick publication of the current version of u
+// again with the carry, after an analysis of an older text renewed it,
+// unless the full diagnostics of that version went out or its quick
+// parse is still to come (it will take the new carry).
+func (s *Server) republishQuick(u string) {
+	s.mu.Lock()
+	d := s.docs[u]
+	if d == nil || d.parsedEdit != d.edit || d.fullVersion >= d.version {
+		s.mu.Unlock()
+		return
+	}
+	v, lines := d.version, d.lines
+	ds := make(ast.Diagnostics, 0, len(d.parsed)+len(d.carry))
+	ds = append(append(ds, d.parsed...), d.carry...)
+	s.mu.Unlock()
+	ds.Sort()
+	out := make([]protocol.Diagnostic, 0, len(ds))
+	for _, diag := range ds {
+		out = append(out, s.lspDiagnosticIn(u, lines, diag))
+	}
+	s.send(u, v, out, false)
 }
 
 // keepCarry records the rule findings of a full analysis of a large
@@ -521,7 +552,7 @@ func (s *Server) keepCarry(snap *snapshot) {
 	s.mu.Lock()
 	d := s.docs[snap.uri]
 	parsed := snap.parsed
-	ok := d != nil && d.edit == snap.edit
+	ok := d != nil && d.edit >= snap.edit && snap.edit >= d.carryEdit
 	if ok && parsed == nil && d.parsedEdit == snap.edit {
 		parsed = d.parsed
 	}
@@ -534,10 +565,26 @@ func (s *Server) keepCarry(snap *snapshot) {
 	}
 	carry := withoutDiags(snap.Diags, parsed)
 	s.mu.Lock()
-	if d.edit == snap.edit {
-		d.carry = carry
+	defer s.mu.Unlock()
+	if snap.edit < d.carryEdit {
+		return // a newer analysis renewed the carry meanwhile
 	}
-	s.mu.Unlock()
+	if d.edit != snap.edit {
+		// an analysis of an older text (see superseded): its findings
+		// moved past the edits since, dropped where an edit touched them
+		spans, ok := d.spansSince(snap.edit)
+		if !ok {
+			return
+		}
+		carry = shiftDiags(carry, spans)
+	}
+	d.carry, d.carryEdit = carry, snap.edit
+	d.fullAt.Store(time.Now().UnixNano())
+	i := 0
+	for i < len(d.log) && d.log[i].edit <= snap.edit {
+		i++
+	}
+	d.log = append(d.log[:0], d.log[i:]...)
 }
 
 // diagKey identifies a diagnostic by what a reader sees of it.
@@ -671,8 +718,11 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 		return nil, errSuperseded
 	}
 	a := analyze(s.opts.Analyzer, docName(u), text, env, pre, stop)
-	if stop != nil && stop() {
-		return nil, errSuperseded // incomplete: never cached nor shown
+	if stop != nil {
+		if stop() {
+			return nil, errSuperseded // incomplete: never cached nor shown
+		}
+		d.fullAt.Store(time.Now().UnixNano())
 	}
 	snap := &snapshot{uri: u, version: version, gen: gen, edit: edit, deps: deps, src: text, lines: lines, env: env,
 		Analysis: a}
