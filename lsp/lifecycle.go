@@ -362,17 +362,13 @@ func (s *Server) scheduleEditLocked(d *document, delay time.Duration) {
 	}
 	// the quiet time before the full analysis counts from the quick
 	// answer, so that typing at the speed of the answers never pays for
-	// full analyses of texts already replaced; the parse the analysis
-	// needs is made during it (an edit inside one target re-parsed only
-	// that target for the quick answer)
+	// full analyses (or parses) of texts already replaced
 	d.timer = time.AfterFunc(0, func() {
 		s.publishQuick(u, v)
-		quick := time.Now()
-		s.prepare(u, v)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if d.version == v && s.docs[u] == d {
-			d.timer = time.AfterFunc(max(0, delay-time.Since(quick)), func() { s.publish(u, v) })
+			d.timer = time.AfterFunc(delay, func() { s.publish(u, v) })
 		}
 	})
 }
@@ -439,27 +435,6 @@ func (s *Server) publishQuick(u string, v int32) {
 		out = append(out, s.lspDiagnosticIn(u, lines, diag))
 	}
 	s.send(u, v, out, false)
-}
-
-// prepare parses version v of u for its full analysis, unless a parse of
-// that text is already there or the document moved on.
-func (s *Server) prepare(u string, v int32) {
-	s.mu.Lock()
-	d := s.docs[u]
-	if d == nil || d.version != v || !s.defaultAnalyzer || d.pre != nil && d.preEdit == d.edit {
-		s.mu.Unlock()
-		return
-	}
-	text, edit := d.text, d.edit
-	s.mu.Unlock()
-	s.parses <- struct{}{}
-	f, raw := syntax.Parse(docName(u), text)
-	<-s.parses
-	s.mu.Lock()
-	if d.edit == edit {
-		d.pre, d.preEdit = &preParse{file: f, diags: raw}, edit
-	}
-	s.mu.Unlock()
 }
 
 // parse parses text for the quick publication: it returns the parse and
