@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	"github.com/skillscript/skillc/check/types"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -19,6 +20,12 @@ type Options struct {
 	// ReportUnusedSuppressions reports `# skillc:ignore` comments that
 	// suppressed nothing (rule unused-suppression).
 	ReportUnusedSuppressions bool
+	// Stop, when set, is asked before each rule: once it answers true the
+	// run ends early and its diagnostics are incomplete. The language
+	// server sets it to drop the analysis of a text an edit replaced; a
+	// caller that sets it must ask it again after the run and discard the
+	// result when it answers true.
+	Stop func() bool
 }
 
 // severity returns the effective severity of rule (default def); ok is
@@ -79,6 +86,9 @@ func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.
 		if _, on := opts.severity(r.ID, r.Severity); !on {
 			continue
 		}
+		if opts.Stop != nil && opts.Stop() {
+			return ds // incomplete: the caller discards it
+		}
 		p := &Pass{File: f, Info: info, Ctx: ctx, rule: r, st: st, diags: &ds}
 		r.Run(p)
 	}
@@ -128,10 +138,12 @@ type state struct {
 	inlined     map[string]bool // names bound by inlined data skills (see inlineBound)
 	index       *index          // ops and references by what the rules ask for (see idx)
 
-	scanDone bool
-	scanRes  scanned
-	credKeys map[string]bool // credentialKey's answer by kwarg name
-	typer    *Typer          // static types from tool schemas (rules_types.go)
+	scanDone  bool
+	scanRes   scanned
+	credKeys  map[string]bool         // credentialKey's answer by kwarg name
+	typer     *Typer                  // static types from tool schemas (rules_types.go)
+	schemas   map[*Tool]decodedSchema // decoded input schemas (Pass.schemaOf)
+	propTypes map[propKey]*types.Type // their properties' types (propType)
 }
 
 func newState(f *ast.File, info *check.Info) *state {

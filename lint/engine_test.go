@@ -131,3 +131,29 @@ func TestIndexSkills(t *testing.T) {
 		t.Error("IndexSkills of a missing dir: want an error")
 	}
 }
+
+// TestStop pins Options.Stop: asked once before each enabled rule, the run
+// ends at the first true answer, and a Stop that never answers true
+// changes nothing.
+func TestStop(t *testing.T) {
+	src := []byte("# Skill: s\n# Description: Use when testing stops.\n# Status: Draft\n\nrun:\n    emit(text=\"${NOPE}\")\n\ndefault: run\n")
+	_, _, want := Check("s.skill.md", src, nil, Options{})
+	asked := 0
+	_, _, all := Check("s.skill.md", src, nil, Options{Stop: func() bool { asked++; return false }})
+	if len(all) != len(want) || len(want) == 0 {
+		t.Fatalf("with a Stop that never answers true: %d findings, without: %d", len(all), len(want))
+	}
+	if asked != len(runnableRules()) {
+		t.Errorf("Stop asked %d times, want once per rule (%d)", asked, len(runnableRules()))
+	}
+	asked = 0
+	_, _, none := Check("s.skill.md", src, nil, Options{Stop: func() bool { asked++; return true }})
+	if asked != 1 {
+		t.Errorf("Stop asked %d times after answering true, want 1", asked)
+	}
+	for _, d := range none {
+		if d.Rule == "undeclared-var" {
+			t.Errorf("a stopped run reported %s", d)
+		}
+	}
+}

@@ -212,7 +212,7 @@ func ruleUnknownConnectorArg() *Rule {
 		},
 		Run: func(p *Pass) {
 			for _, d := range qualified(p) {
-				s, ok := toolOf(p, d).schema()
+				s, ok := p.schemaOf(toolOf(p, d))
 				if !ok || !s.closed() {
 					continue
 				}
@@ -243,7 +243,7 @@ func ruleMissingRequiredConnectorArg() *Rule {
 		},
 		Run: func(p *Pass) {
 			for _, d := range qualified(p) {
-				s, ok := toolOf(p, d).schema()
+				s, ok := p.schemaOf(toolOf(p, d))
 				if !ok {
 					continue
 				}

@@ -124,7 +124,8 @@ func ruleResultTypeMismatch() *Rule {
 				p.Reportf(fe.List, "foreach needs a list; %s is %s", pathText(directSubst(fe.List), len(directSubst(fe.List).Path)), t)
 			}
 			for _, d := range qualified(p) {
-				s, ok := toolOf(p, d).schema()
+				tool := toolOf(p, d)
+				s, ok := p.schemaOf(tool)
 				if !ok {
 					continue
 				}
@@ -132,7 +133,7 @@ func ruleResultTypeMismatch() *Rule {
 					if a.Key == nil || lang.IsUniversal(a.Key.Name) || s.Properties[a.Key.Name] == nil {
 						continue
 					}
-					want, have := types.FromSchema(s.Properties[a.Key.Name]), ty.Expr(a.Value)
+					want, have := p.st.propType(tool, a.Key.Name, s), ty.Expr(a.Value)
 					if want == nil || have == nil || types.Compatible(want, have) {
 						continue
 					}
@@ -142,6 +143,27 @@ func ruleResultTypeMismatch() *Rule {
 			}
 		},
 	}
+}
+
+// propType returns the static type of property name of tool's input
+// schema s, decoded once per file (see Pass.schemaOf).
+func (st *state) propType(tool *Tool, name string, s inputSchema) *types.Type {
+	k := propKey{tool, name}
+	if t, ok := st.propTypes[k]; ok {
+		return t
+	}
+	t := types.FromSchema(s.Properties[name])
+	if st.propTypes == nil {
+		st.propTypes = map[propKey]*types.Type{}
+	}
+	st.propTypes[k] = t
+	return t
+}
+
+// propKey names a property of a tool's input schema.
+type propKey struct {
+	tool *Tool
+	name string
 }
 
 // mayHaveItems reports whether a value of object type t may have an

@@ -42,8 +42,11 @@ func docName(u string) string {
 }
 
 // analyze runs the analyzer, turning a panic into a single diagnostic so
-// that a bug in one rule never takes the server down.
-func analyze(a Analyzer, name string, src []byte, env *Env, pre *preParse) (res Analysis) {
+// that a bug in one rule never takes the server down. stop, when not nil,
+// is the checkpoint question of the default analysis of a parse (pre):
+// the rules stop early once it answers true, and the caller discards the
+// result.
+func analyze(a Analyzer, name string, src []byte, env *Env, pre *preParse, stop func() bool) (res Analysis) {
 	defer func() {
 		if r := recover(); r != nil {
 			f, diags := syntax.Parse(name, src)
@@ -55,7 +58,7 @@ func analyze(a Analyzer, name string, src []byte, env *Env, pre *preParse) (res 
 		return skillMDAnalysis(name, src, env)
 	}
 	if pre != nil {
-		return analyzeParsed(name, pre.file, pre.diags, env)
+		return analyzeParsed(name, pre.file, pre.diags, env, stop)
 	}
 	return a(name, src, env)
 }

@@ -17,18 +17,20 @@ import (
 // environment, as `skillc check` runs it.
 func DefaultAnalyzer(name string, src []byte, env *Env) Analysis {
 	f, parsed := syntax.Parse(name, src)
-	return analyzeParsed(name, f, parsed, env)
+	return analyzeParsed(name, f, parsed, env, nil)
 }
 
 // analyzeParsed is DefaultAnalyzer after the parse: the checker and every
-// rule over f, whose parser diagnostics are parsed.
-func analyzeParsed(name string, f *ast.File, parsed ast.Diagnostics, env *Env) Analysis {
+// rule over f, whose parser diagnostics are parsed. stop, when not nil,
+// ends the rules early (lint.Options.Stop).
+func analyzeParsed(name string, f *ast.File, parsed ast.Diagnostics, env *Env, stop func() bool) Analysis {
 	var ctx lint.Context
 	var opts lint.Options
 	if env != nil && env.Lint != nil {
 		ctx, opts = *env.Lint, env.LintOptions
 	}
 	ctx.FilePath = name
+	opts.Stop = stop
 	info, ds := lint.CheckParsed(f, parsed, &ctx, opts)
 	return Analysis{File: f, Info: info, Diags: ds}
 }

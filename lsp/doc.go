@@ -34,7 +34,11 @@
 // quickMinBytes or more first gets the parser's findings of the new text
 // (re-parsing only the edited target when one edit falls inside one,
 // reparse.go) plus the last full analysis's rule findings moved past the
-// edit, then the full analysis. Closing a document
+// edit, then the full analysis; an analysis whose text an edit replaced stops at its next checkpoint
+// (before the parse, before each rule: lint.Options.Stop) instead of
+// running to the end. Opening holds an analysis slot from the quick
+// parse to the full analysis, so a burst of opens keeps at most
+// GOMAXPROCS parses waiting. Closing a document
 // publishes an empty list. textDocument/diagnostic and
 // workspace/diagnostic answer the same in the pull model.
 //

@@ -22,6 +22,14 @@ type document struct {
 	lines   *ast.LineTable
 	edit    int // counts text replacements
 	deps    int // counts changes of skills this document may call
+	// now mirrors edit for analyses running without s.mu, and is -1 once
+	// the document closed: an analysis of an older edit stops at its next
+	// checkpoint (see superseded).
+	now atomic.Int64
+	// fullAt is when (unix ns) the last full analysis result reached the
+	// carry, or the document opened: an analysis is not stopped once that
+	// is progressAfter ago (see superseded).
+	fullAt atomic.Int64
 
 	// snapMu serialises analysis of this document; snap caches the latest
 	// (dropped when the document leaves the recently used set).
@@ -36,12 +44,15 @@ type document struct {
 	// parser's findings of edit parsedEdit.
 	parsed     ast.Diagnostics
 	parsedEdit int
-	pre        *preParse // the same parse for the full analysis, or nil
+	pre        *preParse // a parse of edit preEdit for the full analysis, or nil
+	preEdit    int
 	// inc are the parser's findings of the last quick publication and the
 	// edits made since, for re-parsing only the edited target next time.
 	inc         incremental
 	carry       ast.Diagnostics
-	fullVersion int32 // newest version whose full diagnostics were sent
+	carryEdit   int        // the edit whose full analysis carry comes from
+	log         []editSpan // the spans of the edits after carryEdit
+	fullVersion int32      // newest version whose full diagnostics were sent
 
 	// pulled are the newest diagnostics of version pulledVersion, for a
 	// client that pulls them.
@@ -51,6 +62,64 @@ type document struct {
 	// tokens are the semantic tokens last sent, with their result id.
 	tokens   []uint32
 	tokensID string
+}
+
+// progressAfter bounds how long a document being edited goes without a
+// full analysis result: an analysis that is superseded is stopped only
+// while the last result is younger than this. Without it, edits arriving
+// faster than an analysis (a loaded machine, a large document) stopped
+// every analysis and the rule findings waited for the typing to pause.
+const progressAfter = 250 * time.Millisecond
+
+// superseded returns the checkpoint question of an analysis of edit of
+// d: whether the text was replaced (or the document closed) since, and
+// the document had a full analysis result recently enough. A superseded
+// analysis that runs to its end still serves: its rule findings, moved
+// past the edits since, become the carry of the quick publications.
+func (d *document) superseded(edit int) func() bool {
+	return func() bool {
+		now := d.now.Load()
+		if now == int64(edit) {
+			return false
+		}
+		return now < 0 || time.Since(time.Unix(0, d.fullAt.Load())) < progressAfter
+	}
+}
+
+// editSpan is the spans of one edit of a document.
+type editSpan struct {
+	edit  int
+	spans []span
+}
+
+// maxLog bounds the edits remembered for moving an older analysis's
+// findings to the current text.
+const maxLog = 512
+
+// logSpans records the spans of edit (s.mu held).
+func (d *document) logSpans(edit int, spans []span) {
+	if len(d.log) >= maxLog {
+		d.log = append(d.log[:0], d.log[len(d.log)-maxLog/2:]...)
+	}
+	d.log = append(d.log, editSpan{edit, spans})
+}
+
+// spansSince returns the spans of the edits after edit up to the current
+// one; ok is false when the log does not hold them all (s.mu held).
+func (d *document) spansSince(edit int) ([]span, bool) {
+	var out []span
+	next := edit + 1
+	for _, e := range d.log {
+		if e.edit < next {
+			continue
+		}
+		if e.edit != next {
+			return nil, false
+		}
+		out = append(out, e.spans...)
+		next++
+	}
+	return out, next == d.edit+1
 }
 
 // incremental is what an incremental re-parse starts from.

@@ -59,8 +59,14 @@ type extClient struct {
 	diags    map[string]int32 // uri -> newest published version
 	diagN    map[string]int   // uri -> number of publications
 	diagAt   map[string]time.Time
+	firstAt  map[string]map[int32]time.Time // uri -> version -> its first publication
 	replies  map[int]extMsg
 	messages []extMsg // notifications other than diagnostics
+
+	// onDiags (under mu), when set, sees the params of every
+	// publishDiagnostics with the time it arrived (on the reading
+	// goroutine, called outside mu).
+	onDiags func(params json.RawMessage, at time.Time)
 }
 
 // startExt starts `skillc lsp args...` in dir with the extra environment.
@@ -86,7 +92,7 @@ func startExt(tb testing.TB, dir string, env []string, args ...string) *extClien
 		tb.Fatal(err)
 	}
 	c := &extClient{tb: tb, cmd: cmd, in: in, diags: map[string]int32{}, diagN: map[string]int{},
-		diagAt: map[string]time.Time{}, replies: map[int]extMsg{}}
+		diagAt: map[string]time.Time{}, firstAt: map[string]map[int32]time.Time{}, replies: map[int]extMsg{}}
 	c.cond = sync.NewCond(&c.mu)
 	go c.read(bufio.NewReaderSize(out, 1<<16))
 	tb.Cleanup(func() {
@@ -141,6 +147,12 @@ func (c *extClient) dispatch(body []byte) {
 	}
 	now := time.Now()
 	c.mu.Lock()
+	hook := c.onDiags
+	c.mu.Unlock()
+	if hook != nil && m.Method == "textDocument/publishDiagnostics" {
+		hook(m.Params, now)
+	}
+	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer c.cond.Broadcast()
 	switch {
@@ -153,6 +165,12 @@ func (c *extClient) dispatch(body []byte) {
 		c.diags[p.URI] = p.Version
 		c.diagN[p.URI]++
 		c.diagAt[p.URI] = now
+		if c.firstAt[p.URI] == nil {
+			c.firstAt[p.URI] = map[int32]time.Time{}
+		}
+		if _, ok := c.firstAt[p.URI][p.Version]; !ok {
+			c.firstAt[p.URI][p.Version] = now
+		}
 	case m.Method != "":
 		c.messages = append(c.messages, m)
 	default:

@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -116,14 +117,20 @@ func capabilities(client clientCaps) protocol.ServerCapabilities {
 
 // didOpen starts tracking a document and publishes its diagnostics.
 func (s *Server) didOpen(p *protocol.DidOpenTextDocumentParams) {
-	u := string(p.TextDocument.URI)
+	// the decoded strings share the message's buffer (text included): a
+	// URI kept as is kept the whole opening message alive
+	u := strings.Clone(string(p.TextDocument.URI))
 	text := []byte(p.TextDocument.Text)
 	d := &document{uri: u, version: p.TextDocument.Version, text: text, lines: ast.NewLineTable(text), parsedEdit: -1}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if old := s.docs[u]; old != nil && old.timer != nil {
-		old.timer.Stop()
+	if old := s.docs[u]; old != nil {
+		old.now.Store(-1)
+		if old.timer != nil {
+			old.timer.Stop()
+		}
 	}
+	d.fullAt.Store(time.Now().UnixNano())
 	s.docs[u] = d
 	s.scheduleEditLocked(d, 0)
 }
@@ -150,6 +157,10 @@ func (s *Server) didChange(p *protocol.DidChangeTextDocumentParams) {
 	}
 	d.text, d.lines, d.version = text, ast.NewLineTable(text), p.TextDocument.Version
 	d.edit++
+	d.now.Store(int64(d.edit))
+	if len(text) >= s.opts.quickMinSize() {
+		d.logSpans(d.edit, spans) // for moving an older analysis's findings (keepCarry)
+	}
 	d.carry = shiftDiags(d.carry, spans)
 	if d.inc.ok {
 		d.inc.spans = append(d.inc.spans, spans...)
@@ -167,11 +178,14 @@ func (s *Server) didSave(p *protocol.DidSaveTextDocumentParams) {
 		return
 	}
 	if p.Text != nil && *p.Text != string(d.text) {
-		d.carry = shiftDiags(d.carry, []span{{0, len(d.text), len(*p.Text)}})
+		whole := []span{{0, len(d.text), len(*p.Text)}}
+		d.carry = shiftDiags(d.carry, whole)
 		d.inc = incremental{}
 		d.text = []byte(*p.Text)
 		d.lines = ast.NewLineTable(d.text)
 		d.edit++
+		d.now.Store(int64(d.edit))
+		d.logSpans(d.edit, whole)
 	}
 	s.scheduleEditLocked(d, 0)
 }
@@ -183,8 +197,11 @@ func (s *Server) didClose(p *protocol.DidCloseTextDocumentParams) {
 	s.mu.Lock()
 	d := s.docs[u]
 	delete(s.docs, u)
-	if d != nil && d.timer != nil {
-		d.timer.Stop()
+	if d != nil {
+		d.now.Store(-1)
+		if d.timer != nil {
+			d.timer.Stop()
+		}
 	}
 	s.recent = slices.DeleteFunc(s.recent, func(o *document) bool { return o == d })
 	s.mu.Unlock()
@@ -323,7 +340,7 @@ const quickMinBytes = 16 << 10
 // publication at once for large documents, the full analysis after delay.
 // s.mu is held.
 func (s *Server) scheduleEditLocked(d *document, delay time.Duration) {
-	if len(d.text) < quickMinBytes || isSkillMD(d.uri) {
+	if len(d.text) < s.opts.quickMinSize() || isSkillMD(d.uri) {
 		s.scheduleLocked(d, delay)
 		return
 	}
@@ -333,14 +350,19 @@ func (s *Server) scheduleEditLocked(d *document, delay time.Duration) {
 	u, v := d.uri, d.version
 	if delay == 0 {
 		d.timer = time.AfterFunc(0, func() {
+			// the quick answer's parse is kept for the full analysis:
+			// holding an analysis slot from the parse on bounds how many
+			// documents opened at once hold a parse waiting for theirs
+			s.analyses <- struct{}{}
+			defer func() { <-s.analyses }()
 			s.publishQuick(u, v)
-			s.publish(u, v)
+			s.publishIn(u, v)
 		})
 		return
 	}
 	// the quiet time before the full analysis counts from the quick
 	// answer, so that typing at the speed of the answers never pays for
-	// full analyses of texts already replaced
+	// full analyses (or parses) of texts already replaced
 	d.timer = time.AfterFunc(0, func() {
 		s.publishQuick(u, v)
 		s.mu.Lock()
@@ -400,8 +422,8 @@ func (s *Server) publishQuick(u string, v int32) {
 	if d.edit == edit {
 		d.parsed, d.parsedEdit = parsed, edit
 		d.inc = incremental{ok: true, parsed: parsed}
-		if s.defaultAnalyzer {
-			d.pre = pre
+		if s.defaultAnalyzer && pre != nil {
+			d.pre, d.preEdit = pre, edit
 		}
 	}
 	s.mu.Unlock()
@@ -450,28 +472,62 @@ func (s *Server) publish(u string, v int32) {
 		return // a newer edit has its own publication coming
 	}
 	s.analyses <- struct{}{}
+	defer func() { <-s.analyses }()
+	s.publishIn(u, v)
+}
+
+// publishIn is publish for a caller holding an analysis slot.
+func (s *Server) publishIn(u string, v int32) {
+	defer s.recoverPublish(u)
+	if !s.isCurrent(u, v) {
+		return
+	}
 	snap := s.snapshotAt(u, v)
-	<-s.analyses
 	if snap == nil {
 		return
 	}
 	s.keepCarry(snap)
 	if s.send(u, v, s.lspDiagnostics(snap), true) {
 		s.publishEnv(snap)
+	} else {
+		s.republishQuick(u)
 	}
 	s.skillFromSnapshot(snap)
+}
+
+// republishQuick sends the quick publication of the current version of u
+// again with the carry, after an analysis of an older text renewed it,
+// unless the full diagnostics of that version went out or its quick
+// parse is still to come (it will take the new carry).
+func (s *Server) republishQuick(u string) {
+	s.mu.Lock()
+	d := s.docs[u]
+	if d == nil || d.parsedEdit != d.edit || d.fullVersion >= d.version {
+		s.mu.Unlock()
+		return
+	}
+	v, lines := d.version, d.lines
+	ds := make(ast.Diagnostics, 0, len(d.parsed)+len(d.carry))
+	ds = append(append(ds, d.parsed...), d.carry...)
+	s.mu.Unlock()
+	ds.Sort()
+	out := make([]protocol.Diagnostic, 0, len(ds))
+	for _, diag := range ds {
+		out = append(out, s.lspDiagnosticIn(u, lines, diag))
+	}
+	s.send(u, v, out, false)
 }
 
 // keepCarry records the rule findings of a full analysis of a large
 // document for the quick publications of the next edits.
 func (s *Server) keepCarry(snap *snapshot) {
-	if len(snap.src) < quickMinBytes {
+	if len(snap.src) < s.opts.quickMinSize() {
 		return
 	}
 	s.mu.Lock()
 	d := s.docs[snap.uri]
 	parsed := snap.parsed
-	ok := d != nil && d.edit == snap.edit
+	ok := d != nil && d.edit >= snap.edit && snap.edit >= d.carryEdit
 	if ok && parsed == nil && d.parsedEdit == snap.edit {
 		parsed = d.parsed
 	}
@@ -484,10 +540,26 @@ func (s *Server) keepCarry(snap *snapshot) {
 	}
 	carry := withoutDiags(snap.Diags, parsed)
 	s.mu.Lock()
-	if d.edit == snap.edit {
-		d.carry = carry
+	defer s.mu.Unlock()
+	if snap.edit < d.carryEdit {
+		return // a newer analysis renewed the carry meanwhile
 	}
-	s.mu.Unlock()
+	if d.edit != snap.edit {
+		// an analysis of an older text (see superseded): its findings
+		// moved past the edits since, dropped where an edit touched them
+		spans, ok := d.spansSince(snap.edit)
+		if !ok {
+			return
+		}
+		carry = shiftDiags(carry, spans)
+	}
+	d.carry, d.carryEdit = carry, snap.edit
+	d.fullAt.Store(time.Now().UnixNano())
+	i := 0
+	for i < len(d.log) && d.log[i].edit <= snap.edit {
+		i++
+	}
+	d.log = append(d.log[:0], d.log[i:]...)
 }
 
 // diagKey identifies a diagnostic by what a reader sees of it.
@@ -538,6 +610,9 @@ func (s *Server) send(u string, v int32, diags []protocol.Diagnostic, full bool)
 	s.notify("textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
 		URI: uri.URI(u), Version: protocol.NewOptional(v), Diagnostics: diags,
 	})
+	if s.opts.sent != nil {
+		s.opts.sent(u, v, full, diags)
+	}
 	return true
 }
 
@@ -562,15 +637,26 @@ func (s *Server) notify(method string, params any) {
 // snapshotAt returns the analysis of u at version v, or nil when the
 // document is closed or at another version.
 func (s *Server) snapshotAt(u string, v int32) *snapshot {
-	snap, err := s.snapshot(u)
+	snap, err := s.snapshotOf(u, true)
 	if err != nil || snap.version != v {
 		return nil
 	}
 	return snap
 }
 
+// errSuperseded is the error of an analysis dropped at a checkpoint
+// because an edit replaced its text.
+var errSuperseded = errors.New("superseded by an edit")
+
 // snapshot returns the analysis of the current version of an open document.
-func (s *Server) snapshot(u string) (*snapshot, error) {
+func (s *Server) snapshot(u string) (*snapshot, error) { return s.snapshotOf(u, false) }
+
+// snapshotOf is snapshot; when cancellable (the publications' analyses),
+// an analysis whose text an edit replaced meanwhile stops at its next
+// checkpoint (before the parse, before each rule) and answers
+// errSuperseded instead of finishing a result nobody will see. Requests
+// never cancel: they answer about the text they were asked about.
+func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 	s.mu.Lock()
 	d := s.docs[u]
 	var text []byte
@@ -591,13 +677,30 @@ func (s *Server) snapshot(u string) (*snapshot, error) {
 		s.touch(d)
 		return c, nil
 	}
+	var stop func() bool
+	if cancellable {
+		stop = d.superseded(edit)
+		if stop() {
+			return nil, errSuperseded
+		}
+	}
 	pre := s.takePre(d, edit)
 	if pre == nil && s.defaultAnalyzer && !isSkillMD(u) {
 		f, raw := syntax.Parse(docName(u), text)
 		pre = &preParse{file: f, diags: raw}
 	}
+	if stop != nil && stop() {
+		return nil, errSuperseded
+	}
+	a := analyze(s.opts.Analyzer, docName(u), text, env, pre, stop)
+	if stop != nil {
+		if stop() {
+			return nil, errSuperseded // incomplete: never cached nor shown
+		}
+		d.fullAt.Store(time.Now().UnixNano())
+	}
 	snap := &snapshot{uri: u, version: version, gen: gen, edit: edit, deps: deps, src: text, lines: lines, env: env,
-		Analysis: analyze(s.opts.Analyzer, docName(u), text, env, pre)}
+		Analysis: a}
 	if pre != nil {
 		snap.parsed = pre.diags
 	}
@@ -612,7 +715,7 @@ func (s *Server) takePre(d *document, edit int) *preParse {
 	defer s.mu.Unlock()
 	pre := d.pre
 	d.pre = nil
-	if pre == nil || d.parsedEdit != edit {
+	if pre == nil || d.preEdit != edit {
 		return nil
 	}
 	return pre

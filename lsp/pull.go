@@ -67,7 +67,7 @@ func (s *Server) diskDiagnostics(u string) ([]protocol.Diagnostic, error) {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
 	env, _ := s.ws.env(u)
-	a := analyze(s.opts.Analyzer, path, src, env, nil)
+	a := analyze(s.opts.Analyzer, path, src, env, nil, nil)
 	lines := ast.NewLineTable(src)
 	ds := append(ast.Diagnostics(nil), a.Diags...)
 	ds.Sort()

@@ -58,6 +58,22 @@ type Options struct {
 	// commands (skillc lsp passes ExecRunner of its own binary); nil means
 	// the server cannot run skills and the commands answer an error.
 	RunSkill SkillRunner
+
+	// quickMin overrides quickMinBytes when positive (tests: the quick
+	// publication path for small real skills).
+	quickMin int
+	// sent, when set (tests), sees every publication the server sends
+	// with whether it is the full analysis.
+	sent func(u string, v int32, full bool, diags []protocol.Diagnostic)
+}
+
+// quickMinSize is the document size from which edits get a quick
+// publication first.
+func (o *Options) quickMinSize() int {
+	if o.quickMin > 0 {
+		return o.quickMin
+	}
+	return quickMinBytes
 }
 
 func (o *Options) debounce() time.Duration {

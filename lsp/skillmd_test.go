@@ -75,7 +75,7 @@ func FuzzSkillMDFeatures(f *testing.F) {
 	f.Add([]byte("---\n---\n"), uint16(4))
 	f.Fuzz(func(t *testing.T, src []byte, at uint16) {
 		env := emptyEnv()
-		a := analyze(DefaultAnalyzer, "/nonexistent/pkg/SKILL.md", src, env, nil)
+		a := analyze(DefaultAnalyzer, "/nonexistent/pkg/SKILL.md", src, env, nil, nil)
 		for _, d := range a.Diags {
 			if d.Range != (ast.Range{}) && (!d.Range.IsValid() || d.Range.To.Offset() > len(src)) {
 				t.Fatalf("%s: range %v outside %d bytes", d.Rule, d.Range, len(src))

@@ -1,0 +1,219 @@
+package lsp
+
+// Property: whatever sequence of edits reaches a text, and however the
+// server schedules, cancels and reuses work on the way (quick
+// publications, the re-parse of one target, the parse made during the
+// debounce, analyses dropped because an edit superseded them), the last
+// publication of a version (its full analysis; the quick one before it
+// is a preview) holds exactly the findings of a from-scratch analysis of
+// its text.
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// editSnippets are what the random edits insert: plain characters, lines
+// that bind, reference or break things, a new target.
+var editSnippets = []string{
+	"x", " ", "\n", "\"", ":", "#", "${", "}", "${ZQ1}", "${PROJECT|upper}",
+	"\n    $set ZZ = \"v\"", "\n    emit(text=\"${ZZ}\")", "\n    if ${A0} == \"x\":\n        emit(text=\"y\")",
+	"\n\nnewt:\n    emit(text=\"${Q}\")\n", "    # skillc:ignore undeclared-var\n", "foreach X in [1]:",
+}
+
+// lspPos returns the LSP position (UTF-16 columns) of byte offset off.
+func lspPos(text string, off int) map[string]any {
+	line := strings.Count(text[:off], "\n")
+	start := strings.LastIndexByte(text[:off], '\n') + 1
+	return map[string]any{"line": line, "character": len(utf16.Encode([]rune(text[start:off])))}
+}
+
+// runeStart moves off back to the start of a rune of text.
+func runeStart(text string, off int) int {
+	for off > 0 && off < len(text) && !utf8.RuneStart(text[off]) {
+		off--
+	}
+	return off
+}
+
+// randomEdit returns a random one-range edit of text: its byte range,
+// the inserted text and the new text.
+func randomEdit(r *rand.Rand, text string) (from, to int, ins, out string) {
+	from = runeStart(text, r.IntN(len(text)+1))
+	to = from
+	switch r.IntN(3) {
+	case 0: // delete
+		to = runeStart(text, min(len(text), from+1+r.IntN(20)))
+		if to < from {
+			to = from
+		}
+	case 1: // replace
+		to = runeStart(text, min(len(text), from+1+r.IntN(4)))
+		if to < from {
+			to = from
+		}
+		ins = editSnippets[r.IntN(len(editSnippets))]
+	default:
+		ins = editSnippets[r.IntN(len(editSnippets))]
+	}
+	return from, to, ins, text[:from] + ins + text[to:]
+}
+
+// publishedKeys renders published diagnostics for comparison, sorted.
+func publishedKeys(ds []protocol.Diagnostic) []string {
+	out := make([]string, 0, len(ds))
+	for _, d := range ds {
+		b, _ := json.Marshal(d)
+		out = append(out, string(b))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// propertySkills returns real skills of the repository's testdata (a
+// deterministic sample) and a generated 1,000-line one.
+func propertySkills(t *testing.T) map[string]string {
+	t.Helper()
+	var paths []string
+	for _, root := range []string{"../testdata/examples", "../testdata/lsp/ws", "../testdata/lint", "../testdata/corpus"} {
+		_ = filepath.WalkDir(root, func(p string, e os.DirEntry, err error) error {
+			if err == nil && !e.IsDir() && strings.HasSuffix(p, SkillExt) {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+	}
+	sort.Strings(paths)
+	out := map[string]string{}
+	step := max(1, len(paths)/14)
+	for i := 0; i < len(paths); i += step {
+		b, err := os.ReadFile(paths[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[fmt.Sprintf("p%02d-%s", i/step, filepath.Base(paths[i]))] = string(b)
+	}
+	out["realistic.skill.md"] = realisticSkill("realistic", 1000, 5)
+	return out
+}
+
+// TestEditsMatchFromScratch applies random edit sequences to real skills,
+// in bursts that supersede analyses under way, and compares the final
+// publication with a from-scratch analysis by a second server.
+func TestEditsMatchFromScratch(t *testing.T) {
+	skills := propertySkills(t)
+	names := slices.Sorted(func(yield func(string) bool) {
+		for n := range skills {
+			if !yield(n) {
+				return
+			}
+		}
+	})
+	for _, mode := range []struct {
+		name string
+		opts Options
+	}{
+		// every document takes the quick path; a debounce of 2 ms lets
+		// some analyses start and be superseded
+		{"quick-debounced", Options{Debounce: 2 * time.Millisecond, quickMin: 1}},
+		{"quick-at-once", Options{Debounce: -1, quickMin: 1}},
+		{"default", Options{Debounce: 2 * time.Millisecond}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			dir := benchWorkspace(t, 5)
+			for _, n := range names {
+				must(t, os.WriteFile(filepath.Join(dir, n), []byte(skills[n]), 0o644))
+			}
+			var mu sync.Mutex
+			full := map[string][]protocol.Diagnostic{} // "uri@version" -> its full publication
+			opts := mode.opts
+			opts.sent = func(u string, v int32, isFull bool, diags []protocol.Diagnostic) {
+				if isFull {
+					mu.Lock()
+					full[fmt.Sprintf("%s@%d", u, v)] = diags
+					mu.Unlock()
+				}
+			}
+			// fullOf waits for the full publication of version v of u
+			fullOf := func(u string, v int32) []protocol.Diagnostic {
+				deadline := time.Now().Add(2 * time.Minute)
+				for {
+					mu.Lock()
+					ds, ok := full[fmt.Sprintf("%s@%d", u, v)]
+					mu.Unlock()
+					if ok {
+						return ds
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("no full publication of %s version %d", u, v)
+					}
+					time.Sleep(2 * time.Millisecond)
+				}
+			}
+			c := newTestClient(t, opts)
+			c.initialize(dir)
+			ref := newTestClient(t, Options{Debounce: -1, quickMin: 1 << 30})
+			ref.initialize(dir)
+			refV := int32(0)
+			for i, n := range names {
+				seed := uint64(1000*len(mode.name) + i)
+				r := rand.New(rand.NewPCG(seed, 25))
+				u := string(uri.File(filepath.Join(dir, n)))
+				text := skills[n]
+				c.open(u, text)
+				v := int32(1)
+				// compare compares the settled publication of the current
+				// version with the reference server's analysis of the text
+				compare := func(step int) {
+					got := fullOf(u, v)
+					refV++
+					ref.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": u}})
+					ref.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+						"uri": u, "languageId": "skillscript", "version": refV, "text": text}})
+					want := ref.waitDiags(u, atVersion(refV))
+					g, w := publishedKeys(got), publishedKeys(want.Diagnostics)
+					if !slices.Equal(g, w) {
+						t.Errorf("%s (seed %d): after %d edits the server published %d findings, a from-scratch analysis %d\ngot:  %s\nwant: %s\ntext:\n%s",
+							n, seed, step, len(g), len(w), strings.Join(g, "\n      "), strings.Join(w, "\n      "), text)
+					}
+				}
+				for step := 1; step <= 40; step++ {
+					from, to, ins, next := randomEdit(r, text)
+					v++
+					c.notify("textDocument/didChange", map[string]any{
+						"textDocument": map[string]any{"uri": u, "version": v},
+						"contentChanges": []any{map[string]any{
+							"range": map[string]any{"start": lspPos(text, from), "end": lspPos(text, to)},
+							"text":  ins}},
+					})
+					text = next
+					switch r.IntN(10) {
+					case 0: // let this version's publications happen
+						c.waitDiags(u, atVersion(v))
+					case 1, 2, 3: // the next edit lands during its parse or analysis
+						time.Sleep(time.Duration(r.IntN(4000)) * time.Microsecond)
+					case 4:
+						if step > 1 {
+							compare(step)
+						}
+					}
+				}
+				compare(40)
+			}
+		})
+	}
+}

@@ -1,0 +1,151 @@
+package lsp
+
+// The typing benchmark of issue 25 item 4: an editor outside the process
+// types at a steady cadence, every keystroke introducing a finding that
+// only the full analysis (the rules) reports, and the client times how
+// long each finding takes to appear.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/uri"
+)
+
+// reUndeclaredMark matches the marker variables the typing benchmark
+// introduces in the message of their undeclared-var finding.
+var reUndeclaredMark = regexp.MustCompile(`^undeclared variable (ZQ\d+):`)
+
+// typingCadence is the time between two keystrokes of the typing benchmark.
+const typingCadence = 60 * time.Millisecond
+
+// benchExtTyping opens an n-line skill from disk in a workspace of 50
+// other skills and types 200 edits at a 60 ms cadence, each inserting a
+// reference ${ZQ<i>} to a variable nothing declares at the start of a
+// string in a target body, and measures for each edit the time from its
+// didChange to the first publication holding its undeclared-var finding
+// (find-*), and to the first publication of its version (first-*). The
+// server CPU is user+system time from the first edit until every finding
+// arrived, divided by the edits.
+func benchExtTyping(b *testing.B, n int, args ...string) {
+	dir := benchWorkspace(b, 50)
+	text := realisticSkill("main", n, 50)
+	path := filepath.Join(dir, "main.skill.md")
+	must(b, os.WriteFile(path, []byte(text), 0o644))
+	lines := strings.Split(text, "\n")
+	var editLines []int // lines of `$set A.. = "value ..."` statements
+	for i, l := range lines {
+		if strings.HasPrefix(l, "    $set A") {
+			editLines = append(editLines, i)
+		}
+	}
+	for i := 0; i < b.N; i++ {
+		const edits = 200
+		var mu sync.Mutex
+		seen := map[string]time.Time{} // marker -> first publication holding it
+		c := startExt(b, dir, nil, args...)
+		c.mu.Lock()
+		c.onDiags = func(raw json.RawMessage, at time.Time) {
+			var p struct {
+				Diagnostics []struct {
+					Code    any    `json:"code"`
+					Message string `json:"message"`
+				} `json:"diagnostics"`
+			}
+			if json.Unmarshal(raw, &p) != nil {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, d := range p.Diagnostics {
+				if m := reUndeclaredMark.FindStringSubmatch(d.Message); m != nil {
+					if _, ok := seen[m[1]]; !ok {
+						seen[m[1]] = at
+					}
+				}
+			}
+		}
+		c.mu.Unlock()
+		c.initialize(dir)
+		u := string(uri.File(path))
+		c.open(u, text)
+		c.waitVersion(u, 1)
+		time.Sleep(500 * time.Millisecond) // the full analysis of the open
+		cpu0, _ := procStat(b, c.cmd.Process.Pid)
+		sent := make([]time.Time, edits)
+		start := time.Now()
+		for e := 0; e < edits; e++ {
+			time.Sleep(time.Until(start.Add(time.Duration(e) * typingCadence)))
+			ln := editLines[(e*7)%len(editLines)]
+			col := strings.Index(lines[ln], "\"value ") + 7
+			sent[e] = time.Now()
+			c.insert(u, int32(e+2), ln, col, fmt.Sprintf("${ZQ%d}", e), 0)
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			mu.Lock()
+			got := len(seen)
+			mu.Unlock()
+			if got == edits || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		cpu1, rss := procStat(b, c.cmd.Process.Pid)
+		var find []time.Duration
+		missing := 0
+		mu.Lock()
+		for e := 0; e < edits; e++ {
+			at, ok := seen[fmt.Sprintf("ZQ%d", e)]
+			if !ok {
+				missing++
+				continue
+			}
+			find = append(find, at.Sub(sent[e]))
+		}
+		mu.Unlock()
+		if missing > 0 {
+			b.Fatalf("%d of %d findings never published", missing, edits)
+		}
+		first := c.firstLatencies(u, sent)
+		b.ReportMetric(float64(percentile(find, 0.5).Microseconds())/1000, "find-p50-ms")
+		b.ReportMetric(float64(percentile(find, 0.99).Microseconds())/1000, "find-p99-ms")
+		b.ReportMetric(float64(percentile(first, 0.5).Microseconds())/1000, "first-p50-ms")
+		b.ReportMetric(float64(percentile(first, 0.99).Microseconds())/1000, "first-p99-ms")
+		b.ReportMetric(float64((cpu1-cpu0).Microseconds())/1000/edits, "cpu-ms/edit")
+		b.ReportMetric(float64(rss)/1024, "rss-MiB")
+	}
+}
+
+// firstLatencies returns, for each edit e sent at sent[e] (version e+2),
+// the time to the first publication of that version; an edit whose
+// version was never published on its own counts until the first
+// publication of a later version.
+func (c *extClient) firstLatencies(u string, sent []time.Time) []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]time.Duration, 0, len(sent))
+	for e, at := range sent {
+		v := int32(e + 2)
+		var best time.Time
+		for pv, t := range c.firstAt[u] {
+			if pv >= v && (best.IsZero() || t.Before(best)) {
+				best = t
+			}
+		}
+		if !best.IsZero() {
+			out = append(out, best.Sub(at))
+		}
+	}
+	return out
+}
+
+func BenchmarkExtTyping1000(b *testing.B) { benchExtTyping(b, 1000) }
+func BenchmarkExtTyping5000(b *testing.B) { benchExtTyping(b, 5000) }
