@@ -15,6 +15,8 @@ import (
 	"time"
 
 	godap "github.com/google/go-dap"
+
+	"github.com/skillscript/skillc/internal/trace"
 )
 
 // dapClient drives a real `skillc dap` process over stdio, as an editor
@@ -423,4 +425,133 @@ func slicesContainPrefix(list []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// replayServer is an MCP server over stdio (newline JSON-RPC) that logs
+// each tool call to the file named in its first argument: lookup answers
+// a ticket, page fails with a tool error.
+const replayServer = `import json, sys
+log = sys.argv[1]
+for line in sys.stdin:
+    req = json.loads(line)
+    if "id" not in req:
+        continue
+    m = req.get("method")
+    if m == "initialize":
+        res = {"protocolVersion": req["params"].get("protocolVersion", "2025-06-18"), "capabilities": {"tools": {}}, "serverInfo": {"name": "t", "version": "1"}}
+    elif m == "tools/list":
+        res = {"tools": [{"name": n, "inputSchema": {"type": "object"}} for n in ("lookup", "page")]}
+    elif m == "tools/call":
+        name = req["params"]["name"]
+        with open(log, "a") as f:
+            f.write(name + "\n")
+        if name == "lookup":
+            res = {"content": [{"type": "text", "text": json.dumps({"severity": "high", "owner": "kim"})}]}
+        else:
+            res = {"content": [{"type": "text", "text": "pager quota exceeded"}], "isError": True}
+    else:
+        res = {}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": req["id"], "result": res}) + "\n")
+    sys.stdout.flush()
+`
+
+const replaySkill = `# Skill: incident
+# Status: Approved
+# Vars: ID=T-0
+
+fetch:
+    $ srv.lookup id="${ID}" -> R
+    $set SEV = "${R.severity}"
+    if ${SEV} == "high":
+        $ srv.page who="${R.owner}" -> P
+
+default: fetch
+`
+
+// TestDAPReplayServeTrace: a real skillc serve runs a skill whose second
+// connector call fails; skillc dap replays that trace: it stops at a
+// breakpoint with the recorded results bound, reproduces the failure on
+// the same line, and calls no connector.
+func TestDAPReplayServeTrace(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	home := t.TempDir()
+	calls := filepath.Join(home, "calls.log")
+	srv := filepath.Join(home, "srv.py")
+	if err := os.WriteFile(srv, []byte(replayServer), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conns, _ := json.Marshal(map[string]any{"srv": map[string]any{"class": "RemoteMcpConnector",
+		"config": map[string]any{"command": py, "args": []string{srv, calls}, "framing": "newline"}}})
+	if err := os.WriteFile(filepath.Join(home, "connectors.json"), conns, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeSkill(t, home, "incident", replaySkill)
+	p := startServe(t, home, nil)
+	cs := connect(t, p.url, nil)
+	var ex struct {
+		Status  string `json:"status"`
+		TraceID string `json:"trace_id"`
+	}
+	callJSON(t, cs, "execute_skill", map[string]any{"name": "incident", "inputs": map[string]any{"ID": "T-9"}}, &ex)
+	if ex.Status != "failed" || ex.TraceID == "" {
+		t.Fatalf("serve run = %+v, want a failed run with a trace", ex)
+	}
+	if err := p.stop(t); err != nil {
+		t.Fatalf("skillc serve: %v", err)
+	}
+	st, err := trace.Open(filepath.Join(home, "traces", trace.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _, err := st.Get(context.Background(), ex.TraceID)
+	st.Close()
+	if err != nil || len(rec.Errors) != 1 || rec.Errors[0].Range == nil {
+		t.Fatalf("recorded run: %+v, %v", rec, err)
+	}
+	recorded := fmt.Sprintf("line %d: %s: %s", rec.Errors[0].Range.Line, rec.Errors[0].Kind, rec.Errors[0].Message)
+	before := readCalls(t, calls)
+	if len(before) != 2 {
+		t.Fatalf("the served run made calls %v, want lookup and page", before)
+	}
+
+	prog := filepath.Join(home, "skills", "incident.skill.md")
+	c := startDAP(t, home, "SKILLSCRIPT_HOME="+home)
+	c.ok("initialize", map[string]any{"adapterID": "skillc"})
+	c.ok("launch", map[string]any{"trace": ex.TraceID, "program": prog})
+	pageLine := lineOf(t, replaySkill, "$ srv.page")
+	c.ok("setBreakpoints", map[string]any{"source": map[string]any{"path": prog}, "breakpoints": []map[string]any{{"line": pageLine}}})
+	c.ok("configurationDone", nil)
+	var out []string
+	reason, frames := c.stopped(&out)
+	if reason != "breakpoint" || frames[0].Line != pageLine {
+		t.Fatalf("replay stop: %s at %+v (output %v)", reason, frames[0], out)
+	}
+	v := c.vars(frames[0].Id)
+	if v["Bound"]["R"] != `{"owner":"kim","severity":"high"}` || v["Bound"]["SEV"] != `"high"` || v["Vars"]["ID"] != `"T-9"` {
+		t.Errorf("replayed variables = %v", v)
+	}
+	if !slicesContainPrefix(out, "replaying trace "+ex.TraceID) {
+		t.Errorf("no replay note in %v", out)
+	}
+	c.ok("continue", map[string]any{"threadId": 1})
+	exited := c.event("exited", &out).(*godap.ExitedEvent)
+	if exited.Body.ExitCode != 1 || !slicesContain(out, recorded) || recorded != fmt.Sprintf("line %d: ToolError: tool srv.page returned an error: pager quota exceeded", pageLine) {
+		t.Errorf("replay end: exit %d, output %v; want the recorded failure %q", exited.Body.ExitCode, out, recorded)
+	}
+	c.ok("disconnect", nil)
+	if after := readCalls(t, calls); len(after) != len(before) {
+		t.Errorf("the replay called the connector: calls %v -> %v", before, after)
+	}
+}
+
+func readCalls(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return strings.Fields(string(b))
 }

@@ -50,7 +50,7 @@ func (l *callLog) add(conn, tool string, out any, err error) {
 		c.Error = redactString(err.Error(), l.secrets)
 	}
 	if out != nil {
-		raw, merr := json.Marshal(redactValue(out, l.secrets))
+		raw, merr := plainJSON(out, l.secrets)
 		switch {
 		case merr != nil:
 			c.Error = "result not recordable: " + merr.Error()
@@ -63,6 +63,21 @@ func (l *callLog) add(conn, tool string, out any, err error) {
 	l.mu.Lock()
 	l.calls = append(l.calls, c)
 	l.mu.Unlock()
+}
+
+// plainJSON is v as JSON with every string holding a secret value
+// redacted; v is first made plain (maps, lists, scalars) through JSON, so
+// values of any Go type are walked.
+func plainJSON(v any, secrets []string) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var plain any
+	if err := json.Unmarshal(raw, &plain); err != nil {
+		return nil, err
+	}
+	return json.Marshal(redactValue(plain, secrets))
 }
 
 func redactString(s string, secrets []string) string {
