@@ -555,3 +555,36 @@ func readCalls(t *testing.T, path string) []string {
 	}
 	return strings.Fields(string(b))
 }
+
+// TestNeovimDAPSession runs editors/nvim/test/dap_session.lua in headless
+// Neovim: the adapter and launch configuration of lua/skillc/dap.lua
+// driven by a scripted DAP client against the real `skillc dap`.
+func TestNeovimDAPSession(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("nvim is not installed")
+		}
+		t.Skip("nvim not installed")
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "editors", "nvim", "test", "fixtures", "debug.skill.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	skill := filepath.Join(dir, "debug.skill.md")
+	if err := os.WriteFile(skill, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "editors", "nvim", "test", "dap_session.lua"))
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-u", "NONE", "-c", "luafile "+script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SKILLC_DAP_SKILL="+skill, "SKILLSCRIPT_HOME="+filepath.Join(dir, "home"),
+		"HOME="+dir, "XDG_STATE_HOME="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok: neovim dap session passed") {
+		t.Fatalf("neovim dap session failed: %v\n%s", err, out)
+	}
+}

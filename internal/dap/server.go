@@ -560,9 +560,10 @@ const (
 	refDynamic  = 1 << 20
 )
 
-// Scope kinds, in the order shown.
+// Scope kinds, in the order shown (an editor expands the first: the
+// innermost that has variables).
 var scopeKinds = []struct{ name, kind string }{
-	{"Loop", eval.VarLoop}, {"Vars", eval.VarInput}, {"Bound", eval.VarBound}, {"Targets", eval.VarOutput},
+	{"Loop", eval.VarLoop}, {"Bound", eval.VarBound}, {"Vars", eval.VarInput}, {"Targets", eval.VarOutput},
 }
 
 func (s *Server) stackTrace(r *godap.StackTraceRequest) {
