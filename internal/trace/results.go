@@ -17,7 +17,9 @@ import (
 const MaxResultBytes = 64 << 10
 
 // ToolCall is one call a run made to a connector tool or a model, with
-// what came back: the result (secrets redacted), or the error. A replay
+// what came back: the result (secrets redacted), or the error. A call
+// that received a secret is recorded with Redacted as its result (and
+// error) whole, since the backend may return the secret in any spelling. A replay
 // (skillc dap with a trace) answers the run's calls from these, in order,
 // so no connector is contacted.
 type ToolCall struct {
@@ -39,8 +41,24 @@ type callLog struct {
 	secrets []string
 }
 
-func (l *callLog) add(conn, tool string, out any, err error) {
+func (l *callLog) add(conn, tool string, sent any, out any, err error) {
 	c := ToolCall{Connector: conn, Tool: tool}
+	if l.holdsSecret(sent) {
+		// the backend received a secret: all it returns is tainted, as the
+		// evaluator treats it, and is kept as the placeholder only
+		if err != nil {
+			c.Error = Redacted
+		}
+		if out != nil || err == nil {
+			c.Result = json.RawMessage(`"` + Redacted + `"`)
+		}
+		var te *contract.ToolError
+		c.ToolError = errors.As(err, &te)
+		l.mu.Lock()
+		l.calls = append(l.calls, c)
+		l.mu.Unlock()
+		return
+	}
 	var te *contract.ToolError
 	switch {
 	case errors.As(err, &te):
@@ -78,6 +96,25 @@ func plainJSON(v any, secrets []string) ([]byte, error) {
 		return nil, err
 	}
 	return json.Marshal(redactValue(plain, secrets))
+}
+
+// holdsSecret reports whether a provisioned secret's value appears in any
+// string inside v (the arguments a backend received).
+func (l *callLog) holdsSecret(v any) bool {
+	if len(l.secrets) == 0 {
+		return false
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return true
+	}
+	var plain any
+	if json.Unmarshal(raw, &plain) != nil {
+		return true
+	}
+	red, _ := json.Marshal(redactValue(plain, l.secrets))
+	norm, _ := json.Marshal(plain)
+	return string(red) != string(norm)
 }
 
 func redactString(s string, secrets []string) string {
@@ -118,7 +155,7 @@ type recConnector struct {
 
 func (c *recConnector) Call(ctx context.Context, tool string, args map[string]any) (any, error) {
 	out, err := c.Connector.Call(ctx, tool, args)
-	c.log.add(c.name, tool, out, err)
+	c.log.add(c.name, tool, args, out, err)
 	return out, err
 }
 
@@ -133,7 +170,7 @@ func (m *recModel) Run(ctx context.Context, prompt string, opts contract.RunOpti
 	if err == nil {
 		v = out
 	}
-	m.log.add(ModelConnector, opts.Model, v, err)
+	m.log.add(ModelConnector, opts.Model, prompt, v, err)
 	return out, err
 }
 

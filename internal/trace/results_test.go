@@ -61,3 +61,27 @@ func TestStoreRecordsToolCalls(t *testing.T) {
 		}
 	}
 }
+
+// A call that received a secret is recorded as the placeholder whole: the
+// backend may return the secret in a spelling no redactor knows.
+func TestStoreToolCallTainted(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	m, err := mock.Parse("m.yaml", []byte("mocks:\n  - op: svc.upper\n    result: SK-LIVE-XYZ987\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "# Skill: t\n# Status: Approved\n# Requires: secret.K\n\nrun:\n    $ svc.upper text=\"{{secret.K}}\" -> U\n\ndefault: run\n"
+	r := eval.Runner{Registry: m.Registry(), Secrets: func(string) (string, bool) { return "sk-live-xyz987", true }}
+	_, id, err := st.Exec(context.Background(), r, Run{Trigger: "cli"}, "t.skill.md", []byte(src), nil, []string{"sk-live-xyz987"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, err := st.ToolCalls(context.Background(), id)
+	if err != nil || len(calls) != 1 || string(calls[0].Result) != `"`+Redacted+`"` {
+		t.Fatalf("calls = %+v (%v)", calls, err)
+	}
+}
