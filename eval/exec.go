@@ -22,11 +22,14 @@ func (x *run) runTargets() error {
 
 func (x *run) runTarget(t *ast.Target) error {
 	name := t.Name.Name
-	x.cur = &targetState{name: name, emitStart: len(x.res.Emissions)}
+	x.cur = &targetState{name: name, emitStart: len(x.res.Emissions), t: t}
 	x.res.TargetOrder = append(x.res.TargetOrder, name)
 	x.trace("target", name, "", x.line(t.Range), name)
 	x.progress(Event{Kind: "target", Target: name, Line: x.line(t.Range)})
-	err := x.execBlock(t.Body, x.root)
+	err := x.debugStop(PointTarget, t, nil, x.root)
+	if err == nil {
+		err = x.execBlock(t.Body, x.root)
+	}
 	if err != nil {
 		if err = x.recover(t, err); err != nil {
 			return err
@@ -111,6 +114,11 @@ func (x *run) execStmt(s ast.Stmt, sc *scope) error {
 	}
 	if err := x.step(); err != nil {
 		return err
+	}
+	if x.r.Debug != nil {
+		if err := x.debugStop(PointStmt, x.curTarget(), s, sc); err != nil {
+			return err
+		}
 	}
 	saved := x.flowFrom()
 	err := x.dispatchStmt(s, sc)

@@ -73,6 +73,9 @@ type Runner struct {
 	// bindings and emissions; 0 means DefaultMaxMemoryBytes, negative no
 	// cap.
 	MaxMemoryBytes int64
+	// Debug, when set, is stopped at every step of the run and of its
+	// children (see Debugger); nil costs nothing.
+	Debug Debugger
 }
 
 // Loader turns a stored skill's source into a checked file; see

@@ -68,6 +68,7 @@ type run struct {
 
 // targetState tracks the target being run.
 type targetState struct {
+	t         *ast.Target
 	name      string
 	emitStart int
 	out       any
@@ -153,6 +154,10 @@ func (x *run) bind(sc *scope, name string, v any, tainted bool) error {
 
 // execute runs the whole skill, recording any failure in the result.
 func (x *run) execute(inputs map[string]any) {
+	if err := x.debugStop(PointSkill, nil, nil, x.root); err != nil {
+		x.fail(err)
+		return
+	}
 	if err := x.prepare(inputs); err != nil {
 		x.fail(err)
 		return
@@ -222,6 +227,9 @@ func (x *run) finish() *Result {
 	x.res.touched = x.touched
 	x.flow = false
 	x.progress(Event{Kind: "done", Detail: x.res.Status})
+	if x.r.Debug != nil {
+		_ = x.debugStop(PointDone, nil, nil, x.root) // the run is over: nothing left to stop
+	}
 	if x.depth == 0 {
 		// The output boundary: a child's result stays whole for its
 		// caller (its taint travels with it); the root's is redacted,
@@ -273,6 +281,14 @@ func (x *run) progress(ev Event) {
 	ev.Skill, ev.Depth = x.res.Skill, x.depth
 	ev.Detail = x.secrets.Redact(redactTainted(x.secrets.Display(ev.Detail), x.flow))
 	x.r.Progress(ev)
+}
+
+// curTarget is the target being run, or nil.
+func (x *run) curTarget() *ast.Target {
+	if x.cur == nil {
+		return nil
+	}
+	return x.cur.t
 }
 
 func (x *run) targetName() string {

@@ -139,3 +139,29 @@ func TestNeovimRealSession(t *testing.T) {
 		t.Fatalf("neovim real session failed: %v\n%s", err, out)
 	}
 }
+
+// TestNeovimCapabilitiesSession runs editors/nvim/test/caps_session.lua:
+// headless Neovim against the real server for selection range, document
+// highlight, signature help in an unclosed call, linked editing, range
+// formatting applied to the buffer and the server-side skillc.run.
+func TestNeovimCapabilitiesSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	nvim := requireTool(t, "nvim")
+	bin, _ := editorServer(t)
+	ws := t.TempDir()
+	writeFile(t, ws, "caps.skill.md", read(t, filepath.Join("..", "editors", "nvim", "test", "fixtures"), "caps.skill.md"))
+	script, _ := filepath.Abs(filepath.Join("..", "editors", "nvim", "test", "caps_session.lua"))
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-u", "NONE", "-c", "luafile "+script)
+	cmd.Env = append(os.Environ(), "SKILLC_LSP_BIN="+bin, "SKILLC_LSP_WORKSPACE="+ws,
+		"HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "SKILLSCRIPT_HOME="+t.TempDir())
+	cmd.Dir = ws
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s", out)
+	if err != nil || !strings.Contains(string(out), "ok: neovim capabilities session passed") {
+		t.Fatalf("neovim capabilities session failed: %v\n%s", err, out)
+	}
+}

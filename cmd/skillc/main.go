@@ -97,6 +97,7 @@ func commands(s *streams) []*cli.Command {
 		serveCommand(s),
 		testCommand(s),
 		lspCommand(),
+		dapCommand(),
 		rulesCommand(s),
 		explainCommand(s),
 		completionCommand(s),

@@ -57,12 +57,19 @@ func (s *Store) ExecParsed(ctx context.Context, r eval.Runner, meta Run, file st
 	}
 	rec := NewRecorder(now, r.Progress)
 	r.Progress = rec.Hook
+	calls := &callLog{secrets: secrets}
+	r.Registry = recording(r.Registry, calls)
 	res, err := r.Run(ctx, f, info, inputs)
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
 	defer cancel()
 	if err != nil {
 		_ = s.Abort(wctx, meta.ID, err.Error())
 		return res, meta.ID, err
+	}
+	// the tool calls first: a replay needs them, and the run row's
+	// final write below completes a Postgres job
+	if cerr := s.saveCalls(wctx, meta.ID, calls.calls); cerr != nil {
+		return res, meta.ID, cerr
 	}
 	// on Postgres the job completes in the final row's transaction; when
 	// that fails (the job was rescued meanwhile, ...) the row is written

@@ -82,6 +82,7 @@ async function stopClient() {
 // restartClient stops the current client and starts a new one.
 async function restartClient() {
   await stopClient();
+  registerDebugger(context);
   await startClient();
 }
 
@@ -107,6 +108,33 @@ function runSkill(kind, uriString) {
   });
 }
 
+// registerDebugger contributes `skillc dap` as the "skillscript" debug
+// adapter, and fills in a launch configuration for F5 without launch.json.
+function registerDebugger(context) {
+  const factory = {
+    createDebugAdapterDescriptor() {
+      const a = server.debugAdapter(settings(), { workspaceFolder: workspaceFolderPath() });
+      return new vscode.DebugAdapterExecutable(a.command, a.args, a.options);
+    },
+  };
+  const provider = {
+    resolveDebugConfiguration(_folder, config) {
+      const doc = vscode.window.activeTextEditor?.document;
+      const active = doc && doc.languageId === server.LANGUAGE_ID && doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined;
+      const r = server.resolveDebugConfiguration(config, active);
+      if (r.error) {
+        vscode.window.showErrorMessage(r.error);
+        return undefined;
+      }
+      return r.config;
+    },
+  };
+  context.subscriptions.push(
+    vscode.debug.registerDebugAdapterDescriptorFactory(server.DEBUG_TYPE, factory),
+    vscode.debug.registerDebugConfigurationProvider(server.DEBUG_TYPE, provider),
+  );
+}
+
 // activate is called by VS Code when a skillscript document is opened.
 async function activate(context) {
   state.output = vscode.window.createOutputChannel('skillc');
@@ -124,6 +152,7 @@ async function activate(context) {
       }
     }),
   );
+  registerDebugger(context);
   await startClient();
 }
 

@@ -84,6 +84,37 @@ function commandLine(kind, file, settings = {}, ctx = {}) {
   return { command: expandPath(settings.path, ctx), args: [kind, file], env: serverEnv(settings, ctx) };
 }
 
+// DEBUG_TYPE is the debugger type contributed in package.json.
+const DEBUG_TYPE = 'skillscript';
+
+// debugAdapter returns the command, arguments and spawn options of the
+// debug adapter: `<skillc.path> dap` over stdio, with the same
+// environment as the language server.
+function debugAdapter(settings = {}, ctx = {}) {
+  const options = { env: serverEnv(settings, ctx) };
+  if (ctx.workspaceFolder) {
+    options.cwd = ctx.workspaceFolder;
+  }
+  return { command: expandPath(settings.path, ctx), args: ['dap'], options };
+}
+
+// resolveDebugConfiguration fills in a launch configuration: F5 without a
+// launch.json debugs the active skill, stopping on entry; a configuration
+// without program or trace is refused with a message (returned as error).
+function resolveDebugConfiguration(config = {}, activeFile) {
+  const out = Object.assign({}, config);
+  if (!out.type && !out.request && !out.name) {
+    if (!activeFile) {
+      return { error: 'skillc: open a .skill.md file to debug it' };
+    }
+    Object.assign(out, { type: DEBUG_TYPE, request: 'launch', name: 'Debug skill', program: activeFile, stopOnEntry: true });
+  }
+  if (!out.program && !out.trace) {
+    return { error: 'skillc: the launch configuration needs "program" (a .skill.md path) or "trace" (a trace id to replay)' };
+  }
+  return { config: out };
+}
+
 // documentSelector lists the documents the server is asked about.
 function documentSelector() {
   return [
@@ -104,6 +135,9 @@ function startFailureMessage(err, command) {
 
 module.exports = {
   CLIENT_ID,
+  DEBUG_TYPE,
+  debugAdapter,
+  resolveDebugConfiguration,
   commandLine,
   serverEnv,
   DEFAULT_PATH,

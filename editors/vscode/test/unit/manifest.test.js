@@ -96,3 +96,12 @@ test('settings, defaults and commands for the language server are contributed', 
     assert.ok(commands.includes(c), `command ${c}`);
   }
 });
+
+test('the debugger is contributed with the launch arguments skillc dap reads', () => {
+  const dbg = pkg.contributes.debuggers.find((d) => d.type === 'skillscript');
+  assert.ok(dbg);
+  const props = Object.keys(dbg.configurationAttributes.launch.properties).sort();
+  assert.deepEqual(props, ['database', 'inputs', 'mocks', 'program', 'realEffects', 'stopOnEntry', 'trace']);
+  assert.ok(pkg.contributes.breakpoints.some((b) => b.language === 'skillscript'));
+  assert.ok(pkg.activationEvents.includes('onDebugResolve:skillscript'));
+});

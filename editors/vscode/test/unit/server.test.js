@@ -87,3 +87,21 @@ test('commandLine runs skillc run/test on the file with the same environment', (
   assert.equal(c.env.B, '1');
   assert.throws(() => server.commandLine('rm', 'x', {}, ctx), /unknown skillc command/);
 });
+
+test('debugAdapter runs `skillc dap` with the server environment', () => {
+  const a = server.debugAdapter({ path: '~/bin/skillc', env: { A: '1' }, skillscriptHome: '/h/.ss' }, ctx);
+  assert.equal(a.command, path.join('/home/ada', 'bin/skillc'));
+  assert.deepEqual(a.args, ['dap']);
+  assert.equal(a.options.cwd, '/work/project');
+  assert.equal(a.options.env.A, '1');
+  assert.equal(a.options.env.SKILLSCRIPT_HOME, '/h/.ss');
+});
+
+test('resolveDebugConfiguration debugs the active skill without launch.json', () => {
+  const r = server.resolveDebugConfiguration({}, '/work/project/a.skill.md');
+  assert.deepEqual(r.config, { type: 'skillscript', request: 'launch', name: 'Debug skill', program: '/work/project/a.skill.md', stopOnEntry: true });
+  assert.match(server.resolveDebugConfiguration({}, undefined).error, /open a \.skill\.md/);
+  assert.match(server.resolveDebugConfiguration({ type: 'skillscript', request: 'launch', name: 'x' }).error, /"program"/);
+  const replay = { type: 'skillscript', request: 'launch', name: 'r', trace: 'abc' };
+  assert.deepEqual(server.resolveDebugConfiguration(replay).config, replay);
+});
