@@ -15,6 +15,7 @@ import (
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/skilltest"
 	"github.com/skillscript/skillc/internal/dap"
+	ihost "github.com/skillscript/skillc/internal/host"
 	"github.com/skillscript/skillc/internal/trace"
 	"github.com/skillscript/skillc/syntax"
 )
@@ -102,11 +103,14 @@ func dapLaunch(ctx context.Context, c *cli.Context, logw io.Writer, a dap.Launch
 // source and inputs, its connector and model results fed back; no
 // connector is contacted, shell and file ops are refused.
 func dapReplay(ctx context.Context, opts host.Options, program string, a dap.LaunchArgs) (*dap.Program, error) {
-	st, err := openTraceStore(ctx, opts.Config, a.Database, true)
+	env, envSet := os.LookupEnv(ihost.EnvDatabaseURL)
+	db, _ := ihost.Resolve(ihost.Layers{Flag: a.Database, FlagSet: a.Database != "", Env: env, EnvSet: envSet})
+	asm := ihost.Open(ihost.Config{TraceDir: opts.Config.TraceDir, DatabaseURL: db})
+	defer asm.Close()
+	st, err := asm.Traces(ctx, false)
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
 	rec, src, err := st.Get(ctx, a.Trace)
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", a.Trace, err)

@@ -184,6 +184,14 @@ func (s *Store) saveCalls(ctx context.Context, id string, calls []ToolCall) erro
 		return fmt.Errorf("trace: begin: %w", err)
 	}
 	defer tx.Rollback()
+	if err := s.insertCalls(ctx, tx, id, calls); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// insertCalls writes the tool calls of run id in tx.
+func (s *Store) insertCalls(ctx context.Context, tx *sql.Tx, id string, calls []ToolCall) error {
 	for i, c := range calls {
 		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO tool_calls(run_id, seq, connector, tool, result, error, tool_error, truncated)
 			VALUES(?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, seq) DO NOTHING`),
@@ -192,7 +200,7 @@ func (s *Store) saveCalls(ctx context.Context, id string, calls []ToolCall) erro
 			return fmt.Errorf("trace: record tool call: %w", err)
 		}
 	}
-	return tx.Commit()
+	return nil
 }
 
 // ToolCalls returns the recorded tool calls of run id, in call order.

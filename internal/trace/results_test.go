@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/mock"
+	"github.com/skillscript/skillc/syntax"
 )
 
 // A run's connector and model calls are recorded in call order, with
@@ -83,5 +85,42 @@ func TestStoreToolCallTainted(t *testing.T) {
 	calls, err := st.ToolCalls(context.Background(), id)
 	if err != nil || len(calls) != 1 || string(calls[0].Result) != `"`+Redacted+`"` {
 		t.Fatalf("calls = %+v (%v)", calls, err)
+	}
+}
+
+// A run that skillc run spooled keeps its tool calls: after the import
+// they are in the store as a direct write leaves them, redacted, so a
+// replay of a CLI run has its recorded results.
+func TestSpoolKeepsToolCalls(t *testing.T) {
+	dir := t.TempDir()
+	sp, err := OpenSpool(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mock.Parse("m.yaml", []byte("mocks:\n  - op: crm.lookup\n    result: {name: Ada, key: \"tok-123456\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := []byte("# Skill: calls\n# Status: Approved\n\nrun:\n    $ crm.lookup id=\"1\" -> A\n    emit(text=\"${A.name}\")\n\ndefault: run\n")
+	f, _ := syntax.Parse("calls.skill.md", src)
+	_, id, err := sp.ExecParsed(context.Background(), eval.Runner{Registry: m.Registry()}, Run{Trigger: "cli"}, "calls.skill.md", src, f, check.Check(f), nil, []string{"tok-123456"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Open(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	calls, err := st.ToolCalls(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a map[string]any
+	if len(calls) == 1 {
+		_ = json.Unmarshal(calls[0].Result, &a)
+	}
+	if len(calls) != 1 || calls[0].Connector != "crm" || a["name"] != "Ada" || a["key"] != Redacted {
+		t.Fatalf("imported calls = %+v", calls)
 	}
 }

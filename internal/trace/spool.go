@@ -53,11 +53,14 @@ func OpenSpool(dir string) (*Spool, error) {
 // Source), the finish record (Finish, with the outcome fields and Ops
 // of the run) or an abort (Abort, AbortAt).
 type spoolLine struct {
-	Run     *Run   `json:"run,omitempty"`
-	Source  string `json:"source,omitempty"`
-	Finish  *Run   `json:"finish,omitempty"`
-	Abort   string `json:"abort,omitempty"`
-	AbortAt int64  `json:"abort_at_ms,omitempty"`
+	Run    *Run   `json:"run,omitempty"`
+	Source string `json:"source,omitempty"`
+	Finish *Run   `json:"finish,omitempty"`
+	// Calls are the run's connector and model results (redacted), kept
+	// for a replay; written with the finish record.
+	Calls   []ToolCall `json:"calls,omitempty"`
+	Abort   string     `json:"abort,omitempty"`
+	AbortAt int64      `json:"abort_at_ms,omitempty"`
 }
 
 // ExecParsed is [Store.ExecParsed] recording into the spool: it writes
@@ -76,13 +79,15 @@ func (sp *Spool) ExecParsed(ctx context.Context, r eval.Runner, meta Run, file s
 	defer w.close()
 	rec := NewRecorder(now, r.Progress)
 	r.Progress = rec.Hook
+	calls := &callLog{secrets: secrets}
+	r.Registry = recording(r.Registry, calls)
 	res, err := r.Run(ctx, f, info, inputs)
 	if err != nil {
 		_ = w.write(spoolLine{Abort: err.Error(), AbortAt: sp.now().UnixMilli()})
 		return res, meta.ID, err
 	}
 	fin := finishRecord(res, rec.Ops(res), now())
-	if ferr := w.write(spoolLine{Finish: fin}); ferr != nil {
+	if ferr := w.write(spoolLine{Finish: fin, Calls: calls.calls}); ferr != nil {
 		return res, meta.ID, ferr
 	}
 	return res, meta.ID, nil
@@ -206,6 +211,9 @@ func (s *Store) importSpoolFile(ctx context.Context, path string) error {
 				return fmt.Errorf("trace spool %s: %w", path, err)
 			}
 			if err := s.insertOps(ctx, tx, id, fin.Ops); err != nil {
+				return fmt.Errorf("trace spool %s: %w", path, err)
+			}
+			if err := s.insertCalls(ctx, tx, id, l.Calls); err != nil {
 				return fmt.Errorf("trace spool %s: %w", path, err)
 			}
 		case l.Abort != "":
