@@ -3,8 +3,8 @@ package main
 import (
 	"os"
 
-	"github.com/skillscript/skillc/internal/config"
 	ihost "github.com/skillscript/skillc/internal/host"
+	"github.com/skillscript/skillc/internal/leaf/config"
 	"github.com/urfave/cli/v2"
 )
 

@@ -16,7 +16,7 @@ import (
 	"github.com/skillscript/skillc/eval/skilltest"
 	"github.com/skillscript/skillc/internal/dap"
 	ihost "github.com/skillscript/skillc/internal/host"
-	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/host/trace"
 	"github.com/skillscript/skillc/syntax"
 )
 

@@ -16,7 +16,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
-	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/host/trace"
 )
 
 // dapClient drives a real `skillc dap` process over stdio, as an editor

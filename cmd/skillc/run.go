@@ -18,8 +18,8 @@ import (
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/host"
-	"github.com/skillscript/skillc/internal/config"
-	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/internal/format/render"
+	"github.com/skillscript/skillc/internal/leaf/config"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
 )

@@ -15,7 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/skillscript/skillc/internal/serve"
+	"github.com/skillscript/skillc/internal/host/serve"
 )
 
 // bigCatalog writes n packages of one publisher under

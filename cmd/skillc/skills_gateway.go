@@ -14,7 +14,7 @@ import (
 
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/substrate/model"
-	"github.com/skillscript/skillc/internal/gateway"
+	"github.com/skillscript/skillc/internal/host/gateway"
 )
 
 // gatewayFlags are the flags of the gateway subcommands beyond the

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/host/trace"
 )
 
 // Replay answers a run's connector and model calls from the calls a trace

@@ -14,10 +14,10 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/skillscript/skillc/internal/gateway"
-	"github.com/skillscript/skillc/internal/registry"
-	"github.com/skillscript/skillc/internal/skillrt"
-	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/host/gateway"
+	"github.com/skillscript/skillc/internal/host/registry"
+	"github.com/skillscript/skillc/internal/host/skillrt"
+	"github.com/skillscript/skillc/internal/host/trace"
 )
 
 // EnvDatabaseURL is the environment variable naming the shared Postgres

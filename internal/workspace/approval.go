@@ -6,8 +6,8 @@ import (
 
 	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/internal/approval"
-	"github.com/skillscript/skillc/internal/config"
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/config"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 	"github.com/skillscript/skillc/lint"
 )
 

@@ -42,7 +42,7 @@ chmod 1777 "$ctx/rootfs/tmp"
 chmod 0777 "$ctx/rootfs/work"
 printf 'root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n' >"$ctx/rootfs/etc/passwd"
 printf 'root:x:0:\nnonroot:x:65532:\n' >"$ctx/rootfs/etc/group"
-# The zone database: cron triggers take IANA zones (internal/trigger).
+# The zone database: cron triggers take IANA zones (internal/host/trigger).
 if [ -d /usr/share/zoneinfo ]; then
   mkdir -p "$ctx/rootfs/usr/share"
   cp -r /usr/share/zoneinfo "$ctx/rootfs/usr/share/zoneinfo"

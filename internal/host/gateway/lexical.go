@@ -1,0 +1,234 @@
+package gateway
+
+import (
+	"context"
+	"math"
+	"math/bits"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/skillscript/skillc/internal/host/registry"
+)
+
+// The fields of the lexical index. Packages fill name, description,
+// tags, headings and paragraph (the body's first paragraph);
+// skillscripts fill name, description, tags, headings (their target
+// names) and tools (the connector tools they dispatch to).
+const (
+	fieldName = iota
+	fieldDescription
+	fieldTags
+	fieldHeadings
+	fieldParagraph
+	fieldTools
+	nFields
+)
+
+// BM25 saturation and length normalisation (the usual values).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// docTerms is the analysed text of one skill: the stems of each field,
+// in order. It depends only on the skill's content, so it is cached by
+// digest.
+type docTerms [nFields][]string
+
+// posting is one document's term frequencies, per field, of one term.
+type posting struct {
+	doc int32
+	tf  [nFields]uint16
+}
+
+// index is the lexical stage: BM25F over the analysed fields of the
+// visible skills, with Snowball stemming and the lexicon's synonyms,
+// rebuilt when the registry's generation changes. Document i is recs[i].
+type index struct {
+	gen   uint64
+	recs  []*registry.Record
+	terms map[string][]posting
+	lens  [][nFields]int32
+	avg   [nFields]float64
+	w     Weights
+	lex   lexicon
+}
+
+// analyze returns the analysed fields of rec.
+func analyze(rec *registry.Record) *docTerms {
+	var d docTerms
+	d[fieldName] = stemAll(words(splitName(rec.Name)))
+	d[fieldDescription] = stemAll(words(rec.Description))
+	d[fieldTags] = stemAll(words(strings.Join(rec.Tags, " ")))
+	d[fieldHeadings] = stemAll(words(strings.Join(rec.Headings, "\n")))
+	if rec.Kind == registry.KindPackage {
+		d[fieldParagraph] = stemAll(words(firstParagraph(rec.Body)))
+	}
+	d[fieldTools] = stemAll(words(strings.Join(rec.Tools, " ")))
+	return &d
+}
+
+// firstParagraph returns the first paragraph of a Markdown body: the
+// first run of non-blank lines that is not a heading, a fence, a list
+// of links or front matter, joined by blanks.
+func firstParagraph(body string) string {
+	var out []string
+	fence := false
+	for _, line := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			if len(out) > 0 {
+				break
+			}
+			fence = !fence
+			continue
+		}
+		switch {
+		case fence:
+		case t == "" || strings.HasPrefix(t, "#"):
+			if len(out) > 0 {
+				return strings.Join(out, " ")
+			}
+		default:
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// buildIndex indexes recs; terms returns each record's analysed fields
+// (a cache in front of analyze).
+func buildIndex(_ context.Context, recs []*registry.Record, gen uint64, w Weights, terms func(*registry.Record) *docTerms) (*index, error) {
+	ix := &index{gen: gen, recs: recs, terms: map[string][]posting{}, lens: make([][nFields]int32, len(recs)), w: w, lex: defaultLexicon()}
+	var total [nFields]float64
+	for i, rec := range recs {
+		d := terms(rec)
+		seen := map[string]int{}
+		for f, ts := range d {
+			ix.lens[i][f] = int32(len(ts))
+			total[f] += float64(len(ts))
+			for _, t := range ts {
+				k, ok := seen[t]
+				if !ok {
+					k = len(ix.terms[t])
+					seen[t] = k
+					ix.terms[t] = append(ix.terms[t], posting{doc: int32(i)})
+				}
+				if p := &ix.terms[t][k]; p.tf[f] < math.MaxUint16 {
+					p.tf[f]++
+				}
+			}
+		}
+	}
+	for f := range total {
+		if len(recs) > 0 {
+			ix.avg[f] = math.Max(total[f]/float64(len(recs)), 1)
+		}
+	}
+	return ix, nil
+}
+
+func splitName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || r == ':' || r == '/' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// hit is one lexical match: the record and its BM25F relevance (higher
+// is better).
+type hit struct {
+	rec  *registry.Record
+	bm25 float64
+}
+
+// queryTerms returns the stems to search for the intent terms with
+// their weights: each term's stem at 1, the lexicon's synonyms of it at
+// weights.lexicon (a stem both typed and implied keeps the larger).
+func (ix *index) queryTerms(terms []string) map[string]qterm {
+	q := map[string]qterm{}
+	for i, t := range terms {
+		s := stem(t)
+		q[s] = qterm{w: 1, of: i}
+	}
+	for i, t := range terms {
+		for _, syn := range ix.lex[stem(t)] {
+			if q[syn].w < ix.w.Lexicon {
+				q[syn] = qterm{w: ix.w.Lexicon, of: i}
+			}
+		}
+	}
+	return q
+}
+
+// qterm is a searched stem: its weight and the intent term it comes
+// from.
+type qterm struct {
+	w  float64
+	of int
+}
+
+// search returns up to limit matches of any of the terms, best first:
+// BM25F, each field's term frequency weighted and length-normalised
+// before one saturation per term.
+func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, error) {
+	if len(terms) == 0 || len(ix.recs) == 0 {
+		return nil, nil
+	}
+	fw := [nFields]float64{ix.w.BM25Name, ix.w.BM25Description, ix.w.BM25Tags, ix.w.BM25Headings, ix.w.BM25Paragraph, ix.w.BM25Tools}
+	n := float64(len(ix.recs))
+	scores := make([]float64, len(ix.recs))
+	// coverage: which intent terms each document matches (bit i for
+	// terms[i], the first 64)
+	cover := make([]uint64, len(ix.recs))
+	for t, q := range ix.queryTerms(terms) {
+		qw := q.w
+		ps := ix.terms[t]
+		if len(ps) == 0 {
+			continue
+		}
+		df := float64(len(ps))
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		for _, p := range ps {
+			tf := 0.0
+			for f := range nFields {
+				if p.tf[f] == 0 {
+					continue
+				}
+				norm := 1 - bm25B + bm25B*float64(ix.lens[p.doc][f])/ix.avg[f]
+				tf += fw[f] * float64(p.tf[f]) / norm
+			}
+			scores[p.doc] += qw * idf * tf / (bm25K1 + tf)
+			cover[p.doc] |= 1 << (q.of % 64)
+		}
+	}
+	var out []hit
+	for i, s := range scores {
+		if s > 0 {
+			// coordination: a document matching more of the intent's
+			// terms ranks above one matching a single rare term
+			s *= math.Pow(float64(bits.OnesCount64(cover[i]))/float64(min(len(terms), 64)), ix.w.Coordination)
+			out = append(out, hit{rec: ix.recs[i], bm25: s})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].bm25 != out[j].bm25 {
+			return out[i].bm25 > out[j].bm25
+		}
+		return out[i].rec.ID < out[j].rec.ID
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+func (ix *index) close() {}
+
+// words splits text into lower-case letter/digit words.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
