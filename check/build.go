@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/slab"
+	"github.com/skillscript/skillc/internal/leaf/slab"
 )
 
 // Check computes the facts of f.

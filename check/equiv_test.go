@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/benchinput"
-	"github.com/skillscript/skillc/internal/testcorpus"
+	"github.com/skillscript/skillc/internal/testsupport/benchinput"
+	"github.com/skillscript/skillc/internal/testsupport/testcorpus"
 	"github.com/skillscript/skillc/syntax"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/shellwords"
+	"github.com/skillscript/skillc/internal/leaf/shellwords"
 )
 
 // Literal facts about op arguments, shared by the linter (shell rules,
@@ -89,7 +89,7 @@ func ShellBinary(c *ast.CallStmt) (bin string, at ast.Node, ok bool) {
 		}
 		lit = lit[:i]
 	}
-	argv, err := shellwords.Tokenize(lit) // the runtime's tokenizer (internal/shellwords)
+	argv, err := shellwords.Tokenize(lit) // the runtime's tokenizer (internal/leaf/shellwords)
 	if err != nil {
 		return "", nil, false
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/check"
-	"github.com/skillscript/skillc/internal/benchinput"
+	"github.com/skillscript/skillc/internal/testsupport/benchinput"
 	"github.com/skillscript/skillc/syntax"
 )
 

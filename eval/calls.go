@@ -8,8 +8,8 @@ import (
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/shellexec"
 	"github.com/skillscript/skillc/eval/value"
-	"github.com/skillscript/skillc/internal/lang"
-	"github.com/skillscript/skillc/internal/shellwords"
+	"github.com/skillscript/skillc/internal/leaf/lang"
+	"github.com/skillscript/skillc/internal/leaf/shellwords"
 )
 
 // execCall runs a runtime-intrinsic function-call op.
@@ -27,7 +27,7 @@ func (x *run) execCall(s *ast.CallStmt, sc *scope) error {
 }
 
 // intrinsic returns the implementation of the runtime-intrinsic op called
-// name (the catalog in internal/lang lists them), or nil.
+// name (the catalog in internal/leaf/lang lists them), or nil.
 func (x *run) intrinsic(name string) opFunc {
 	switch name {
 	case "emit":

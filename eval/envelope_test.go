@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 )
 
 // TestEnvelopeFieldsMatchResult: the result envelope keys the linter

@@ -6,7 +6,7 @@ import (
 
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
-	"github.com/skillscript/skillc/internal/benchinput"
+	"github.com/skillscript/skillc/internal/testsupport/benchinput"
 	"github.com/skillscript/skillc/syntax"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/testcorpus"
+	"github.com/skillscript/skillc/internal/testsupport/testcorpus"
 )
 
 // findings lints the file at path with no context (as `skillc check`

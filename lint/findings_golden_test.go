@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/benchinput"
-	"github.com/skillscript/skillc/internal/config"
-	"github.com/skillscript/skillc/internal/connectors"
-	"github.com/skillscript/skillc/internal/testcorpus"
+	"github.com/skillscript/skillc/internal/leaf/config"
+	"github.com/skillscript/skillc/internal/leaf/connectors"
+	"github.com/skillscript/skillc/internal/testsupport/benchinput"
+	"github.com/skillscript/skillc/internal/testsupport/testcorpus"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
 )

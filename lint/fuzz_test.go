@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/testcorpus"
+	"github.com/skillscript/skillc/internal/testsupport/testcorpus"
 )
 
 // FuzzLint checks that parse + check + lint never panics, that every

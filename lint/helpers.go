@@ -6,10 +6,10 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 )
 
-// shippedFilters are the names of the shipped filters (internal/lang).
+// shippedFilters are the names of the shipped filters (internal/leaf/lang).
 var shippedFilters = lang.Filters()
 
 // isTypedOp reports whether a bare "$ name" is a language op (a

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillscript/skillc/internal/benchinput"
+	"github.com/skillscript/skillc/internal/testsupport/benchinput"
 )
 
 // manyTargets is a skill of n one-line targets, each needing the one

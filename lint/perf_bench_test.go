@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillscript/skillc/internal/benchinput"
+	"github.com/skillscript/skillc/internal/testsupport/benchinput"
 )
 
 // benchCheck is `skillc check` of one file without the CLI around it:

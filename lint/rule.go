@@ -42,7 +42,7 @@ const (
 	ByConfig                     // reported against connectors.json by CheckConfig
 	ByEngine                     // the engine itself (unused-suppression)
 	BySkillMD                    // the SKILL.md validator (internal/agentskills)
-	ByRegistry                   // the skill registry (internal/registry)
+	ByRegistry                   // the skill registry (internal/host/registry)
 	Never                        // reserved, never reported
 )
 

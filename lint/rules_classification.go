@@ -4,7 +4,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/classification"
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 )
 
 // classificationRule is one of the rules over # Classification:, each

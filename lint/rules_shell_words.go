@@ -5,13 +5,13 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
-	"github.com/skillscript/skillc/internal/lang"
-	"github.com/skillscript/skillc/internal/shellwords"
+	"github.com/skillscript/skillc/internal/leaf/lang"
+	"github.com/skillscript/skillc/internal/leaf/shellwords"
 )
 
 // Rules about how the runtime reads a structural shell command: literal
 // text first, substituted values inside the argument they sit in
-// (internal/shellwords.TokenizeTemplate), and the program chain behind
+// (internal/leaf/shellwords.TokenizeTemplate), and the program chain behind
 // wrappers (lang.ClassifyShell), exactly as eval/shellexec does.
 
 func ruleShellSubstInArg() *Rule {

@@ -6,7 +6,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/check/types"
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 )
 
 // typer returns the file's Typer, made on first use.

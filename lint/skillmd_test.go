@@ -8,7 +8,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/agentskills"
-	"github.com/skillscript/skillc/internal/wantmark"
+	"github.com/skillscript/skillc/internal/testsupport/wantmark"
 )
 
 const skillMDSrc = `---

@@ -3,7 +3,7 @@ package lint
 import (
 	"strings"
 
-	"github.com/skillscript/skillc/internal/textdist"
+	"github.com/skillscript/skillc/internal/leaf/textdist"
 )
 
 // closest returns the one candidate close to name ("did you mean"), or ""

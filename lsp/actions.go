@@ -11,7 +11,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
-	"github.com/skillscript/skillc/internal/shellwords"
+	"github.com/skillscript/skillc/internal/leaf/shellwords"
 )
 
 // codeAction answers textDocument/codeAction: the fixes of the diagnostics

@@ -12,7 +12,7 @@ import (
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/check/types"
 	"github.com/skillscript/skillc/internal/classification"
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 	"github.com/skillscript/skillc/lint"
 )
 

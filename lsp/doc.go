@@ -4,9 +4,9 @@
 // in the CLI, net.Pipe in tests) using the go.lsp.dev v1 trio. It adds no
 // language logic of its own: every answer is derived from the front end
 // (syntax.Parse, check.Check), the linter when it is available, the
-// language catalog (internal/lang: ops, kwargs, headers, keywords), the
+// language catalog (internal/leaf/lang: ops, kwargs, headers, keywords), the
 // filter documentation of eval/filter, and the workspace configuration
-// (internal/config, internal/connectors).
+// (internal/leaf/config, internal/leaf/connectors).
 //
 // Connection model. The connection is built by hand rather than with
 // protocol.NewServer: notifications (didOpen, didChange, ...) are handled

@@ -2,7 +2,7 @@ package lsp
 
 import (
 	"github.com/skillscript/skillc/check"
-	"github.com/skillscript/skillc/internal/connectors"
+	"github.com/skillscript/skillc/internal/leaf/connectors"
 	wsenv "github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/syntax"
 )

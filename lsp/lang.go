@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 )
 
-// This file renders the language catalog (internal/lang) as the reference
+// This file renders the language catalog (internal/leaf/lang) as the reference
 // text the server shows in hovers, completions and signature help. It
 // documents the language; it decides nothing (diagnostics come from the
 // analyzer).

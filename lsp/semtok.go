@@ -4,7 +4,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/highlight"
+	"github.com/skillscript/skillc/internal/format/highlight"
 )
 
 // semanticLegend is the legend announced in the capabilities.
@@ -22,7 +22,7 @@ type token struct {
 }
 
 // tokens classifies the document (the shared classifier of
-// internal/highlight, whose kinds and modifiers are this legend's indexes
+// internal/format/highlight, whose kinds and modifiers are this legend's indexes
 // and bits).
 func (snap *snapshot) tokens() []token {
 	hs := highlight.Tokens(snap.File)

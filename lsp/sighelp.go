@@ -8,7 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 )
 
 // signatureHelp answers textDocument/signatureHelp inside the parentheses

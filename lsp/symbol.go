@@ -5,7 +5,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 )
 
 // symKind classifies what the cursor is on.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/skillscript/skillc/internal/textdist"
+	"github.com/skillscript/skillc/internal/leaf/textdist"
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/robfig/cron/v3"

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/testcorpus"
+	"github.com/skillscript/skillc/internal/testsupport/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/syntax/golden")

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/slab"
+	"github.com/skillscript/skillc/internal/leaf/slab"
 )
 
 // Parse parses a skillscript source file. It always returns a File (possibly

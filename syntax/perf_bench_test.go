@@ -3,7 +3,7 @@ package syntax_test
 import (
 	"testing"
 
-	"github.com/skillscript/skillc/internal/benchinput"
+	"github.com/skillscript/skillc/internal/testsupport/benchinput"
 	"github.com/skillscript/skillc/syntax"
 )
 

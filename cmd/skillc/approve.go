@@ -15,7 +15,7 @@ import (
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/internal/approval"
-	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/leaf/config"
 	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"

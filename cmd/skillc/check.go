@@ -12,7 +12,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/agentskills"
 	"github.com/skillscript/skillc/internal/baseline"
-	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/internal/format/render"
 	"github.com/skillscript/skillc/lint"
 	"github.com/urfave/cli/v2"
 )

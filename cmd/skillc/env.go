@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/leaf/config"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
 )

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rogpeppe/go-internal/diff"
-	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/internal/format/render"
 	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )

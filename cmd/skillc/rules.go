@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/skillscript/skillc/internal/render"
+	"github.com/skillscript/skillc/internal/format/render"
 	"github.com/skillscript/skillc/lint"
 	"github.com/urfave/cli/v2"
 )

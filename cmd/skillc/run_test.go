@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillscript/skillc/internal/testcorpus"
+	"github.com/skillscript/skillc/internal/testsupport/testcorpus"
 	"github.com/urfave/cli/v2"
 )
 

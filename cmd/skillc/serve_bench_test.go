@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/host/trace"
 )
 
 // BenchmarkServeExecuteHTTP measures execute_skill round trips over

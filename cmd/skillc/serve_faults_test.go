@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillscript/skillc/internal/pgtest"
-	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/host/trace"
+	"github.com/skillscript/skillc/internal/testsupport/pgtest"
 )
 
 // The fault tests of the runtime host's queue (issue 22): real `skillc

@@ -17,8 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/skillscript/skillc/internal/registry"
-	"github.com/skillscript/skillc/internal/serve"
+	"github.com/skillscript/skillc/internal/host/registry"
+	"github.com/skillscript/skillc/internal/host/serve"
 )
 
 // sepPackage is a SKILL.md package whose frontmatter has nested metadata

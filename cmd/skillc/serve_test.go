@@ -20,8 +20,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/skillscript/skillc/internal/pgtest"
-	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/host/trace"
+	"github.com/skillscript/skillc/internal/testsupport/pgtest"
 )
 
 // serveProc is a real `skillc serve` process started by a test.
@@ -699,12 +699,12 @@ func TestNodeMCPClient(t *testing.T) {
 		}
 		t.Skip("node not installed")
 	}
-	dir, _ := filepath.Abs(filepath.Join("..", "..", "internal", "serve", "testdata", "nodeclient"))
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "internal", "host", "serve", "testdata", "nodeclient"))
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("run npm ci in %s: %v", dir, err)
 		}
-		t.Skip("node client dependencies not installed (npm ci in internal/serve/testdata/nodeclient)")
+		t.Skip("node client dependencies not installed (npm ci in internal/host/serve/testdata/nodeclient)")
 	}
 	home := t.TempDir()
 	writeSkill(t, home, "hello", helloSkill)

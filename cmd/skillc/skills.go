@@ -10,9 +10,9 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/agentskills"
-	"github.com/skillscript/skillc/internal/gateway"
-	"github.com/skillscript/skillc/internal/registry"
-	"github.com/skillscript/skillc/internal/skillrt"
+	"github.com/skillscript/skillc/internal/host/gateway"
+	"github.com/skillscript/skillc/internal/host/registry"
+	"github.com/skillscript/skillc/internal/host/skillrt"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
 	"github.com/urfave/cli/v2"

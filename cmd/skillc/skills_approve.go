@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillscript/skillc/internal/skillrt"
+	"github.com/skillscript/skillc/internal/host/skillrt"
 )
 
 // approveScriptsCommand is `skillc skills approve-scripts`: the operator's

@@ -12,9 +12,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillscript/skillc/eval/host"
-	"github.com/skillscript/skillc/internal/gateway"
-	"github.com/skillscript/skillc/internal/serve"
-	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/host/gateway"
+	"github.com/skillscript/skillc/internal/host/serve"
+	"github.com/skillscript/skillc/internal/host/trace"
 )
 
 // gatewayFlags are the flags of the gateway subcommands beyond the

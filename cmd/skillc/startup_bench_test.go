@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillscript/skillc/internal/benchinput"
+	"github.com/skillscript/skillc/internal/testsupport/benchinput"
 )
 
 // BenchmarkStartTrivial measures start-up: the built skillc binary running

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/skillscript/skillc/internal/render"
+import "github.com/skillscript/skillc/internal/format/render"
 
 // toolInfo describes skillc for SARIF output.
 func toolInfo() render.ToolInfo {

@@ -18,9 +18,9 @@ import (
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/host"
-	"github.com/skillscript/skillc/internal/config"
-	"github.com/skillscript/skillc/internal/serve"
-	"github.com/skillscript/skillc/internal/trace"
+	"github.com/skillscript/skillc/internal/host/serve"
+	"github.com/skillscript/skillc/internal/host/trace"
+	"github.com/skillscript/skillc/internal/leaf/config"
 	"github.com/skillscript/skillc/syntax"
 	"github.com/urfave/cli/v2"
 )

@@ -27,7 +27,7 @@ type Tool struct {
 }
 
 // ToolAnnotations are the MCP tool annotations that bear on the mutation
-// gate (internal/lang.ToolMutation).
+// gate (internal/leaf/lang.ToolMutation).
 type ToolAnnotations struct {
 	ReadOnlyHint    bool `json:"readOnlyHint,omitempty"`
 	DestructiveHint bool `json:"destructiveHint,omitempty"`

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 )
 
 // PrimaryConnector is the connector name bare `$ tool` ops route to.

@@ -1,6 +1,6 @@
 // Package filter implements the twelve shipped skillscript pipe filters
 // (${VAR|name} and ${VAR|name:"arg"}). Their names, signatures and docs are
-// catalogued in internal/lang (lang.FilterDocs).
+// catalogued in internal/leaf/lang (lang.FilterDocs).
 //
 // [Apply] runs a whole chain left to right. Every filter except fallback
 // reads the value's string form (see value.String) and returns a string;

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillscript/skillc/eval/value"
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 )
 
 // Call is one filter application in a chain: |Name or |Name:"Arg".

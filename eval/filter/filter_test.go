@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/eval/value"
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 )
 
 // parseChain reads `name|name:"arg"` into calls, for tests only.

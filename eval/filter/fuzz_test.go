@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillscript/skillc/eval/value"
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 )
 
 func seedInputs(f *testing.F) []string {

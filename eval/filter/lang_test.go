@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 )
 
 // TestCatalogEntriesAreImplemented: every filter the catalog (which the

@@ -9,7 +9,7 @@ import (
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
-	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/leaf/config"
 	"github.com/skillscript/skillc/syntax"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/internal/approval"
-	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/leaf/config"
 )
 
 // securedHost is a store directory, a key pair and a secured-mode

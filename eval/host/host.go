@@ -23,7 +23,7 @@ import (
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/eval/substrate/wire"
 	"github.com/skillscript/skillc/internal/approval"
-	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/leaf/config"
 	"github.com/skillscript/skillc/syntax"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
-	"github.com/skillscript/skillc/internal/config"
+	"github.com/skillscript/skillc/internal/leaf/config"
 )
 
 func writeFile(t *testing.T, name, text string) string {
@@ -156,7 +156,7 @@ func TestEvalLeavesTheHostOut(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		for _, banned := range []string{
 			"modernc.org/", "github.com/modelcontextprotocol/", "go.yaml.in/", "gopkg.in/yaml",
-			"github.com/skillscript/skillc/syntax", "github.com/skillscript/skillc/internal/config",
+			"github.com/skillscript/skillc/syntax", "github.com/skillscript/skillc/internal/leaf/config",
 			"github.com/skillscript/skillc/eval/mock", "github.com/skillscript/skillc/eval/substrate/",
 		} {
 			if strings.HasPrefix(dep, banned) {

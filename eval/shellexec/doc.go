@@ -24,7 +24,7 @@
 // resolves to it. A path such as /tmp/x/curl is never admitted by the bare
 // entry "curl".
 //
-// The structural tokenizer is internal/shellwords (its package doc gives
+// The structural tokenizer is internal/leaf/shellwords (its package doc gives
 // the quoting rules); an unterminated quote fails the op loud. The
 // evaluator tokenizes the command's literal text before substituting
 // (shellwords.TokenizeTemplate) and hands the result over as Argv, so a

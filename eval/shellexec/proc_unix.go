@@ -6,7 +6,7 @@ import (
 	"os/exec"
 	"syscall"
 
-	"github.com/skillscript/skillc/internal/procgroup"
+	"github.com/skillscript/skillc/internal/leaf/procgroup"
 )
 
 // setProcessGroup starts the child in a new process group and makes

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillscript/skillc/internal/lang"
-	"github.com/skillscript/skillc/internal/shellwords"
+	"github.com/skillscript/skillc/internal/leaf/lang"
+	"github.com/skillscript/skillc/internal/leaf/shellwords"
 )
 
 // Default limits; a zero field in Runner selects them.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/classification"
-	"github.com/skillscript/skillc/internal/textdist"
+	"github.com/skillscript/skillc/internal/leaf/textdist"
 )
 
 // The frontmatter keys of the specification.

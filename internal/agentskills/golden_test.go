@@ -225,7 +225,7 @@ func checkInside(t *testing.T, s *Skill, d *ast.Diagnostic) {
 
 // TestEveryRuleHasAGolden: each rule Parse or LoadDir reports fires in at
 // least one golden archive (skillmd-too-large: TestFiftyMegabyteSkillMD;
-// registry rules: internal/registry).
+// registry rules: internal/host/registry).
 func TestEveryRuleHasAGolden(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
 	var all strings.Builder

@@ -54,7 +54,7 @@ const (
 // RuleDoc documents one SKILL.md rule. Compat and Strict are the
 // severities in the two validation modes (0: not reported in that mode);
 // ClaudeOnly rules fire only with the claude profile. Registry rules are
-// reported by the skill registry (internal/registry), not by Parse.
+// reported by the skill registry (internal/host/registry), not by Parse.
 type RuleDoc struct {
 	ID         string
 	Compat     ast.Severity

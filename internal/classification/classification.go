@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/textdist"
+	"github.com/skillscript/skillc/internal/leaf/textdist"
 )
 
 // The keys of a classification.

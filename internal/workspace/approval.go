@@ -5,8 +5,8 @@ import (
 	"os"
 
 	"github.com/skillscript/skillc/internal/approval"
-	"github.com/skillscript/skillc/internal/config"
-	"github.com/skillscript/skillc/internal/lang"
+	"github.com/skillscript/skillc/internal/leaf/config"
+	"github.com/skillscript/skillc/internal/leaf/lang"
 	"github.com/skillscript/skillc/lint"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/config"
-	"github.com/skillscript/skillc/internal/connectors"
+	"github.com/skillscript/skillc/internal/leaf/config"
+	"github.com/skillscript/skillc/internal/leaf/connectors"
 	"github.com/skillscript/skillc/lint"
 )
 

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
-	"github.com/skillscript/skillc/internal/config"
-	"github.com/skillscript/skillc/internal/connectors"
-	"github.com/skillscript/skillc/internal/wantmark"
+	"github.com/skillscript/skillc/internal/leaf/config"
+	"github.com/skillscript/skillc/internal/leaf/connectors"
+	"github.com/skillscript/skillc/internal/testsupport/wantmark"
 	"github.com/skillscript/skillc/lint"
 )
 

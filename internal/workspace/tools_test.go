@@ -11,8 +11,8 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval/substrate/mcp"
-	"github.com/skillscript/skillc/internal/connectors"
-	"github.com/skillscript/skillc/internal/toolcache"
+	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/internal/leaf/connectors"
 )
 
 // dialMCP is the Dialer the CLI passes: the connectors of

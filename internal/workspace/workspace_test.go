@@ -8,9 +8,9 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/internal/config"
-	"github.com/skillscript/skillc/internal/connectors"
-	"github.com/skillscript/skillc/internal/toolcache"
+	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/internal/leaf/config"
+	"github.com/skillscript/skillc/internal/leaf/connectors"
 )
 
 func TestCheckConnectors(t *testing.T) {

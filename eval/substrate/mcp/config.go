@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/internal/connectors"
-	"github.com/skillscript/skillc/internal/toolcache"
+	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/internal/leaf/connectors"
 )
 
 // Conn is an MCP connector built from a connectors.json entry: a

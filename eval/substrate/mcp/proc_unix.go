@@ -6,7 +6,7 @@ import (
 	"os/exec"
 	"syscall"
 
-	"github.com/skillscript/skillc/internal/procgroup"
+	"github.com/skillscript/skillc/internal/leaf/procgroup"
 )
 
 // setProcessGroup starts a server in a process group of its own, so that

@@ -11,8 +11,8 @@ import (
 	"github.com/skillscript/skillc/eval/substrate/mcp"
 	"github.com/skillscript/skillc/eval/substrate/model"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
-	"github.com/skillscript/skillc/internal/connectors"
-	"github.com/skillscript/skillc/internal/toolcache"
+	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/internal/leaf/connectors"
 )
 
 func buildConnectors(r *contract.Registry, f *connectors.File, s Settings) error {

@@ -1,5 +1,5 @@
 // Package wire builds a contract.Registry from a parsed connectors.json
-// (internal/connectors) and a few settings, filling unconfigured slots
+// (internal/leaf/connectors) and a few settings, filling unconfigured slots
 // with the embedded defaults: the SQLite data store at
 // $SKILLSCRIPT_HOME/data.db, the filesystem skill store at
 // $SKILLSCRIPT_HOME/skills, the NoOp agent connector and an Ollama model

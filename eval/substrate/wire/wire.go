@@ -12,7 +12,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/internal/connectors"
+	"github.com/skillscript/skillc/internal/leaf/connectors"
 )
 
 // Settings are the inputs besides connectors.json. The zero value needs

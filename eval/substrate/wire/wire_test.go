@@ -18,7 +18,7 @@ import (
 	"github.com/skillscript/skillc/eval/substrate/datastore"
 	"github.com/skillscript/skillc/eval/substrate/model"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
-	"github.com/skillscript/skillc/internal/connectors"
+	"github.com/skillscript/skillc/internal/leaf/connectors"
 )
 
 var serverDir string

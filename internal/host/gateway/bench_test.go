@@ -1,0 +1,200 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/skillscript/skillc/internal/host/registry"
+)
+
+// benchVocabulary is the word pool the generated skills draw from.
+var benchVocabulary = []string{"incident", "deploy", "invoice", "ticket", "lead", "report", "summary", "logs", "metrics", "release",
+	"budget", "expense", "contract", "renewal", "onboarding", "schema", "query", "warehouse", "pipeline", "review",
+	"audit", "policy", "customer", "email", "calendar", "interview", "forecast", "churn", "dependency", "security"}
+
+// benchRegistry writes n skills (half packages, half skillscripts, every
+// fifth a sidecar) under a temp dir and indexes them.
+func benchRegistry(b *testing.B, n int) *registry.Registry {
+	return benchRegistryOf(b, n, benchVocabulary)
+}
+
+// sparseVocabulary is benchVocabulary plus 970 made-up topic words: a
+// catalog where one intent word matches tens of skills, not thousands.
+func sparseVocabulary() []string {
+	out := append([]string(nil), benchVocabulary...)
+	for i := len(out); i < 1000; i++ {
+		out = append(out, fmt.Sprintf("topic%c%c%c", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26))
+	}
+	return out
+}
+
+func benchRegistryOf(b *testing.B, n int, benchVocabulary []string) *registry.Registry {
+	b.Helper()
+	dir := b.TempDir()
+	roles := []string{"procedure", "utility", "procedure", "utility", "sidecar"}
+	for i := 0; i < n; i++ {
+		w := func(k int) string { return benchVocabulary[(i*7+k*13)%len(benchVocabulary)] }
+		role := roles[i%len(roles)]
+		inv, targets := "direct", ""
+		if role == "sidecar" {
+			inv, targets = "attach", "run"
+		}
+		desc := fmt.Sprintf("Handles %s %s for the %s team and writes a %s.", w(0), w(1), w(2), w(3))
+		name := fmt.Sprintf("%s-%s-%d", w(0), w(1), i)
+		if i%2 == 0 {
+			cls := "role=" + role + " invocation=" + inv + " effect_mode=read_only"
+			vars := "INPUT=\"\""
+			if targets != "" {
+				cls += " attach_targets=" + targets
+				vars = "TARGET"
+			}
+			src := fmt.Sprintf("# Skill: %s\n# Description: %s\n# Status: Approved\n# Tags: %s, %s\n# Classification: %s\n# Vars: %s\n# Timeout: 30\n\nmain:\n    emit(text=\"x\")\n\ndefault: main\n", name, desc, w(0), w(4), cls, vars)
+			if err := os.WriteFile(filepath.Join(dir, name+".skill.md"), []byte(src), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			continue
+		}
+		meta := fmt.Sprintf("  status: stable\n  tags: %s %s\n  domain: %s\n  classification.role: %s\n  classification.invocation: %s\n  classification.effect_mode: read_only\n", w(0), w(4), w(5), role, inv)
+		if targets != "" {
+			meta += "  classification.attach_targets: " + targets + "\n"
+		}
+		md := fmt.Sprintf("---\nname: %s\ndescription: %q\nmetadata:\n%s---\n# %s\n\n## %s steps\n\nDo it.\n", name, desc, meta, name, w(6))
+		pd := filepath.Join(dir, name)
+		os.MkdirAll(pd, 0o755)
+		if err := os.WriteFile(filepath.Join(pd, "SKILL.md"), []byte(md), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reg := registry.New(registry.Options{Roots: []registry.Root{{Dir: dir, Origin: "project"}}, MaxDirs: n + 10})
+	reg.Refresh()
+	if got := len(reg.List()); got != n {
+		b.Fatalf("indexed %d of %d skills", got, n)
+	}
+	return reg
+}
+
+var benchIntents = []string{
+	"summarize the incident logs for the security team",
+	"forecast churn at contract renewal",
+	"review the deploy pipeline release",
+	"attach an audit to the policy run",
+	"find the customer email about the invoice",
+	"which warehouse query reports the budget expense",
+}
+
+// BenchmarkDiscover10k ranks intents over 10,000 skills (index built
+// before the timer) and reports p50 and p99 latency in ms.
+func BenchmarkDiscover10k(b *testing.B) {
+	g := New(Options{Registry: benchRegistry(b, 10000)})
+	defer g.Close()
+	ctx := context.Background()
+	if _, err := g.Discover(ctx, DiscoverRequest{Intent: "warm up the index"}); err != nil {
+		b.Fatal(err)
+	}
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		resp, err := g.Discover(ctx, DiscoverRequest{Intent: benchIntents[i%len(benchIntents)], Limit: 10})
+		lat = append(lat, time.Since(start))
+		if err != nil || len(resp.Results) == 0 {
+			b.Fatalf("discover: %v %v", resp, err)
+		}
+	}
+	b.StopTimer()
+	reportPercentiles(b, lat)
+}
+
+// BenchmarkDiscover10kSparse is BenchmarkDiscover10k over a 1,000-word
+// vocabulary: intents match a few hundred skills instead of most of them.
+func BenchmarkDiscover10kSparse(b *testing.B) {
+	vocab := sparseVocabulary()
+	g := New(Options{Registry: benchRegistryOf(b, 10000, vocab)})
+	defer g.Close()
+	ctx := context.Background()
+	intents := make([]string, 50)
+	for i := range intents {
+		intents[i] = fmt.Sprintf("find the %s %s for the %s", vocab[(i*37)%len(vocab)], vocab[(i*101+7)%len(vocab)], vocab[(i*53+11)%len(vocab)])
+	}
+	if _, err := g.Discover(ctx, DiscoverRequest{Intent: "warm up the index"}); err != nil {
+		b.Fatal(err)
+	}
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		resp, err := g.Discover(ctx, DiscoverRequest{Intent: intents[i%len(intents)], Limit: 10})
+		lat = append(lat, time.Since(start))
+		if err != nil || len(resp.Results) == 0 {
+			b.Fatalf("discover: %v %v", resp, err)
+		}
+	}
+	b.StopTimer()
+	reportPercentiles(b, lat)
+}
+
+// BenchmarkIndexBuild10k measures building the FTS5 index of 10,000
+// skills (what the first discover after a registry change pays).
+func BenchmarkIndexBuild10k(b *testing.B) {
+	reg := benchRegistry(b, 10000)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ix, err := buildIndex(ctx, reg.List(), 1, DefaultConfig().Weights)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix.close()
+	}
+}
+
+// BenchmarkList10k lists with filters (role + status + domain, one page)
+// over 10,000 skills.
+func BenchmarkList10k(b *testing.B) {
+	reg := benchRegistry(b, 10000)
+	g := New(Options{Registry: reg})
+	defer g.Close()
+	ctx := context.Background()
+	domain := ""
+	for _, r := range reg.List() {
+		if r.Class != nil && r.Class.Role == "sidecar" && r.Domain != "" {
+			domain = r.Domain
+			break
+		}
+	}
+	reqs := []ListRequest{
+		{Role: "procedure", Status: "stable", Limit: 50},
+		{Role: "sidecar", Domain: domain, Limit: 20},
+		{Kind: "skillscript", Offset: 4000, Limit: 100},
+	}
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		resp, err := g.List(ctx, reqs[i%len(reqs)])
+		lat = append(lat, time.Since(start))
+		if err != nil || len(resp.Skills) == 0 {
+			b.Fatalf("list: %v %v", resp, err)
+		}
+	}
+	b.StopTimer()
+	reportPercentiles(b, lat)
+}
+
+func reportPercentiles(b *testing.B, lat []time.Duration) {
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	at := func(p float64) float64 {
+		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.99), "p99-ms")
+}
