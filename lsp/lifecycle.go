@@ -15,6 +15,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -432,6 +433,9 @@ func (s *Server) parse(u string, text []byte) (*preParse, ast.Diagnostics) {
 		opts = env.LintOptions
 	}
 	opts.ReportUnusedSuppressions = false
+	if opts.Rules == nil {
+		opts.Rules = rulesets.All()
+	}
 	return pre, lint.Filter(f, shown, opts)
 }
 
