@@ -8,7 +8,7 @@ import (
 
 // TestLSPLinksNoMCPClient keeps the language server off the MCP SDK and
 // the substrates (issue 15, decision W5): it reads the tool cache through
-// eval/substrate/toolcache, and skillc lsp injects the MCP client for the
+// eval/toolcache, and skillc lsp injects the MCP client for the
 // warm-up (WarmWith).
 func TestLSPLinksNoMCPClient(t *testing.T) {
 	gobin, err := exec.LookPath("go")

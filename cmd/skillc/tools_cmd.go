@@ -8,7 +8,7 @@ import (
 
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/substrate/mcp"
-	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/eval/toolcache"
 	"github.com/skillscript/skillc/internal/leaf/connectors"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"

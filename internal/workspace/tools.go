@@ -11,7 +11,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/eval/toolcache"
 	"github.com/skillscript/skillc/internal/leaf/connectors"
 	"github.com/skillscript/skillc/lint"
 )
@@ -98,7 +98,7 @@ func (r WarmResult) Known() bool { return r.Source != SourceUnverified }
 // skillc check, skillc run's pre-check and skillc tools refresh do, and is
 // meant for the language server too (run it in the background and apply
 // the results with Env.WithTools). For each connector without static
-// tools it applies the freshness rule of eval/substrate/toolcache: a fresh cache
+// tools it applies the freshness rule of eval/toolcache: a fresh cache
 // entry is used as is; otherwise the server is spawned or dialled and
 // asked for tools/list — protocol introspection, never a tool call — under
 // o.Timeout, and the answer is written to env.ToolCacheDir. A server that

@@ -11,7 +11,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/eval/substrate/mcp"
-	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/eval/toolcache"
 	"github.com/skillscript/skillc/internal/leaf/connectors"
 )
 

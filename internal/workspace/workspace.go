@@ -4,7 +4,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/eval/toolcache"
 	"github.com/skillscript/skillc/internal/leaf/config"
 	"github.com/skillscript/skillc/internal/leaf/connectors"
 	"github.com/skillscript/skillc/lint"

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/eval/toolcache"
 )
 
 // discovery implements the freshness rule shared by both connectors.

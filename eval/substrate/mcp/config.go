@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/eval/toolcache"
 	"github.com/skillscript/skillc/internal/leaf/connectors"
 )
 

@@ -3,7 +3,7 @@
 // (or legacy LSP) framing over its stdio; HTTP speaks Streamable HTTP with
 // one session per caller identity.
 //
-// tools/list results are cached on disk (eval/substrate/toolcache) so lint and the
+// tools/list results are cached on disk (eval/toolcache) so lint and the
 // language server can work offline; a cached list is fresh for the cache
 // TTL, refreshed after it, and served stale when the server is
 // unreachable. tools/call results prefer structured content and JSON-decode

@@ -15,7 +15,7 @@ import (
 
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/substrate/mcp/internal/testserver"
-	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/eval/toolcache"
 )
 
 const serverBin = "skillc-mcptestserver"

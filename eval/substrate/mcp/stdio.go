@@ -13,7 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/substrate/mcp/internal/lspframe"
-	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/eval/toolcache"
 )
 
 // DefaultInitTimeout bounds the initialize handshake of a spawned server.

@@ -11,7 +11,7 @@ import (
 	"github.com/skillscript/skillc/eval/substrate/mcp"
 	"github.com/skillscript/skillc/eval/substrate/model"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
-	"github.com/skillscript/skillc/eval/substrate/toolcache"
+	"github.com/skillscript/skillc/eval/toolcache"
 	"github.com/skillscript/skillc/internal/leaf/connectors"
 )
 
