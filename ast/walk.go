@@ -1,5 +1,7 @@
 package ast
 
+//go:generate go run ../internal/tools/astgen -dir .
+
 import "iter"
 
 // Visitor's Visit is called for each node by [Walk]. If it returns a non-nil
@@ -68,176 +70,6 @@ func Children(n Node) []Node {
 	return out
 }
 
-// eachChild calls f for each direct child of n in source order, as
-// Children lists them, until f returns false; it reports whether f never
-// returned false. Unlike Children it allocates nothing (except for a
-// File, whose top-level nodes are merged into source order first), so
-// Walk, Inspect and All cost no slice per node.
-func eachChild(n Node, f func(Node) bool) bool {
-	ok := true
-	add := func(c Node) {
-		if ok && !isNil(c) {
-			ok = f(c)
-		}
-	}
-	switch n := n.(type) {
-	case *File:
-		for _, c := range fileChildren(n) {
-			if !f(c) {
-				return false
-			}
-		}
-		return true
-	case *Header:
-		add(n.Key)
-		headerChildren(n, add)
-	case *FilterArg:
-		add(n.Text)
-	case *StatusValue, *Ident, *Comment, *Lit, *PathSeg, *SecretRef,
-		*NumberLit, *BoolLit, *NullLit, *BadStmt, *TestExpect:
-	case *VarDecl:
-		add(n.Name)
-		add(n.Default)
-	case *Requirement:
-		add(n.Key)
-		addBindFallback(add, n.Bind, n.Fallback)
-	case *Trigger:
-		add(n.Source)
-	case *KeyValue:
-		add(n.Key)
-		for _, it := range n.Items {
-			add(it)
-		}
-	case *OutputSpec:
-		add(n.Kind)
-		add(n.Target)
-	case *TestsBlock:
-		for _, c := range n.Cases {
-			add(c)
-		}
-	case *TestCase:
-		for _, e := range n.Expect {
-			add(e)
-		}
-	case *DefaultDecl:
-		add(n.Goal)
-	case *Template:
-		for _, l := range n.Lines {
-			add(l)
-		}
-	case *TemplateLine:
-		add(n.Text)
-	case *Target:
-		add(n.Name)
-		for _, d := range n.Needs {
-			if !inNeedsStmt(n, d) {
-				add(d)
-			}
-		}
-		add(n.Body)
-		add(n.Else)
-	case *ElseBlock:
-		add(n.Body)
-	case *Block:
-		for _, s := range n.Stmts {
-			add(s)
-		}
-	case *NeedsStmt:
-		for _, d := range n.Names {
-			add(d)
-		}
-	case *SetStmt:
-		add(n.Name)
-		add(n.Value)
-	case *AppendStmt:
-		add(n.Name)
-		add(n.Value)
-	case *Binding:
-		add(n.Name)
-	case *Fallback:
-		add(n.Value)
-	case *Arg:
-		add(n.Key)
-		add(n.Value)
-	case *DispatchStmt:
-		add(n.Connector)
-		add(n.Tool)
-		for _, a := range n.Args {
-			add(a)
-		}
-		for _, p := range n.Positional {
-			add(p)
-		}
-		addBindFallback(add, n.Bind, n.Fallback)
-	case *CallStmt:
-		add(n.Name)
-		for _, a := range n.Args {
-			add(a)
-		}
-		for _, p := range n.Positional {
-			add(p)
-		}
-		addBindFallback(add, n.Bind, n.Fallback)
-	case *LegacyOpStmt:
-		add(n.Bind)
-	case *IfStmt:
-		for _, c := range n.Clauses {
-			add(c)
-		}
-		add(n.Else)
-	case *CondClause:
-		add(n.Cond)
-		add(n.Body)
-	case *ForeachStmt:
-		add(n.Iter)
-		add(n.List)
-		add(n.Body)
-	case *Text:
-		for _, p := range n.Parts {
-			add(p)
-		}
-	case *Subst:
-		add(n.Root)
-		for _, p := range n.Path {
-			add(p)
-		}
-		for _, f := range n.Filters {
-			add(f)
-		}
-	case *Filter:
-		add(n.Name)
-		add(n.Arg)
-	case *StringLit:
-		add(n.Value)
-	case *BareWord:
-		add(n.Value)
-	case *ListLit:
-		for _, e := range n.Elems {
-			add(e)
-		}
-	case *ObjectLit:
-		for _, e := range n.Entries {
-			add(e)
-		}
-	case *ObjEntry:
-		add(n.Key)
-		add(n.Value)
-	case *CompareCond:
-		add(n.X)
-		add(n.Y)
-	case *TruthyCond:
-		add(n.X)
-	case *NotCond:
-		add(n.X)
-	case *LogicalCond:
-		add(n.X)
-		add(n.Y)
-	case *ParenCond:
-		add(n.X)
-	}
-	return ok
-}
-
 func inNeedsStmt(t *Target, id *Ident) bool {
 	for _, s := range t.NeedsInBody {
 		for _, d := range s.Names {
@@ -260,37 +92,6 @@ func addBindFallback(add func(Node), b *Binding, f *Fallback) {
 	}
 	if f != nil {
 		add(f)
-	}
-}
-
-func headerChildren(h *Header, add func(Node)) {
-	if h.Status != nil {
-		add(h.Status)
-	}
-	for _, v := range h.Vars {
-		add(v)
-	}
-	for _, n := range h.Names {
-		add(n)
-	}
-	for _, r := range h.Reqs {
-		add(r)
-	}
-	for _, t := range h.Triggers {
-		add(t)
-	}
-	for _, o := range h.Outputs {
-		add(o)
-	}
-	if h.Bool != nil {
-		add(h.Bool)
-	}
-	add(h.Duration)
-	if h.Tests != nil {
-		add(h.Tests)
-	}
-	for _, kv := range h.Pairs {
-		add(kv)
 	}
 }
 
@@ -323,30 +124,4 @@ func sortNodes(ns []Node) {
 			ns[j], ns[j-1] = ns[j-1], ns[j]
 		}
 	}
-}
-
-// isNil reports whether n is nil or a typed nil pointer.
-func isNil(n Node) bool {
-	if n == nil {
-		return true
-	}
-	switch n := n.(type) {
-	case *Ident:
-		return n == nil
-	case *Binding:
-		return n == nil
-	case *Fallback:
-		return n == nil
-	case *ElseBlock:
-		return n == nil
-	case *Block:
-		return n == nil
-	case *Text:
-		return n == nil
-	case *FilterArg:
-		return n == nil
-	case *Header, *Target, *File:
-		return false
-	}
-	return false
 }

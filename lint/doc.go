@@ -7,8 +7,12 @@
 // warning = tier 2, info = tier 3), the context it needs (source only,
 // config, tool schemas, the skill store), a doc written once and reused by
 // `skillc explain`, `skillc rules`, the language server and docs/rules.md,
-// and a Run function that reports through a [Pass]. [Rules] is the one
-// explicit registry; there is no init-time registration and no package
+// and a Run function that reports through a [Pass]. Rules come in sets
+// that callers compose into a [Registry] ([NewRegistry]) and pass in
+// [Options].Rules: this package holds the engine and the skillscript set
+// ([Skillscript]); lint/signature, lint/classify and lint/skillmd hold the
+// sets that need packages above the language, and lint/rulesets.All
+// composes every set. There is no init-time registration and no package
 // state. What several rules need from one file is computed once, on first
 // use, in the per-run state the rules share: one ast.Scan of the tree
 // (scan.go) and the checker's ops and references sorted by kind, call

@@ -1,4 +1,4 @@
-package lint
+package lint_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/testsupport/testcorpus"
+	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 )
 
 var update = flag.Bool("update", false, "rewrite generated files (docs/rules.md)")
@@ -19,7 +21,7 @@ const rulesDoc = "../docs/rules.md"
 // go test ./lint -run TestRulesDoc -update.
 func TestRulesDoc(t *testing.T) {
 	var b bytes.Buffer
-	if err := MarkdownDocs(&b); err != nil {
+	if err := lint.MarkdownDocs(&b, rulesets.All().Rules()); err != nil {
 		t.Fatal(err)
 	}
 	if *update {
@@ -43,7 +45,7 @@ func TestRulesDoc(t *testing.T) {
 // reference rule table.
 func TestRegistry(t *testing.T) {
 	seen := map[string]bool{}
-	for _, r := range Rules() {
+	for _, r := range rulesets.All().Rules() {
 		if seen[r.ID] {
 			t.Errorf("duplicate rule id %s", r.ID)
 		}
@@ -51,13 +53,13 @@ func TestRegistry(t *testing.T) {
 		if r.Doc.Summary == "" || r.Doc.Why == "" {
 			t.Errorf("%s: missing doc", r.ID)
 		}
-		if r.Origin == Never || r.Origin == ByEngine || r.Origin == ByConfig {
+		if r.Origin == lint.Never || r.Origin == lint.ByEngine || r.Origin == lint.ByConfig {
 			continue
 		}
 		if r.Doc.Bad == "" || r.Doc.Good == "" {
 			t.Errorf("%s: missing bad/good example", r.ID)
 		}
-		if (r.Origin == ByLinter || r.Origin == ByParserLinter) && r.Run == nil {
+		if (r.Origin == lint.ByLinter || r.Origin == lint.ByParserLinter) && r.Run == nil {
 			t.Errorf("%s: linter rule without Run", r.ID)
 		}
 	}
@@ -68,7 +70,7 @@ func TestRegistry(t *testing.T) {
 func TestRegistryMatchesReference(t *testing.T) {
 	want := referenceIDs(t)
 	for id, sev := range want {
-		r := Lookup(id)
+		r := rulesets.All().Lookup(id)
 		if r == nil {
 			t.Errorf("rule %s from rule-ids.md is not registered", id)
 			continue
@@ -106,7 +108,7 @@ func referenceIDs(t *testing.T) map[string]ast.Severity {
 
 func TestFormatDoc(t *testing.T) {
 	var b bytes.Buffer
-	if err := FormatDoc(&b, Lookup("undeclared-var")); err != nil {
+	if err := lint.FormatDoc(&b, rulesets.All().Lookup("undeclared-var")); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"undeclared-var (error, tier 1)", "context: source", "Bad:", "Good:", "${NAMEE}"} {
@@ -115,10 +117,10 @@ func TestFormatDoc(t *testing.T) {
 		}
 	}
 	b.Reset()
-	if err := FormatList(&b, Rules()); err != nil {
+	if err := lint.FormatList(&b, rulesets.All().Rules()); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(b.String(), "\n"); n != len(Rules()) {
-		t.Errorf("FormatList wrote %d lines for %d rules", n, len(Rules()))
+	if n := strings.Count(b.String(), "\n"); n != len(rulesets.All().Rules()) {
+		t.Errorf("FormatList wrote %d lines for %d rules", n, len(rulesets.All().Rules()))
 	}
 }

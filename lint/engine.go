@@ -2,7 +2,6 @@ package lint
 
 import (
 	"sort"
-	"sync"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
@@ -26,6 +25,10 @@ type Options struct {
 	// caller that sets it must ask it again after the run and discard the
 	// result when it answers true.
 	Stop func() bool
+	// Rules are the rules the run may report, composed by the caller
+	// (lint/rulesets.All for every set); nil runs the skillscript set
+	// alone.
+	Rules *Registry
 }
 
 // severity returns the effective severity of rule (default def); ok is
@@ -82,7 +85,7 @@ func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.
 		// (no-targets, ...) would be noise on a binary file
 		return finish(f, st, ds, opts)
 	}
-	for _, r := range runnableRules() {
+	for _, r := range opts.registry().runnable {
 		if _, on := opts.severity(r.ID, r.Severity); !on {
 			continue
 		}
@@ -116,7 +119,7 @@ func finish(f *ast.File, st *state, ds ast.Diagnostics, opts Options) ast.Diagno
 	out = sup.apply(f, out)
 	if opts.ReportUnusedSuppressions {
 		if sev, on := opts.severity(ruleUnusedSuppression, ast.Info); on {
-			out = append(out, sup.unused(sev)...)
+			out = append(out, sup.unused(sev, opts.registry())...)
 		}
 	}
 	return out
@@ -193,21 +196,6 @@ func (s *state) emits() int {
 	return s.emitCount
 }
 
-// runnableRules is the registry's rules that have a Run, built once per
-// process: building the whole registry (with every rule's documentation)
-// for each linted file was a third of the bytes allocated by checking a
-// directory of small skills. Rules are stateless values, so the engine's
-// goroutines share them read-only; Rules() still returns fresh values.
-var runnableRules = sync.OnceValue(func() []*Rule {
-	var out []*Rule
-	for _, r := range Rules() {
-		if r.Run != nil {
-			out = append(out, r)
-		}
-	}
-	return out
-})
-
 // bound reports whether anything in the skill binds name ($set, $append,
 // -> NAME, foreach, # Requires:, # Vars:...). It scans the bindings: it
 // is asked about the few # Returns: names only.
@@ -232,4 +220,13 @@ func (s *state) boundNames() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Filter applies opts (overrides, disabled rules, suppression comments) to
+// diagnostics of f found outside a lint run (a SKILL.md, the parser's
+// findings alone) and sorts them.
+func Filter(f *ast.File, ds ast.Diagnostics, opts Options) ast.Diagnostics {
+	ds = finish(f, newState(f, &check.Info{}), ds, opts)
+	ds.Sort()
+	return ds
 }

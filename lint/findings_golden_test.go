@@ -16,6 +16,7 @@ import (
 	"github.com/skillscript/skillc/internal/testsupport/testcorpus"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 )
 
 var updateFindings = flag.Bool("update-findings", false, "rewrite lint/testdata/findings.golden")
@@ -58,10 +59,10 @@ func TestFindingsGolden(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
-		f, _, ds := lint.Check(path, src, nil, lint.Options{ReportUnusedSuppressions: true})
+		f, _, ds := lint.Check(path, src, nil, lint.Options{ReportUnusedSuppressions: true, Rules: rulesets.All()})
 		writeFindings(&b, rel+" (no context)", f, ds, root)
 		if ctx := sidecarContext(t, filepath.Dir(path), path); ctx != nil {
-			f, _, ds := lint.Check(path, src, ctx, lint.Options{ReportUnusedSuppressions: true})
+			f, _, ds := lint.Check(path, src, ctx, lint.Options{ReportUnusedSuppressions: true, Rules: rulesets.All()})
 			writeFindings(&b, rel+" (sidecar context)", f, ds, root)
 		}
 	}
@@ -72,7 +73,7 @@ func TestFindingsGolden(t *testing.T) {
 		{"benchinput.Big(600)", benchinput.Big(600)},
 		{"benchinput.Loop(50)", benchinput.Loop(50)},
 	} {
-		f, _, ds := lint.Check(g.name, g.src, nil, lint.Options{ReportUnusedSuppressions: true})
+		f, _, ds := lint.Check(g.name, g.src, nil, lint.Options{ReportUnusedSuppressions: true, Rules: rulesets.All()})
 		writeFindings(&b, g.name, f, ds, root)
 	}
 	got := b.String()

@@ -1,9 +1,12 @@
 package lint
 
-// Rules returns every rule, in a stable order: the explicit registry.
-// Each call builds fresh values; callers may not share or mutate them
-// across runs.
-func Rules() []*Rule {
+// Skillscript returns the skillscript rule set, in a stable order: the
+// rules over the language itself, run by the engine's own indices, and
+// the rules the parser reports. The other sets (SKILL.md, classification,
+// approval signatures) live in lint/skillmd, lint/classify and
+// lint/signature; lint/rulesets composes them for the callers. Each call
+// builds fresh values.
+func Skillscript() []*Rule {
 	rs := []*Rule{
 		// targets and the dependency graph
 		ruleNoTargets(),
@@ -68,16 +71,7 @@ func Rules() []*Rule {
 		ruleApprovalNotLiteral(),
 		// status and output
 		ruleStatusDisabled(),
-		ruleMalformedSignature(),
-		ruleStaleSignature(),
-		ruleUnsignedApproval(),
 		ruleDraftWithTrigger(),
-		// gateway classification
-		ruleClassificationValue(),
-		ruleClassificationSidecarDirect(),
-		ruleClassificationAttachTargets(),
-		ruleClassificationDirectTargets(),
-		ruleClassificationFootprint(),
 		ruleUnusedAugmentingHeader(),
 		ruleOutputAgentTargetNoEmit(),
 		ruleOutputAgentTargetNoConnector(),
@@ -109,5 +103,5 @@ func Rules() []*Rule {
 		ruleDuplicateSkillName(),
 		ruleMissingSkillstoreForDataRef(),
 	}
-	return append(append(rs, parserRules()...), skillMDRules()...)
+	return append(rs, parserRules()...)
 }

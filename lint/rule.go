@@ -133,18 +133,57 @@ func (p *Pass) Text(r ast.Range) string {
 // Line returns the 1-based line of pos.
 func (p *Pass) Line(pos ast.Pos) int { return p.File.Lines.Position(pos).Line }
 
-// Lookup returns the rule with the given id, or nil. The rule is shared
-// by every caller: read it, do not modify it.
-func Lookup(id string) *Rule {
-	return ruleIndex()[id]
+// Registry is a composed set of rules: what one lint run may report. The
+// engine runs the rules of Options.Rules; explain, rules, the docs and the
+// suppression check read it. Rules are stateless values shared read-only
+// by every run that uses the registry.
+type Registry struct {
+	rules    []*Rule
+	runnable []*Rule // the rules with a Run
+	byID     map[string]*Rule
+	ids      []string
 }
 
-// ruleIndex maps every rule id to its rule, built once per process (see
-// runnableRules).
-var ruleIndex = sync.OnceValue(func() map[string]*Rule {
-	m := map[string]*Rule{}
-	for _, r := range Rules() {
-		m[r.ID] = r
+// NewRegistry composes rule sets in the order given. A rule id given
+// twice is a programming error and panics, naming the id.
+func NewRegistry(sets ...[]*Rule) *Registry {
+	r := &Registry{byID: map[string]*Rule{}}
+	for _, set := range sets {
+		for _, rule := range set {
+			if _, dup := r.byID[rule.ID]; dup {
+				panic("lint: rule " + rule.ID + " is in two rule sets")
+			}
+			r.byID[rule.ID] = rule
+			r.rules = append(r.rules, rule)
+			r.ids = append(r.ids, rule.ID)
+			if rule.Run != nil {
+				r.runnable = append(r.runnable, rule)
+			}
+		}
 	}
-	return m
-})
+	return r
+}
+
+// Rules returns the registry's rules in order. They are shared: read
+// them, do not modify them.
+func (r *Registry) Rules() []*Rule { return r.rules }
+
+// Lookup returns the rule with the given id, or nil.
+func (r *Registry) Lookup(id string) *Rule { return r.byID[id] }
+
+// IDs returns every rule id in order.
+func (r *Registry) IDs() []string { return r.ids }
+
+// builtin is the registry of the skillscript set alone, built once per
+// process: the engine's default when Options.Rules is nil (building the
+// whole registry with every rule's documentation for each linted file was
+// a third of the bytes allocated by checking a folder of small skills).
+var builtin = sync.OnceValue(func() *Registry { return NewRegistry(Skillscript()) })
+
+// registry returns the rules a run with o uses.
+func (o *Options) registry() *Registry {
+	if o.Rules != nil {
+		return o.Rules
+	}
+	return builtin()
+}

@@ -137,8 +137,9 @@ func suppress(list []*suppression, rule string) bool {
 	return hit
 }
 
-// unused reports the rule ids of suppression comments that matched nothing.
-func (s suppressions) unused(sev ast.Severity) ast.Diagnostics {
+// unused reports the rule ids of suppression comments that matched
+// nothing; an id reg does not know is reported as unknown.
+func (s suppressions) unused(sev ast.Severity, reg *Registry) ast.Diagnostics {
 	var out ast.Diagnostics
 	for _, sp := range s {
 		if len(sp.rules) == 0 {
@@ -152,21 +153,11 @@ func (s suppressions) unused(sev ast.Severity) ast.Diagnostics {
 				continue
 			}
 			msg := "suppression of " + id + " is unused: no " + id + " diagnostic on the line it covers; remove it"
-			if Lookup(id) == nil {
-				msg = "suppression names unknown rule " + id + didYouMean(closest(id, ruleIDs()))
+			if reg.Lookup(id) == nil {
+				msg = "suppression names unknown rule " + id + didYouMean(closest(id, reg.IDs()))
 			}
 			out = append(out, &ast.Diagnostic{Severity: sev, Rule: ruleUnusedSuppression, Range: sp.comment.Range, Message: msg})
 		}
-	}
-	return out
-}
-
-// ruleIDs returns every registered rule id.
-func ruleIDs() []string {
-	rs := Rules()
-	out := make([]string, len(rs))
-	for i, r := range rs {
-		out[i] = r.ID
 	}
 	return out
 }

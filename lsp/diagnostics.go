@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -31,6 +32,9 @@ func analyzeParsed(name string, f *ast.File, parsed ast.Diagnostics, env *Env, s
 	}
 	ctx.FilePath = name
 	opts.Stop = stop
+	if opts.Rules == nil {
+		opts.Rules = rulesets.All()
+	}
 	info, ds := lint.CheckParsed(f, parsed, &ctx, opts)
 	return Analysis{File: f, Info: info, Diags: ds}
 }
@@ -49,7 +53,7 @@ func defaultFormatter() Formatter {
 
 // DefaultRuleDoc renders the documentation the linter keeps for a rule.
 func DefaultRuleDoc(id string) (string, bool) {
-	r := lint.Lookup(id)
+	r := rulesets.All().Lookup(id)
 	if r == nil {
 		return "", false
 	}

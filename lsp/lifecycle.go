@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -454,6 +455,9 @@ func (s *Server) parse(u string, text []byte) (*preParse, ast.Diagnostics) {
 		opts = env.LintOptions
 	}
 	opts.ReportUnusedSuppressions = false
+	if opts.Rules == nil {
+		opts.Rules = rulesets.All()
+	}
 	return pre, lint.Filter(f, shown, opts)
 }
 

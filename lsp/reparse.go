@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -38,6 +39,9 @@ func (s *Server) reparse(u string, text []byte, inc incremental) (ast.Diagnostic
 		opts = env.LintOptions
 	}
 	opts.ReportUnusedSuppressions = false
+	if opts.Rules == nil {
+		opts.Rules = rulesets.All()
+	}
 	out := make(ast.Diagnostics, 0, len(inc.parsed)+len(raw))
 	for _, d := range shiftDiags(inc.parsed, inc.spans) {
 		if !d.Range.From.IsValid() || d.Range.To.Offset() <= from || d.Range.From.Offset() >= to {

@@ -11,6 +11,8 @@ import (
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/internal/agentskills"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
+	"github.com/skillscript/skillc/lint/skillmd"
 )
 
 // isSkillMD reports whether a document is an Agent Skills package file.
@@ -37,8 +39,11 @@ func skillMDAnalysis(name string, src []byte, env *Env) Analysis {
 	if env != nil && env.Env != nil {
 		opts = env.LintOptions
 	}
+	if opts.Rules == nil {
+		opts.Rules = rulesets.All()
+	}
 	f := &ast.File{Name: name, Src: src, Lines: s.Lines, Comments: s.Comments}
-	return Analysis{File: f, Info: check.Check(f), Diags: lint.FinishSkillMD(s, ds, opts)}
+	return Analysis{File: f, Info: check.Check(f), Diags: skillmd.Finish(s, ds, opts)}
 }
 
 // frontmatterKeyDocs documents the frontmatter keys for hover and

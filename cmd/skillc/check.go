@@ -14,6 +14,7 @@ import (
 	"github.com/skillscript/skillc/internal/baseline"
 	"github.com/skillscript/skillc/internal/format/render"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 	"github.com/urfave/cli/v2"
 )
 
@@ -281,7 +282,7 @@ func writeReport(s *streams, out io.Writer, results []ast.FileDiagnostics, opts 
 // ruleDocHint is the documentation pointer printed under a diagnostic of
 // a lint rule: the explain command and the rule's page.
 func ruleDocHint(rule string) string {
-	if lint.Lookup(rule) == nil {
+	if rulesets.All().Lookup(rule) == nil {
 		return ""
 	}
 	return "skillc explain " + rule + " · " + lint.DocURL(rule)

@@ -9,7 +9,7 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/agentskills"
 	"github.com/skillscript/skillc/internal/workspace"
-	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/skillmd"
 	"github.com/urfave/cli/v2"
 )
 
@@ -55,7 +55,7 @@ func packageFile(dir string) string {
 // checkSkillMD validates one package file with the configuration's lint
 // options (severity overrides, disabled rules) and suppression comments.
 func checkSkillMD(path string, env *workspace.Env, pkg agentskills.Options) (ast.FileDiagnostics, error) {
-	s, ds, err := lint.CheckSkillMD(path, pkg, env.LintOptions)
+	s, ds, err := skillmd.Check(path, pkg, env.LintOptions)
 	if err != nil {
 		return ast.FileDiagnostics{}, fmt.Errorf("%s: %v", path, errNoFile(err))
 	}
@@ -72,5 +72,5 @@ func recheckSkillMD(path string, src []byte, env *workspace.Env, pkg agentskills
 		in.Exists = func(rel string) bool { _, err := root.Stat(rel); return err == nil }
 	}
 	s, ds := agentskills.Parse(in, pkg)
-	return lint.FinishSkillMD(s, ds, env.LintOptions)
+	return skillmd.Finish(s, ds, env.LintOptions)
 }

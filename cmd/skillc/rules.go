@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillscript/skillc/internal/format/render"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 	"github.com/urfave/cli/v2"
 )
 
@@ -14,7 +15,7 @@ func rulesCommand(s *streams) *cli.Command {
 		Name:  "rules",
 		Usage: "list every lint rule with its severity and the context it needs",
 		Action: func(c *cli.Context) error {
-			return lint.FormatList(s.out, lint.Rules())
+			return lint.FormatList(s.out, rulesets.All().Rules())
 		},
 	}
 }
@@ -25,7 +26,7 @@ func explainCommand(s *streams) *cli.Command {
 		Usage:     "print the documentation of a lint rule",
 		ArgsUsage: "RULE-ID",
 		BashComplete: func(c *cli.Context) {
-			for _, r := range lint.Rules() {
+			for _, r := range rulesets.All().Rules() {
 				fmt.Fprintln(s.out, r.ID)
 			}
 		},
@@ -34,7 +35,7 @@ func explainCommand(s *streams) *cli.Command {
 				return cli.Exit("explain takes one rule id (see skillc rules)", exitUsage)
 			}
 			id := c.Args().First()
-			r := lint.Lookup(id)
+			r := rulesets.All().Lookup(id)
 			if r == nil {
 				return cli.Exit(fmt.Sprintf("unknown rule %q%s", id, ruleSuggestion(id)), exitUsage)
 			}
@@ -46,7 +47,7 @@ func explainCommand(s *streams) *cli.Command {
 // ruleSuggestion returns "; did you mean X?" for the rule ids closest to id.
 func ruleSuggestion(id string) string {
 	var ids []string
-	for _, r := range lint.Rules() {
+	for _, r := range rulesets.All().Rules() {
 		ids = append(ids, r.ID)
 	}
 	close := suggest(id, ids)
@@ -59,7 +60,7 @@ func ruleSuggestion(id string) string {
 // ruleMetas describes every rule for SARIF output.
 func ruleMetas() []render.RuleMeta {
 	var out []render.RuleMeta
-	for _, r := range lint.Rules() {
+	for _, r := range rulesets.All().Rules() {
 		out = append(out, render.RuleMeta{ID: r.ID, Severity: r.Severity, Short: r.Doc.Summary, HelpURI: lint.DocURL(r.ID)})
 	}
 	return out

@@ -19,6 +19,7 @@ import (
 	"github.com/skillscript/skillc/internal/host/skillrt"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/skillmd"
 	"github.com/urfave/cli/v2"
 )
 
@@ -266,7 +267,7 @@ func skillsValidate(c *cli.Context, s *streams) error {
 			u := workspace.Parse(rec.Location, rec.Src)
 			_, ds = lint.CheckParsed(u.File, u.ParsedCopy(), nil, env.opts)
 		} else if s, _ := agentskills.Parse(agentskills.Input{Path: rec.Location, Src: rec.Src}, agentskills.Options{}); s != nil {
-			ds = lint.FinishSkillMD(s, ds, env.opts)
+			ds = skillmd.Finish(s, ds, env.opts)
 		}
 		results = append(results, ast.FileDiagnostics{File: rec.Location, Src: rec.Src, Diags: ds})
 	}

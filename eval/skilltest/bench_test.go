@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 )
 
 func benchFile(b *testing.B, path string, withMock bool) {
@@ -14,7 +15,7 @@ func benchFile(b *testing.B, path string, withMock bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, info, ds := lint.Check(path, src, &lint.Context{}, lint.Options{})
+	f, info, ds := lint.Check(path, src, &lint.Context{}, lint.Options{Rules: rulesets.All()})
 	opts := Options{Diagnostics: ds, TempDir: b.TempDir()}
 	if withMock {
 		if opts.Mock, err = LoadMock(SidecarMock(path)); err != nil {

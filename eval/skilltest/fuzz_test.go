@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 )
 
 // FuzzRun runs arbitrary sources with # Tests: blocks. Besides never
@@ -28,7 +29,7 @@ func FuzzRun(f *testing.F) {
 		if len(src) > 1<<14 || strings.Count(src, "\n") > 300 || strings.Contains(src, "data_") || strings.Contains(src, "skill_") {
 			return // the scratch SQLite store is too slow under coverage instrumentation
 		}
-		file, info, ds := lint.Check("fuzz.skill.md", []byte(src), &lint.Context{}, lint.Options{})
+		file, info, ds := lint.Check("fuzz.skill.md", []byte(src), &lint.Context{}, lint.Options{Rules: rulesets.All()})
 		rs := Run(context.Background(), file, info, func() *eval.Runner { return &eval.Runner{} }, Options{Diagnostics: ds, TempDir: tmp})
 		lines := strings.Count(src, "\n") + 1
 		for _, r := range rs {

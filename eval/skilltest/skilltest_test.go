@@ -13,6 +13,7 @@ import (
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/substrate/datastore"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 )
 
 // probeBody is the skill most tests run: a connector lookup with a
@@ -57,7 +58,7 @@ func probe(cases string) string {
 // runSource lints src like skillc check does and runs its cases.
 func runSource(t *testing.T, src string, opts Options) []CaseResult {
 	t.Helper()
-	f, info, ds := lint.Check("probe.skill.md", []byte(src), &lint.Context{}, lint.Options{})
+	f, info, ds := lint.Check("probe.skill.md", []byte(src), &lint.Context{}, lint.Options{Rules: rulesets.All()})
 	opts.Diagnostics = ds
 	if opts.TempDir == "" {
 		opts.TempDir = t.TempDir()
@@ -250,7 +251,7 @@ func TestLintErrorsBlockTheRun(t *testing.T) {
 
 func TestProblemsReportInvalidTests(t *testing.T) {
 	src := "# Skill: x\n# Status: Approved\n# Tests:\n  - name: c\n    expect:\n      result_value_is: hi\n\nmain:\n    emit(text=\"hi\")\n\ndefault: main\n"
-	f, _, ds := lint.Check("x.skill.md", []byte(src), &lint.Context{}, lint.Options{})
+	f, _, ds := lint.Check("x.skill.md", []byte(src), &lint.Context{}, lint.Options{Rules: rulesets.All()})
 	ps := Problems(f, ds)
 	if len(ps) == 0 || !strings.Contains(ps[0].Message, `unknown assertion "result_value_is"`) || ps[0].Line != 6 {
 		t.Fatalf("problems = %+v", ps)
@@ -332,7 +333,7 @@ func TestStoresAreSandboxed(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(seed, "child.skill.md"), []byte(childSrc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, info, ds := lint.Check("store.skill.md", []byte(storeSkill), &lint.Context{}, lint.Options{})
+	f, info, ds := lint.Check("store.skill.md", []byte(storeSkill), &lint.Context{}, lint.Options{Rules: rulesets.All()})
 	scratch := t.TempDir()
 	newRunner := func() *eval.Runner { return &eval.Runner{Registry: &contract.Registry{Data: prod}} }
 	rs := Run(context.Background(), f, info, newRunner, Options{Diagnostics: ds, SkillsDir: seed, TempDir: scratch})
@@ -389,7 +390,7 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, info, ds := lint.Check(p, src, &lint.Context{}, lint.Options{})
+			f, info, ds := lint.Check(p, src, &lint.Context{}, lint.Options{Rules: rulesets.All()})
 			if ps := Problems(f, ds); len(ps) > 0 {
 				t.Fatalf("invalid # Tests: %+v", ps)
 			}
@@ -421,7 +422,7 @@ func TestNilInputs(t *testing.T) {
 		t.Error("empty file has tests")
 	}
 	src := "# Skill: x\n# Status: Approved\n# Tests:\n  - name: c\n    expect:\n      result_value: hi\n\nhi\n"
-	f2, _, _ := lint.Check("x.skill.md", []byte(src), &lint.Context{}, lint.Options{})
+	f2, _, _ := lint.Check("x.skill.md", []byte(src), &lint.Context{}, lint.Options{Rules: rulesets.All()})
 	rs := Run(context.Background(), f2, nil, nil, Options{TempDir: t.TempDir()})
 	if len(rs) != 1 || !rs[0].Passed {
 		t.Errorf("nil info/runner: %+v", rs)

@@ -13,6 +13,7 @@ import (
 	"github.com/skillscript/skillc/internal/leaf/connectors"
 	"github.com/skillscript/skillc/internal/testsupport/wantmark"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 )
 
 // testdataDir holds the lint rules' expectation files: every rule that
@@ -89,7 +90,7 @@ func TestLintTestdata(t *testing.T) {
 			}
 			abs, _ := filepath.Abs(path)
 			ctx := dirContext(t, filepath.Dir(path), abs)
-			f, _, ds := lint.Check(path, src, ctx, lint.Options{ReportUnusedSuppressions: true})
+			f, _, ds := lint.Check(path, src, ctx, lint.Options{ReportUnusedSuppressions: true, Rules: rulesets.All()})
 			var got []string
 			for _, d := range ds {
 				got = append(got, fmt.Sprintf("%d %s", f.Lines.Position(d.Range.From).Line, d.Rule))

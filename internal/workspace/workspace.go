@@ -8,6 +8,7 @@ import (
 	"github.com/skillscript/skillc/internal/leaf/config"
 	"github.com/skillscript/skillc/internal/leaf/connectors"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 )
 
 // LoadOptions are the inputs of Load besides the directory.
@@ -123,7 +124,7 @@ func defaultStore(cfg *config.Config, conns *connectors.File, o LoadOptions) {
 // lintOptions turns the "lint" settings of the configuration into options;
 // unused suppressions are reported.
 func lintOptions(s config.LintSettings) lint.Options {
-	return lint.Options{Severity: s.Severity, Disable: s.Disable, ReportUnusedSuppressions: true}
+	return lint.Options{Severity: s.Severity, Disable: s.Disable, ReportUnusedSuppressions: true, Rules: rulesets.All()}
 }
 
 // Ignored reports whether the lint ignore globs of the configuration skip

@@ -16,6 +16,7 @@ import (
 	"github.com/skillscript/skillc/internal/format/highlight"
 	"github.com/skillscript/skillc/internal/host/trace"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 )
 
 // chrome is what every page shows around its content: the navigation,
@@ -207,7 +208,7 @@ func (d *Dashboard) skillPage(w http.ResponseWriter, r *http.Request) {
 	// the same review the queue shows (footprint, signature), and the
 	// linter's findings with the operator's context
 	it := d.item(rec.Name, src)
-	f, info, diags := lint.Check(rec.Name+".skill.md", src, d.lintContext(rec.Name), lint.Options{})
+	f, info, diags := lint.Check(rec.Name+".skill.md", src, d.lintContext(rec.Name), lint.Options{Rules: rulesets.All()})
 	lines := colour(src, highlight.Tokens(f))
 	markDiagnostics(lines, f, diags)
 	var rows []diagRow

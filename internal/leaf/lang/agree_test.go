@@ -17,6 +17,7 @@ import (
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/leaf/lang"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 	"github.com/skillscript/skillc/lsp"
 	"github.com/skillscript/skillc/syntax"
 )
@@ -29,7 +30,7 @@ func skill(body ...string) string {
 // lintMessages lints src and returns the messages of rule.
 func lintMessages(t *testing.T, src, rule string) []string {
 	t.Helper()
-	_, _, ds := lint.Check("probe.skill.md", []byte(src), nil, lint.Options{})
+	_, _, ds := lint.Check("probe.skill.md", []byte(src), nil, lint.Options{Rules: rulesets.All()})
 	var out []string
 	for _, d := range ds {
 		if d.Rule == rule {

@@ -20,6 +20,7 @@ import (
 	"github.com/skillscript/skillc/internal/leaf/config"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -87,7 +88,7 @@ func TestSpecDiagnostics(t *testing.T) {
 				t.Skip(string(m[1]))
 			}
 			ctx := workspace.ContextFrom(cfg, nil, path)
-			f, _, ds := lint.Check(path, src, ctx, lint.Options{ReportUnusedSuppressions: true})
+			f, _, ds := lint.Check(path, src, ctx, lint.Options{ReportUnusedSuppressions: true, Rules: rulesets.All()})
 			var got []string
 			for _, d := range ds {
 				if !ignoredRules[d.Rule] {

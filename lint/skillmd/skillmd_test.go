@@ -1,4 +1,4 @@
-package lint
+package skillmd_test
 
 import (
 	"os"
@@ -9,6 +9,9 @@ import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/agentskills"
 	"github.com/skillscript/skillc/internal/testsupport/wantmark"
+	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/rulesets"
+	"github.com/skillscript/skillc/lint/skillmd"
 )
 
 const skillMDSrc = `---
@@ -41,7 +44,7 @@ func writeSkillMD(t *testing.T, src string) string {
 // is reported; everything else stays.
 func TestCheckSkillMDSuppressions(t *testing.T) {
 	p := writeSkillMD(t, skillMDSrc)
-	s, ds, err := CheckSkillMD(p, agentskills.Options{}, Options{ReportUnusedSuppressions: true})
+	s, ds, err := skillmd.Check(p, agentskills.Options{}, lint.Options{ReportUnusedSuppressions: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,8 +59,8 @@ func TestCheckSkillMDSuppressions(t *testing.T) {
 // disabled rules apply to SKILL.md rules.
 func TestCheckSkillMDOverrides(t *testing.T) {
 	p := writeSkillMD(t, "---\nname: report\ndescription: d\nowner: x\nmetadata:\n  v: 1\n---\n")
-	opts := Options{Severity: map[string]ast.Severity{"skillmd-unknown-key": ast.Error}, Disable: []string{"skillmd-metadata-value"}}
-	_, ds, err := CheckSkillMD(p, agentskills.Options{}, opts)
+	opts := lint.Options{Severity: map[string]ast.Severity{"skillmd-unknown-key": ast.Error}, Disable: []string{"skillmd-metadata-value"}}
+	_, ds, err := skillmd.Check(p, agentskills.Options{}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,12 +73,12 @@ func TestCheckSkillMDOverrides(t *testing.T) {
 // the SKILL.md or registry origin and a summary.
 func TestSkillMDRulesRegistered(t *testing.T) {
 	for _, d := range agentskills.Rules() {
-		r := Lookup(d.ID)
+		r := rulesets.All().Lookup(d.ID)
 		if r == nil {
 			t.Errorf("%s not registered", d.ID)
 			continue
 		}
-		if (r.Origin != BySkillMD && r.Origin != ByRegistry) || r.Doc.Summary == "" || fenceLang(r) != "markdown" {
+		if (r.Origin != lint.BySkillMD && r.Origin != lint.ByRegistry) || r.Doc.Summary == "" {
 			t.Errorf("%s: origin %v, summary %q", d.ID, r.Origin, r.Doc.Summary)
 		}
 	}

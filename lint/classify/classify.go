@@ -1,20 +1,36 @@
-package lint
+// Package classify is the classification rule set of the linter: the
+// rules over # Classification:, each owning the problems of one code of
+// the shared validator (internal/classification), and the cross-check of
+// effect_mode=read_only against the approval footprint.
+package classify
 
 import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/internal/classification"
 	"github.com/skillscript/skillc/internal/leaf/lang"
+	"github.com/skillscript/skillc/lint"
 )
+
+// Rules returns the classification rule set.
+func Rules() []*lint.Rule {
+	return []*lint.Rule{
+		ruleClassificationValue(),
+		ruleClassificationSidecarDirect(),
+		ruleClassificationAttachTargets(),
+		ruleClassificationDirectTargets(),
+		ruleClassificationFootprint(),
+	}
+}
 
 // classificationRule is one of the rules over # Classification:, each
 // owning the problems of one code of the shared validator
 // (internal/classification), which the SKILL.md validator and the gateway
 // use too.
-func classificationRule(id, code string, doc Doc) *Rule {
-	return &Rule{
-		ID: id, Severity: ast.Error, Needs: NeedsSource, Doc: doc,
-		Run: func(p *Pass) {
+func classificationRule(id, code string, doc lint.Doc) *lint.Rule {
+	return &lint.Rule{
+		ID: id, Severity: ast.Error, Needs: lint.NeedsSource, Doc: doc,
+		Run: func(p *lint.Pass) {
 			_, probs := classification.Of(p.File)
 			for _, pr := range probs {
 				if pr.Rule != code {
@@ -27,8 +43,8 @@ func classificationRule(id, code string, doc Doc) *Rule {
 	}
 }
 
-func ruleClassificationValue() *Rule {
-	return classificationRule("classification-value", classification.CodeValue, Doc{
+func ruleClassificationValue() *lint.Rule {
+	return classificationRule("classification-value", classification.CodeValue, lint.Doc{
 		Summary: "A `# Classification:` with an unknown key or value (with the closest valid one), a key given twice, or no `role`, `invocation` or `effect_mode`.",
 		Why:     "The skill gateway decides from these values whether a skill is recommended, may be called directly or attached, and whether it fits a read-only request; a misspelt value would silently change that. Use role=procedure|utility|sidecar, invocation=direct|attach|both, effect_mode=read_only|enrich|control_signal.",
 		Bad:     "# Skill: audit-run\n# Classification: role=sidecr invocation=attach effect_mode=read_only attach_targets=run\n",
@@ -36,8 +52,8 @@ func ruleClassificationValue() *Rule {
 	})
 }
 
-func ruleClassificationSidecarDirect() *Rule {
-	return classificationRule("classification-sidecar-direct", classification.CodeSidecarDirect, Doc{
+func ruleClassificationSidecarDirect() *lint.Rule {
+	return classificationRule("classification-sidecar-direct", classification.CodeSidecarDirect, lint.Doc{
 		Summary: "`role=sidecar` with `invocation=direct`.",
 		Why:     "A sidecar observes, audits or controls a live execution; called on its own it has nothing to work on. The gateway never recommends sidecars for direct calls. Use invocation=attach (or both) with attach_targets.",
 		Bad:     "# Skill: audit-run\n# Classification: role=sidecar invocation=direct effect_mode=read_only\n",
@@ -45,8 +61,8 @@ func ruleClassificationSidecarDirect() *Rule {
 	})
 }
 
-func ruleClassificationAttachTargets() *Rule {
-	return classificationRule("classification-attach-targets", classification.CodeAttachTargets, Doc{
+func ruleClassificationAttachTargets() *lint.Rule {
+	return classificationRule("classification-attach-targets", classification.CodeAttachTargets, lint.Doc{
 		Summary: "`invocation=attach` or `both` without `attach_targets`, or with a target listed twice or outside task, run, output, transcript, artifact.",
 		Why:     "skills_attach checks the requested target type against this list before anything runs; an empty or misspelt list makes the skill impossible to attach.",
 		Bad:     "# Skill: audit-run\n# Classification: role=sidecar invocation=attach effect_mode=read_only attach_targets=run,runs\n",
@@ -54,8 +70,8 @@ func ruleClassificationAttachTargets() *Rule {
 	})
 }
 
-func ruleClassificationDirectTargets() *Rule {
-	return classificationRule("classification-direct-targets", classification.CodeDirectTargets, Doc{
+func ruleClassificationDirectTargets() *lint.Rule {
+	return classificationRule("classification-direct-targets", classification.CodeDirectTargets, lint.Doc{
 		Summary: "`invocation=direct` with `attach_targets`.",
 		Why:     "A direct-only skill cannot be attached, so the targets promise something the gateway refuses. Remove them, or use invocation=both.",
 		Bad:     "# Skill: weekly-report\n# Classification: role=procedure invocation=direct effect_mode=read_only attach_targets=run\n",
@@ -66,16 +82,16 @@ func ruleClassificationDirectTargets() *Rule {
 // ruleClassificationFootprint cross-checks effect_mode=read_only against
 // the approval footprint: every mutating op and every op that reaches out
 // (notify) contradicts it.
-func ruleClassificationFootprint() *Rule {
-	return &Rule{
-		ID: "classification-footprint", Severity: ast.Error, Needs: NeedsSource,
-		Doc: Doc{
+func ruleClassificationFootprint() *lint.Rule {
+	return &lint.Rule{
+		ID: "classification-footprint", Severity: ast.Error, Needs: lint.NeedsSource,
+		Doc: lint.Doc{
 			Summary: "`effect_mode=read_only` in a skill with a mutating or outward op: a mutating `$` dispatch (`$ data_write`, a tool with a mutating verb or declared mutating), `file_write`, unsafe or destructive `shell`, or `notify`.",
 			Why:     "Agents pick read-only skills for read-only requests and may run them without review; the classification must not hide a write. The footprint is the one the approval gate shows. Change effect_mode (enrich or control_signal), or remove the op.",
 			Bad:     "# Skill: sync\n# Classification: role=procedure invocation=direct effect_mode=read_only\n\nmain:\n    file_write(path=\"out.txt\", content=\"x\")\n\ndefault: main\n",
 			Good:    "# Skill: sync\n# Classification: role=procedure invocation=direct effect_mode=enrich\n\nmain:\n    file_write(path=\"out.txt\", content=\"x\")\n\ndefault: main\n",
 		},
-		Run: func(p *Pass) {
+		Run: func(p *lint.Pass) {
 			c, _ := classification.Of(p.File)
 			if c == nil || c.EffectMode != classification.EffectReadOnly {
 				return

@@ -1,4 +1,4 @@
-package lint
+package signature_test
 
 import (
 	"crypto/ed25519"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/internal/approval"
+	"github.com/skillscript/skillc/lint"
+	"github.com/skillscript/skillc/lint/signature"
 )
 
 // TestStaleSignature signs a skill with a real key, then edits it: the
@@ -32,7 +34,7 @@ func TestStaleSignature(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f, _, ds := Check("s.skill.md", []byte(c.src), &Context{ApprovalKey: c.key}, Options{})
+			f, _, ds := lint.Check("s.skill.md", []byte(c.src), &lint.Context{ApprovalKey: c.key}, lint.Options{Rules: lint.NewRegistry(lint.Skillscript(), signature.Rules())})
 			var got []string
 			for _, d := range ds {
 				if d.Rule == "stale-signature" {
