@@ -464,7 +464,7 @@ func TestServeFaultKill9LoadSQLite(t *testing.T) {
 	args := []string{"--job-timeout", "10s", "--max-job-timeout", "10s", "--rescue-after", "30s"}
 	hosts := []*serveProc{startServe(t, home, env, args...)}
 	traces := openDB(t, filepath.Join(home, "traces", trace.FileName))
-	fig := loadAndKill(t, hosts, 200, dir, func(id string) []runRow { return runsOf(t, traces, id) }, func() {
+	fig := loadAndKill(t, hosts, faultScale(200, 1000), dir, func(id string) []runRow { return runsOf(t, traces, id) }, func() {
 		startServe(t, home, env, args...)
 	})
 	t.Logf("sqlite, 1 host, kill -9 and restart: %s", fig)
@@ -514,7 +514,7 @@ func TestServeFaultKill9LoadPostgres(t *testing.T) {
 		}
 		return out
 	}
-	fig := loadAndKill(t, hosts, 150, dir, rows, func() {})
+	fig := loadAndKill(t, hosts, faultScale(150, 1000), dir, rows, func() {})
 	t.Logf("postgres, 3 hosts, kill -9 of one, not restarted: %s", fig)
 }
 
