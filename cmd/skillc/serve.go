@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillscript/skillc/eval/host"
+	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/internal/config"
 	"github.com/skillscript/skillc/internal/gateway"
 	"github.com/skillscript/skillc/internal/registry"
@@ -58,6 +59,7 @@ func serveCommand(s *streams) *cli.Command {
 			&cli.DurationFlag{Name: "rescue-after", Usage: "River's rescue window for stuck jobs, at least --max-job-timeout + 10s (env " + serve.EnvRescueAfter + ")", DefaultText: "max job timeout + 30s"},
 			&cli.DurationFlag{Name: "host-timeout", Usage: "missed-heartbeat time after which another host rescues a host's jobs (env " + serve.EnvHostTimeout + ")", DefaultText: "15s"},
 			&cli.IntFlag{Name: "max-queue-depth", Usage: "unfinished fires past which POST /event answers 429 (env " + serve.EnvMaxQueueDepth + "; 0: no limit)", DefaultText: "10000"},
+			&cli.StringFlag{Name: "skill-store", Usage: "postgres://... URL of a skill store shared by a cluster of hosts, instead of $SKILLSCRIPT_HOME/skills (env " + skillstore.EnvURL + ")"},
 			&cli.StringFlag{Name: "idempotent-skills", Usage: "comma-separated skills safe to re-run after a host died mid-run (env " + serve.EnvIdempotentSkills + ")"},
 		}, append(httpFlags(), configFlags()...)...),
 		Action: func(c *cli.Context) error { return runServe(c, s) },
@@ -65,6 +67,15 @@ func serveCommand(s *streams) *cli.Command {
 }
 
 func runServe(c *cli.Context, s *streams) error {
+	if u := c.String("skill-store"); u != "" {
+		if c.IsSet("skills") {
+			return cli.Exit("--skill-store and --skills both name the skill store: pass one", exitUsage)
+		}
+		if !skillstore.IsPostgresURL(u) {
+			return cli.Exit("--skill-store: want a postgres:// URL", exitUsage)
+		}
+		_ = os.Setenv(skillstore.EnvURL, u) // the flag wins over the environment
+	}
 	ws, err := loadServeConfig(c, s)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)

@@ -62,7 +62,7 @@ type cronCluster struct {
 // cronFigures are what the rounds ended with.
 type cronFigures struct {
 	slots, jobs, once, twice, abortedNoEffect, abortedAfterEffect, lost, dupJobs int
-	recover                                                                     []time.Duration
+	recover                                                                      []time.Duration
 }
 
 func (f cronFigures) String() string {
