@@ -22,6 +22,7 @@ import (
 	"github.com/skillscript/skillc/internal/registry"
 	"github.com/skillscript/skillc/internal/serve"
 	"github.com/skillscript/skillc/internal/skillrt"
+	"github.com/skillscript/skillc/internal/telemetry"
 	"github.com/skillscript/skillc/internal/trace"
 	"github.com/skillscript/skillc/internal/trigger"
 	"github.com/skillscript/skillc/internal/workspace"
@@ -59,6 +60,7 @@ func serveCommand(s *streams) *cli.Command {
 			&cli.DurationFlag{Name: "rescue-after", Usage: "River's rescue window for stuck jobs, at least --max-job-timeout + 10s (env " + serve.EnvRescueAfter + ")", DefaultText: "max job timeout + 30s"},
 			&cli.DurationFlag{Name: "host-timeout", Usage: "missed-heartbeat time after which another host rescues a host's jobs (env " + serve.EnvHostTimeout + ")", DefaultText: "15s"},
 			&cli.IntFlag{Name: "max-queue-depth", Usage: "unfinished fires past which POST /event answers 429 (env " + serve.EnvMaxQueueDepth + "; 0: no limit)", DefaultText: "10000"},
+			&cli.StringFlag{Name: "otel-endpoint", Usage: "export OpenTelemetry spans of runs, ops and connector calls over OTLP/HTTP to this base URL (env OTEL_EXPORTER_OTLP_ENDPOINT; off by default)"},
 			&cli.StringFlag{Name: "skill-store", Usage: "postgres://... URL of a skill store shared by a cluster of hosts, instead of $SKILLSCRIPT_HOME/skills (env " + skillstore.EnvURL + ")"},
 			&cli.StringFlag{Name: "idempotent-skills", Usage: "comma-separated skills safe to re-run after a host died mid-run (env " + serve.EnvIdempotentSkills + ")"},
 		}, append(httpFlags(), configFlags()...)...),
@@ -255,6 +257,7 @@ func queueFlags(c *cli.Context, set *serve.Settings) error {
 			}
 		}
 	}
+	set.OTelEndpoint = c.String("otel-endpoint")
 	if c.IsSet("idempotent-skills") {
 		set.IdempotentSkills = serve.SplitList(c.String("idempotent-skills"))
 	}
@@ -296,6 +299,14 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		gwc.CatalogBudget = set.SkillsCatalogBudget
 	}
 	skills := agentSkills(ctx, cfg.SkillsDir, cfg.Home, set.SkillsRunScript, gwc, log)
+	tel, err := telemetry.Open(ctx, telemetry.Options{Endpoint: set.OTelEndpoint, Getenv: os.Getenv, Host: hostLabel(cfg), Version: version, Secrets: serve.SecretValues()})
+	if err != nil {
+		closeReg()
+		return nil, nil, err
+	}
+	if tel != nil {
+		log.Info("exporting OpenTelemetry spans", "endpoint", tel.Endpoint)
+	}
 	var traces *trace.Store
 	if set.Trace {
 		if traces, err = openTraces(ctx, cfg, set.DatabaseURL, log); err != nil {
@@ -305,7 +316,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	}
 	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version,
 		Routes: dashboardRoute(r, policy, ws, traces, set.AuthToken, s), Skills: skills,
-		Gateway: &gwc, ArtifactRoot: set.ArtifactRoot})
+		Gateway: &gwc, ArtifactRoot: set.ArtifactRoot, Telemetry: tel})
 	if err != nil {
 		closeReg()
 		return nil, nil, err
@@ -319,6 +330,9 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		if traces != nil {
 			_ = traces.Close()
 		}
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = tel.Shutdown(sctx) // flush the last spans
+		cancel()
 	}, nil
 }
 
