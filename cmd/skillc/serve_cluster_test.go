@@ -2,6 +2,7 @@ package main
 
 import (
 	"database/sql"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -75,6 +76,9 @@ func TestServeClusterSkillStore(t *testing.T) {
 	if status != trace.StatusOK {
 		t.Errorf("event fire of greet through B: %s, want ok", status)
 	}
+	if m := metricsText(t, b.url); !strings.Contains(m, "skillc_skill_store_shared 1") {
+		t.Errorf("/metrics of host B lacks skillc_skill_store_shared 1")
+	}
 	// the operator's CLI reads the same store through the environment
 	out, errOut, code := skillc(t, map[string]string{"SKILLSCRIPT_HOME": t.TempDir(), "SKILLSCRIPT_SKILL_STORE_URL": url}, "list")
 	if code != 0 || !strings.Contains(out, "greet") {
@@ -83,4 +87,16 @@ func TestServeClusterSkillStore(t *testing.T) {
 	if _, errOut, code := skillc(t, map[string]string{"SKILLSCRIPT_HOME": t.TempDir()}, "serve", "--skills", t.TempDir(), "--skill-store", url); code == 0 || !strings.Contains(errOut, "--skill-store and --skills") {
 		t.Errorf("serve with both --skills and --skill-store: exit %d, %s; want a usage error naming both", code, errOut)
 	}
+}
+
+// metricsText returns the host's /metrics page.
+func metricsText(t testing.TB, url string) string {
+	t.Helper()
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
 }

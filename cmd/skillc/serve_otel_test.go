@@ -129,6 +129,9 @@ func TestServeOpenTelemetrySpans(t *testing.T) {
 	if ex.Status != "ok" {
 		t.Fatalf("execute_skill = %+v\n%s", ex, p.stderr)
 	}
+	if m := metricsText(t, p.url); !strings.Contains(m, "skillc_otel_enabled 1") {
+		t.Errorf("/metrics lacks skillc_otel_enabled 1")
+	}
 	if err := p.stop(t); err != nil { // flushes the batch
 		t.Errorf("exit after SIGTERM: %v\n%s", err, p.stderr)
 	}
