@@ -48,6 +48,15 @@ type opEnv struct {
 func newOpEnv(c *cli.Context) (*opEnv, error) {
 	env := newEnvCache(c).forFile(".")
 	e := &opEnv{cfg: env.Config, keys: host.KeyPaths(), mut: env.Mutating(), lint: env.Lint}
+	if u, _ := env.Config.Getenv(skillstore.EnvURL); u != "" && !c.IsSet("skills") {
+		// the cluster's shared store: approve once, every host sees it
+		st, err := skillstore.OpenPostgres(c.Context, u, nil)
+		if err != nil {
+			return nil, err
+		}
+		e.store = st
+		return e, nil
+	}
 	if dir := env.Config.SkillsDir; dir != "" {
 		st, err := skillstore.NewFS(dir, nil)
 		if err != nil {

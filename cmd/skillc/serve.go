@@ -16,11 +16,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillscript/skillc/eval/host"
+	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	ihost "github.com/skillscript/skillc/internal/host"
 	"github.com/skillscript/skillc/internal/host/gateway"
 	"github.com/skillscript/skillc/internal/host/registry"
 	"github.com/skillscript/skillc/internal/host/serve"
 	"github.com/skillscript/skillc/internal/host/skillrt"
+	"github.com/skillscript/skillc/internal/host/telemetry"
 	"github.com/skillscript/skillc/internal/host/trace"
 	"github.com/skillscript/skillc/internal/host/trigger"
 	"github.com/skillscript/skillc/internal/leaf/config"
@@ -59,6 +61,8 @@ func serveCommand(s *streams) *cli.Command {
 			&cli.DurationFlag{Name: "rescue-after", Usage: "River's rescue window for stuck jobs, at least --max-job-timeout + 10s (env " + serve.EnvRescueAfter + ")", DefaultText: "max job timeout + 30s"},
 			&cli.DurationFlag{Name: "host-timeout", Usage: "missed-heartbeat time after which another host rescues a host's jobs (env " + serve.EnvHostTimeout + ")", DefaultText: "15s"},
 			&cli.IntFlag{Name: "max-queue-depth", Usage: "unfinished fires past which POST /event answers 429 (env " + serve.EnvMaxQueueDepth + "; 0: no limit)", DefaultText: "10000"},
+			&cli.StringFlag{Name: "otel-endpoint", Usage: "export OpenTelemetry spans of runs, ops and connector calls over OTLP/HTTP to this base URL (env OTEL_EXPORTER_OTLP_ENDPOINT; off by default)"},
+			&cli.StringFlag{Name: "skill-store", Usage: "postgres://... URL of a skill store shared by a cluster of hosts, instead of $SKILLSCRIPT_HOME/skills (env " + skillstore.EnvURL + ")"},
 			&cli.StringFlag{Name: "idempotent-skills", Usage: "comma-separated skills safe to re-run after a host died mid-run (env " + serve.EnvIdempotentSkills + ")"},
 		}, append(httpFlags(), configFlags()...)...),
 		Action: func(c *cli.Context) error { return runServe(c, s) },
@@ -66,6 +70,15 @@ func serveCommand(s *streams) *cli.Command {
 }
 
 func runServe(c *cli.Context, s *streams) error {
+	if u := c.String("skill-store"); u != "" {
+		if c.IsSet("skills") {
+			return cli.Exit("--skill-store and --skills both name the skill store: pass one", exitUsage)
+		}
+		if !skillstore.IsPostgresURL(u) {
+			return cli.Exit("--skill-store: want a postgres:// URL", exitUsage)
+		}
+		_ = os.Setenv(skillstore.EnvURL, u) // the flag wins over the environment
+	}
 	ws, err := loadServeConfig(c, s)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
@@ -245,6 +258,7 @@ func queueFlags(c *cli.Context, set *serve.Settings) error {
 			}
 		}
 	}
+	set.OTelEndpoint = c.String("otel-endpoint")
 	if c.IsSet("idempotent-skills") {
 		set.IdempotentSkills = serve.SplitList(c.String("idempotent-skills"))
 	}
@@ -290,6 +304,14 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	asm := ihost.Open(ihost.Config{TraceDir: cfg.TraceDir, DatabaseURL: set.DatabaseURL, HostName: hostLabel(cfg),
 		Registry: agentSkillsRegistry(cfg.SkillsDir, gwc), Skills: agentSkillsOptions(cfg.Home, set.SkillsRunScript, gwc)})
 	skills := agentSkills(ctx, asm, set.SkillsRunScript, log)
+	tel, err := telemetry.Open(ctx, telemetry.Options{Endpoint: set.OTelEndpoint, Getenv: os.Getenv, Host: hostLabel(cfg), Version: version, Secrets: serve.SecretValues()})
+	if err != nil {
+		closeReg()
+		return nil, nil, err
+	}
+	if tel != nil {
+		log.Info("exporting OpenTelemetry spans", "endpoint", tel.Endpoint)
+	}
 	var traces *trace.Store
 	if set.Trace {
 		if traces, err = openTraces(ctx, asm, log); err != nil {
@@ -299,7 +321,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	}
 	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version,
 		Routes: dashboardRoute(r, policy, ws, traces, set.AuthToken, s), Skills: skills,
-		Gateway: &gwc, ArtifactRoot: set.ArtifactRoot})
+		Gateway: &gwc, ArtifactRoot: set.ArtifactRoot, Telemetry: tel})
 	if err != nil {
 		closeReg()
 		return nil, nil, err
@@ -313,6 +335,9 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		if traces != nil {
 			_ = traces.Close()
 		}
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = tel.Shutdown(sctx) // flush the last spans
+		cancel()
 	}, nil
 }
 

@@ -170,6 +170,44 @@ func TestServeJobTimeoutIsTheSkills(t *testing.T) {
 	}
 }
 
+// 28.3: the issue's long job, once, at full length: a # Timeout: 300
+// skill sleeping 61 s — past River's 60 s default job timeout that used
+// to cut every triggered run — under a host default job timeout of 60 s,
+// fired by an event and by cron at once, finishes ok both times. It is
+// the slowest test of the package (~62 s of sleep, no CPU) and runs in
+// parallel with the others; TestServeJobTimeoutIsTheSkills proves the
+// same rule in seconds with shorter bounds.
+func TestServeLongJobBeyondRiverDefault(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	long := "# Skill: %s\n# Status: Approved\n# Timeout: 300\n# Triggers: %s\n\nrun:\n    shell(command=\"sleep 61\") -> R\n    emit(text=\"slept\")\ndefault: run\n"
+	writeSkill(t, home, "evlong", fmt.Sprintf(long, "evlong", "event: evlong"))
+	writeSkill(t, home, "cronlong", fmt.Sprintf(long, "cronlong", "cron: 0 0 1 1 *"))
+	p := startServe(t, home, []string{"SKILLSCRIPT_SHELL_ALLOWLIST=sleep", "SKILLSCRIPT_EVENT_INGRESS_ENABLED=true"},
+		"--job-timeout", "60s", "--max-job-timeout", "10m", "--poll-interval", "100ms")
+	queue := openDB(t, filepath.Join(home, "queue.db"))
+	waitUntil(t, 30*time.Second, func() bool {
+		res, err := queue.Exec(`UPDATE skillc_triggers SET next_fire = ? WHERE skill = 'cronlong'`, time.Now().Add(-time.Second).UnixMilli())
+		n, _ := res.RowsAffected()
+		return err == nil && n == 1
+	})
+	code, ev, _ := postEvent(t, p.url, `{"event_name":"evlong"}`, "")
+	if code != 200 {
+		t.Fatalf("POST /event = %d", code)
+	}
+	traces := openDB(t, filepath.Join(home, "traces", trace.FileName))
+	if rs := finalRun(t, traces, ev, 3*time.Minute); len(rs) != 1 || rs[0].Status != trace.StatusOK {
+		t.Errorf("event fire of a # Timeout: 300 skill sleeping 61 s: %+v, want one ok run", rs)
+	}
+	var cronID string
+	waitUntil(t, 3*time.Minute, func() bool {
+		return traces.QueryRow(`SELECT id FROM runs WHERE skill = 'cronlong' AND status != 'running' ORDER BY started_at LIMIT 1`).Scan(&cronID) == nil
+	})
+	if rs := runsOf(t, traces, cronID); len(rs) != 1 || rs[0].Status != trace.StatusOK {
+		t.Errorf("cron fire of a # Timeout: 300 skill sleeping 61 s: %+v, want one ok run", rs)
+	}
+}
+
 // markSkill appends one uniquely named file per run under dir (a
 // countable effect), then sleeps so that a kill can land after the
 // effect and before the run's final trace row.
@@ -453,7 +491,8 @@ func (b *atomicBool) set(v bool) {
 	b.mu.Unlock()
 }
 
-// 22.1/22.2: kill -9 of a SQLite host under a load of 200 events, then a
+// 22.1/22.2: kill -9 of a SQLite host under a load of 200 events (1,000
+// under SKILLC_FAULTS_FULL=1), then a
 // restart: every accepted run_id ends with one finished trace row, no
 // effect twice, none lost; the restarted host rescues its predecessor's
 // jobs at once.
@@ -464,7 +503,7 @@ func TestServeFaultKill9LoadSQLite(t *testing.T) {
 	args := []string{"--job-timeout", "10s", "--max-job-timeout", "10s", "--rescue-after", "30s"}
 	hosts := []*serveProc{startServe(t, home, env, args...)}
 	traces := openDB(t, filepath.Join(home, "traces", trace.FileName))
-	fig := loadAndKill(t, hosts, 200, dir, func(id string) []runRow { return runsOf(t, traces, id) }, func() {
+	fig := loadAndKill(t, hosts, faultScale(200, 1000), dir, func(id string) []runRow { return runsOf(t, traces, id) }, func() {
 		startServe(t, home, env, args...)
 	})
 	t.Logf("sqlite, 1 host, kill -9 and restart: %s", fig)
@@ -472,7 +511,7 @@ func TestServeFaultKill9LoadSQLite(t *testing.T) {
 
 // 22.1/22.2/22.4: three Postgres hosts started at the same instant on an
 // empty database (all come up: the migrations take an advisory lock), a
-// load of 150 events spread over them, kill -9 of one host that is not
+// load of 150 events (1,000 under SKILLC_FAULTS_FULL=1) spread over them, kill -9 of one host that is not
 // restarted: the others see its heartbeat stop and rescue its jobs within
 // seconds; every accepted run_id ends with one finished trace row, no
 // effect twice, none lost.
@@ -514,7 +553,7 @@ func TestServeFaultKill9LoadPostgres(t *testing.T) {
 		}
 		return out
 	}
-	fig := loadAndKill(t, hosts, 150, dir, rows, func() {})
+	fig := loadAndKill(t, hosts, faultScale(150, 1000), dir, rows, func() {})
 	t.Logf("postgres, 3 hosts, kill -9 of one, not restarted: %s", fig)
 }
 

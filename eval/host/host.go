@@ -117,6 +117,9 @@ func hostRegistry(ctx context.Context, o Options) (*contract.Registry, error) {
 			return nil, err
 		}
 	}
+	if _, shared := reg.Skills.(*skillstore.Postgres); shared && filepath.Clean(dir) == filepath.Clean(cfg.SkillsDir) {
+		dir = "" // a cluster's shared store replaces the home skill directory
+	}
 	if dir != "" {
 		store, err := skillstore.NewFS(dir, nil)
 		if err != nil {

@@ -2,6 +2,8 @@ package skillstore
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/contract/conformance"
+	"github.com/skillscript/skillc/internal/testsupport/pgtest"
 )
 
 func newFS(t *testing.T) *FS {
@@ -194,4 +197,75 @@ func TestFSIndexFollowsOutsideEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	same("written through the store", "delta", "beta", "alpha2")
+}
+
+func TestPostgresConformance(t *testing.T) {
+	url := pgtest.Start(t)
+	n := 0
+	conformance.TestSkillStore(t, func(t *testing.T) contract.SkillStore {
+		// each subtest gets a database of its own: the suite expects an
+		// empty store
+		n++
+		db := fmt.Sprintf("skills%d", n)
+		admin, err := sql.Open("pgx", url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer admin.Close()
+		if _, err := admin.Exec("CREATE DATABASE " + db); err != nil {
+			t.Fatal(err)
+		}
+		s, err := OpenPostgres(t.Context(), strings.Replace(url, "/postgres?", "/"+db+"?", 1), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
+// Two stores on one database (two hosts of a cluster): a write through
+// one is read, listed and status-changed through the other, and the
+// catalog version token moves on both.
+func TestPostgresSharedByTwoHosts(t *testing.T) {
+	url := pgtest.Start(t)
+	ctx := t.Context()
+	a, err := OpenPostgres(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := OpenPostgres(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	v0, _ := b.Version(ctx)
+	body := "# Skill: shared\n# Status: Draft\n\nrun:\n    emit(text=\"x\")\n"
+	if _, err := a.Write(ctx, "shared", body, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.Get(ctx, "shared")
+	if err != nil || r == nil || r.Body != body || r.Author != "alice" {
+		t.Fatalf("the other host reads %+v, %v", r, err)
+	}
+	if v1, _ := b.Version(ctx); v1 == v0 {
+		t.Errorf("catalog version unchanged on the other host after a write")
+	}
+	if err := b.UpdateStatus(ctx, "shared", "approved"); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := a.Get(ctx, "shared"); r == nil || r.Status != contract.StatusApproved {
+		t.Errorf("status approved on one host reads %+v on the other", r)
+	}
+	if vs, _ := a.Versions(ctx, "shared"); len(vs) != 2 {
+		t.Errorf("versions = %+v, want 2", vs)
+	}
+}
+
+func TestOpenPostgresRedactsPassword(t *testing.T) {
+	_, err := OpenPostgres(t.Context(), "postgres://u:s3cret@127.0.0.1:1/db?sslmode=disable&connect_timeout=1", nil)
+	if err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("OpenPostgres on a closed port: %v (want an error without the password)", err)
+	}
 }

@@ -1,9 +1,11 @@
 package wire
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/substrate/agent"
@@ -86,6 +88,13 @@ func buildDataStore(slot connectors.Slot, s Settings) (contract.DataStore, error
 }
 
 func buildSkillStore(slot connectors.Slot, s Settings) (contract.SkillStore, error) {
+	// a cluster's shared store: SKILLSCRIPT_SKILL_STORE_URL over a
+	// {"type": "postgres", "config": {"url": ...}} slot
+	if u := first(s.env(skillstore.EnvURL), postgresSlotURL(slot)); u != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return skillstore.OpenPostgres(ctx, u, s.Now)
+	}
 	if slot.Null {
 		return nil, nil
 	}
@@ -96,6 +105,15 @@ func buildSkillStore(slot connectors.Slot, s Settings) (contract.SkillStore, err
 		return skillstore.OpenSQLite(first(slot.ConfigString("dbPath"), filepath.Join(s.Home, "skills", "skills.db")), s.Now)
 	}
 	return skillstore.NewFS(first(slot.ConfigString("dir"), filepath.Join(s.Home, "skills")), s.Now)
+}
+
+// postgresSlotURL is the url of a postgres skill store slot, "" for any
+// other slot.
+func postgresSlotURL(slot connectors.Slot) string {
+	if slot.Type != "postgres" {
+		return ""
+	}
+	return slot.ConfigString("url")
 }
 
 func buildAgents(r *contract.Registry, slot connectors.Slot, s Settings) error {

@@ -16,6 +16,7 @@ import (
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/host/gateway"
 	"github.com/skillscript/skillc/internal/host/skillrt"
+	"github.com/skillscript/skillc/internal/host/telemetry"
 	"github.com/skillscript/skillc/internal/host/trace"
 	"github.com/skillscript/skillc/internal/leaf/config"
 	"github.com/skillscript/skillc/internal/workspace"
@@ -53,6 +54,9 @@ type Options struct {
 	// ArtifactRoot is where the gateway resolves artifact targets; empty
 	// leaves them unavailable.
 	ArtifactRoot string
+	// Telemetry exports OpenTelemetry spans of runs, ops and connector
+	// calls; nil exports none.
+	Telemetry *telemetry.Tracing
 }
 
 // Host runs skills for the MCP tools, the trigger scheduler and /event.
@@ -74,6 +78,7 @@ type Host struct {
 	skills  *skillrt.Runtime
 	gw      *gateway.Gateway
 	routes  map[string]http.Handler
+	tel     *telemetry.Tracing
 
 	triggers Triggers // set by SetTriggers; nil when triggers are off
 
@@ -96,7 +101,14 @@ func New(o Options) (*Host, error) {
 	h := &Host{
 		cfg: o.Workspace.Config, ws: o.Workspace, set: o.Settings, runner: o.Runner, closeR: o.CloseRunner, traces: o.Traces,
 		log: o.Logger, now: o.Clock, version: o.Version, inflight: map[string]context.CancelFunc{},
-		secrets: secretValues(os.Environ()), policy: o.Policy, skills: o.Skills, routes: o.Routes,
+		secrets: secretValues(os.Environ()), policy: o.Policy, skills: o.Skills, routes: o.Routes, tel: o.Telemetry,
+	}
+	if h.tel != nil && h.runner.Registry != nil {
+		// connector calls become spans under the op that made them
+		for name, e := range h.runner.Registry.Connectors {
+			e.Connector = h.tel.Connector(name, e.Connector)
+			h.runner.Registry.Connectors[name] = e
+		}
 	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
@@ -113,6 +125,11 @@ func New(o Options) (*Host, error) {
 	h.newGateway(o)
 	return h, nil
 }
+
+// SecretValues returns the values provisioned for {{secret.NAME}} in
+// the process environment: what every exported string is redacted
+// against.
+func SecretValues() []string { return secretValues(os.Environ()) }
 
 // secretValues returns the values provisioned for {{secret.NAME}}, so
 // recorded inputs can be redacted against them.

@@ -92,7 +92,18 @@ func (h *Host) bearer(token string, next http.Handler) http.Handler {
 // tokenOK reports whether r carries "Authorization: Bearer <token>".
 func tokenOK(r *http.Request, token string) bool { return httpguard.BearerOK(r, token) }
 
-// serveReady reports 503 while draining or when a store is unreachable.
+// readyProbeTimeout bounds each /readyz probe, so that a hung database
+// answers 503 rather than hanging the probe.
+const readyProbeTimeout = 2 * time.Second
+
+// queueHealth is what a trigger service reports to /readyz.
+type queueHealth interface {
+	// Ready is nil when the queue can take and run fires.
+	Ready(ctx context.Context) error
+}
+
+// serveReady reports 503 while draining or when the trace store or the
+// queue is unreachable (each probe bounded by readyProbeTimeout).
 func (h *Host) serveReady(w http.ResponseWriter, r *http.Request) {
 	checks := map[string]string{}
 	ok := true
@@ -101,12 +112,20 @@ func (h *Host) serveReady(w http.ResponseWriter, r *http.Request) {
 	} else {
 		checks["host"] = "ok"
 	}
-	if h.traces != nil {
-		if err := h.traces.Ping(r.Context()); err != nil {
-			checks["traces"], ok = err.Error(), false
+	probe := func(name string, f func(context.Context) error) {
+		ctx, cancel := context.WithTimeout(r.Context(), readyProbeTimeout)
+		defer cancel()
+		if err := f(ctx); err != nil {
+			checks[name], ok = err.Error(), false
 		} else {
-			checks["traces"] = "ok"
+			checks[name] = "ok"
 		}
+	}
+	if h.traces != nil {
+		probe("traces", h.traces.Ping)
+	}
+	if q, isQ := h.triggers.(queueHealth); isQ {
+		probe("queue", q.Ready)
 	}
 	if h.Skills() == nil {
 		checks["skill_store"] = "not configured"

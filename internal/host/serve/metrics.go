@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/eval/substrate/skillstore"
 )
 
 // metrics are the host's Prometheus collectors, on a registry of their
@@ -106,6 +107,15 @@ func newMetrics(h *Host) *metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "skillc_operator_identity_configured", Help: "1 when an operator identity (SKILLSCRIPT_OPERATOR_IDENTITY) acts as the operator over MCP, else 0.",
 		}, func() float64 { return boolGauge(h.set.IdentityHeader != "" && h.set.OperatorIdentity != "") }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "skillc_otel_enabled", Help: "1 when OpenTelemetry spans are exported (--otel-endpoint or OTEL_EXPORTER_OTLP_ENDPOINT), else 0.",
+		}, func() float64 { return boolGauge(h.tel != nil) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "skillc_skill_store_shared", Help: "1 when the skill store is a cluster's shared Postgres store (--skill-store), else 0.",
+		}, func() float64 {
+			_, shared := h.Skills().(*skillstore.Postgres)
+			return boolGauge(shared)
+		}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "skillc_skills_scan_truncated_roots", Help: "Agent Skills roots whose last scan stopped at the directory limit (--max-scan-dirs); skills below them are missing.",
 		}, func() float64 {

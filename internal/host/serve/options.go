@@ -138,6 +138,9 @@ type Settings struct {
 	// again when a fire was interrupted mid-run (a killed host); other
 	// effectful skills are recorded aborted instead (docs/serve.md).
 	IdempotentSkills []string
+	// OTelEndpoint is the OTLP/HTTP base URL of --otel-endpoint; empty
+	// leaves the choice to OTEL_EXPORTER_OTLP_ENDPOINT (off when unset).
+	OTelEndpoint string
 	// HTTP holds the listener's defences.
 	HTTP HTTPSettings
 }

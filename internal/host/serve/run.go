@@ -59,7 +59,10 @@ func (h *Host) Execute(ctx context.Context, req RunRequest) (*eval.Result, strin
 	if req.Name != "" {
 		file = req.Name + ".skill.md"
 	}
+	ctx, span := h.tel.StartRun(ctx, id, req.Name, req.Trigger)
+	r.Progress = span.Hook(r.Progress)
 	res, id, err := h.traces.Exec(ctx, r, meta, file, []byte(src), req.Inputs, h.secrets)
+	span.End(res)
 	h.observe(req, id, res, time.Since(start))
 	if err != nil {
 		return res, id, wrapErr(ErrInternal, err)

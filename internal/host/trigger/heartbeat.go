@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -124,7 +125,7 @@ func (s *Service) heartbeat(stopc <-chan struct{}, done chan<- struct{}) {
 		case <-t.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), s.hostTimeout())
-		if err := s.beat(ctx); err != nil {
+		if err := s.beatNoted(ctx); err != nil {
 			s.log.Warn("queue heartbeat failed", "err", err)
 		}
 		if _, err := s.RescueDead(ctx); err != nil {
@@ -132,4 +133,44 @@ func (s *Service) heartbeat(stopc <-chan struct{}, done chan<- struct{}) {
 		}
 		cancel()
 	}
+}
+
+// beatNoted beats and notes the outcome for Ready.
+func (s *Service) beatNoted(ctx context.Context) error {
+	err := s.beat(ctx)
+	s.hbMu.Lock()
+	s.hbErr = err
+	if err == nil {
+		s.hbOK = time.Now()
+	}
+	s.hbMu.Unlock()
+	return err
+}
+
+// Ready reports whether the queue can take and run fires, as /readyz
+// shows it: the River client is running, the queue database answers a
+// read of the job table, and this host's last heartbeat (a write, every
+// host timeout / 3) succeeded within twice the host timeout. It does
+// not write, so it never waits on a database lock.
+func (s *Service) Ready(ctx context.Context) error {
+	if s.q.stopped() {
+		return errors.New("queue client stopped")
+	}
+	var n int
+	if err := s.q.db().QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM river_job LIMIT 1) AS j`).Scan(&n); err != nil {
+		return fmt.Errorf("queue database: %w", err)
+	}
+	s.hbMu.Lock()
+	ok, err := s.hbOK, s.hbErr
+	s.hbMu.Unlock()
+	if err != nil {
+		return fmt.Errorf("queue heartbeat failed: %w", err)
+	}
+	if ok.IsZero() {
+		return errors.New("queue not started")
+	}
+	if late := time.Since(ok); late > 2*s.hostTimeout() {
+		return fmt.Errorf("queue heartbeat not written for %s (host timeout %s)", late.Round(time.Second), s.hostTimeout())
+	}
+	return nil
 }

@@ -70,6 +70,8 @@ type queue interface {
 	postgres() bool
 	// id is the River client id of this host's process.
 	id() string
+	// stopped reports whether the River client has stopped.
+	stopped() bool
 	// running lists the jobs in the running state, of every host.
 	running(ctx context.Context) ([]*rivertype.JobRow, error)
 }
@@ -138,6 +140,15 @@ func (q *riverQueue[TTx]) stop(ctx context.Context) error {
 }
 
 func (q *riverQueue[TTx]) id() string { return q.client.ID() }
+
+func (q *riverQueue[TTx]) stopped() bool {
+	select {
+	case <-q.client.Stopped():
+		return true
+	default:
+		return false
+	}
+}
 
 func (q *riverQueue[TTx]) running(ctx context.Context) ([]*rivertype.JobRow, error) {
 	res, err := q.client.JobList(ctx, river.NewJobListParams().States(rivertype.JobStateRunning).First(10000))

@@ -88,6 +88,10 @@ type Service struct {
 	stopc chan struct{}
 	done  chan struct{}
 	hbed  chan struct{} // closed when the heartbeat loop ends
+
+	hbMu  sync.Mutex // guards hbOK and hbErr
+	hbOK  time.Time  // when this host's heartbeat was last written
+	hbErr error      // the last heartbeat's failure, nil after a success
 }
 
 // Open opens the queue database (migrating River's tables and the trigger
@@ -117,7 +121,7 @@ func (s *Service) Start(ctx context.Context) error {
 	if err := s.SyncAll(ctx); err != nil {
 		s.log.Warn("trigger sync failed", "err", err)
 	}
-	if err := s.beat(ctx); err != nil {
+	if err := s.beatNoted(ctx); err != nil {
 		s.log.Warn("queue heartbeat failed", "err", err)
 	}
 	if n, err := s.RescueDead(ctx); err != nil {

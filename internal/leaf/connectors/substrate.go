@@ -14,7 +14,7 @@ type slotRule struct {
 
 var slotRules = map[string]slotRule{
 	"data_store":      {short: []string{"sqlite"}, types: []string{"sqlite"}},
-	"skill_store":     {short: []string{"filesystem", "sqlite"}, types: []string{"filesystem", "sqlite"}},
+	"skill_store":     {short: []string{"filesystem", "sqlite"}, types: []string{"filesystem", "sqlite", "postgres"}},
 	"local_model":     {types: []string{"ollama", "openai"}, hint: "local_model needs the object form, e.g. {\"type\": \"ollama\", \"config\": {\"defaultModelTag\": \"gemma2:9b\"}}"},
 	"agent_connector": {short: []string{"noop"}, types: []string{"noop", "webhook", "filedrop"}},
 }

@@ -32,6 +32,26 @@ func pgBin(name string) string {
 // skipped loudly, or fails under CI=true (.ci/run installs them).
 func Start(t testing.TB) string {
 	t.Helper()
+	return StartServer(t).URL
+}
+
+// Server is a throwaway PostgreSQL a test can stop and start again on
+// the same port and data, to see how its clients live through an outage.
+type Server struct {
+	// URL is the server's connection URL.
+	URL   string
+	t     testing.TB
+	pgctl string
+	data  string
+	opts  string
+	log   string
+	cred  *syscall.Credential
+}
+
+// StartServer is Start returning the server, so that the test can Stop
+// and Restart it.
+func StartServer(t testing.TB) *Server {
+	t.Helper()
 	initdb, pgctl := pgBin("initdb"), pgBin("pg_ctl")
 	if initdb == "" || pgctl == "" {
 		if os.Getenv("CI") == "true" {
@@ -44,25 +64,41 @@ func Start(t testing.TB) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	cred := pgCredential(t, dir)
 	port := freePort(t)
-	data := filepath.Join(dir, "data")
-	run := func(bin string, args ...string) {
-		cmd := exec.Command(bin, args...)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%s %v: %v\n%s", filepath.Base(bin), args, err, out)
-		}
-	}
-	run(initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off", port, dir)
-	run(pgctl, "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "start")
+	s := &Server{t: t, pgctl: pgctl, data: filepath.Join(dir, "data"), log: filepath.Join(dir, "log"), cred: pgCredential(t, dir),
+		opts: fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off", port, dir),
+		URL:  fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)}
+	s.run(initdb, "-D", s.data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+	s.Restart()
 	t.Cleanup(func() {
-		cmd := exec.Command(pgctl, "-D", data, "-m", "immediate", "stop")
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		cmd := exec.Command(pgctl, "-D", s.data, "-m", "immediate", "stop")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
 		_ = cmd.Run()
 	})
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+	return s
+}
+
+func (s *Server) run(bin string, args ...string) {
+	s.t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		s.t.Fatalf("%s %v: %v\n%s", filepath.Base(bin), args, err, out)
+	}
+}
+
+// Stop shuts the server down at once (pg_ctl stop -m immediate): open
+// connections break, new ones are refused.
+func (s *Server) Stop() {
+	s.t.Helper()
+	s.run(s.pgctl, "-D", s.data, "-m", "immediate", "-w", "stop")
+}
+
+// Restart starts the (stopped) server again on its port and data and
+// waits until it accepts connections.
+func (s *Server) Restart() {
+	s.t.Helper()
+	s.run(s.pgctl, "-D", s.data, "-o", s.opts, "-l", s.log, "-w", "start")
 }
 
 // pgCredential returns the user the server runs as: PostgreSQL refuses
