@@ -151,7 +151,7 @@ func TestNeovimCapabilitiesSession(t *testing.T) {
 	nvim := requireTool(t, "nvim")
 	bin, _ := editorServer(t)
 	ws := t.TempDir()
-	writeFile(t, ws, "caps.skill.md", read(t, filepath.Join("..", "editors", "nvim", "test", "fixtures"), "caps.skill.md"))
+	writeFile(t, ws, "caps.skill.md", read(t, filepath.Join("..", "editors", "nvim", "test", "sessions"), "caps.skill.md"))
 	script, _ := filepath.Abs(filepath.Join("..", "editors", "nvim", "test", "caps_session.lua"))
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

@@ -568,7 +568,7 @@ func TestNeovimDAPSession(t *testing.T) {
 		t.Skip("nvim not installed")
 	}
 	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("..", "..", "editors", "nvim", "test", "fixtures", "debug.skill.md"))
+	src, err := os.ReadFile(filepath.Join("..", "..", "editors", "nvim", "test", "sessions", "debug.skill.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@
 --   SKILLC_LSP_BIN=/path/to/skillc SKILLC_LSP_WORKSPACE=/ws \
 --   timeout 60 nvim --headless --clean -n -u NONE -c "luafile caps_session.lua"
 --
--- The workspace holds test/fixtures/caps.skill.md. Works on Neovim 0.7;
+-- The workspace holds test/sessions/caps.skill.md. Works on Neovim 0.7;
 -- failures exit with :cquit.
 
 local function request(buf, method, params)
