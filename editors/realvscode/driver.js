@@ -75,6 +75,20 @@ async function poll(f, ms) {
   }, n);
   const suggestions = () => page.evaluate(() => Array.from(document.querySelectorAll('.suggest-widget .monaco-list-row'))
     .map((r) => (r.getAttribute('aria-label') || r.innerText).replace(/\s+/g, ' ').slice(0, 80)));
+  // command runs a command palette entry whose label is title.
+  const command = async (title) => {
+    await key('Control', 'Shift', 'KeyP');
+    await sleep(800);
+    await page.keyboard.type(title);
+    await sleep(1000);
+    const labels = await page.evaluate(() => Array.from(document.querySelectorAll('.quick-input-list .monaco-list-row'))
+      .map((r) => (r.getAttribute('aria-label') || r.innerText).split(/\n|, /)[0].trim()));
+    const i = labels.indexOf(title);
+    for (let k = 0; k < i; k++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press(i >= 0 ? 'Enter' : 'Escape');
+    await sleep(800);
+    return i >= 0 ? title : `not in palette: ${JSON.stringify(labels.slice(0, 5))}`;
+  };
   const shot = async (name) => {
     fs.mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: path.join(shots, name) });
@@ -180,6 +194,80 @@ async function poll(f, ms) {
   check('code lens Run runs the skill', Boolean(lens) && Boolean(runOut),
     `lens ${JSON.stringify(lens && lens.text)}; output ${JSON.stringify((runOut || '').split('\n').filter((l) => /\S/.test(l)).slice(0, 4))}`);
   await shot('vscode-codelens-run.png');
+
+  // 6. the debugger: a breakpoint on an op line, Run and Debug with the
+  // workspace's launch.json (skillc dap under the extension's
+  // DebugAdapterExecutable), stop there, read the variables, continue to
+  // the end of the run.
+  await quickOpen('debug.skill.md');
+  await goto(8, 5);
+  const toggled = await command('Debug: Toggle Breakpoint');
+  const bpLine = await poll(() => page.evaluate(() => {
+    // the line whose glyph margin holds the breakpoint
+    const g = document.querySelector('.editor-instance .glyph-margin-widgets .codicon-debug-breakpoint, .editor-instance .margin-view-overlays .codicon-debug-breakpoint');
+    if (!g) return null;
+    const top = g.getBoundingClientRect().top;
+    const line = Array.from(document.querySelectorAll('.editor-instance .view-line'))
+      .find((l) => Math.abs(l.getBoundingClientRect().top - top) < 4);
+    return line ? line.innerText.replace(/\u00a0/g, ' ') : '?';
+  }), 10000);
+  check('breakpoint set on the op line', /\$set SHOUT/.test(bpLine || ''), `${toggled}; glyph on ${JSON.stringify(bpLine)}`);
+  const started = await command('Debug: Start Debugging');
+  const debugState = () => page.evaluate(() => {
+    const t = (s) => Array.from(document.querySelectorAll(s)).map((e) => e.innerText.replace(/\u00a0/g, ' ')).join('\n');
+    const bar = document.querySelector('.debug-toolbar');
+    const visible = Boolean(bar && bar.offsetParent !== null && getComputedStyle(bar).display !== 'none');
+    return {
+      toolbar: visible,
+      stack: t('.debug-call-stack .monaco-list-row'),
+      // "Paused on breakpoint" sits in the Call Stack header when the
+      // session has one thread
+      stackHeader: Array.from(document.querySelectorAll('.pane-header')).map((h) => h.innerText).find((x) => /call stack/i.test(x)) || '',
+      vars: t('.debug-variables .monaco-list-row'),
+      // the text of the line VS Code highlights as the top stack frame
+      topFrame: (() => {
+        const h = document.querySelector('.editor-instance .debug-top-stack-frame-line');
+        if (!h) return '';
+        const top = h.getBoundingClientRect().top;
+        const line = Array.from(document.querySelectorAll('.editor-instance .view-line'))
+          .find((l) => Math.abs(l.getBoundingClientRect().top - top) < 4);
+        return line ? line.innerText.replace(/\u00a0/g, ' ') : '?';
+      })(),
+      console: t('.repl .monaco-list-row'),
+      notes: t('.notifications-toasts .notification-list-item-message, .monaco-dialog-box .dialog-message-text, .monaco-dialog-box .dialog-message-detail'),
+    };
+  });
+  const stopped = await poll(async () => {
+    const st = await debugState();
+    return st.toolbar && /debug\.skill\.md\s*8:/.test(st.stack) && /MESSAGE/.test(st.vars) ? st : null;
+  }, 60000);
+  const st = stopped || (await debugState());
+  check('debug session stops at the breakpoint', Boolean(stopped) && /Paused on breakpoint/i.test(st.stackHeader + st.stack) && /\$set SHOUT/.test(st.topFrame),
+    `${started}; toolbar ${st.toolbar}; highlighted line ${JSON.stringify(st.topFrame)}; ${JSON.stringify(st.stackHeader.replace(/\s+/g, ' '))} ${JSON.stringify(st.stack.split('\n').filter(Boolean).slice(0, 4))}` +
+    (stopped ? '' : `; console ${JSON.stringify(st.console.slice(-300))}; notifications ${JSON.stringify(st.notes.slice(0, 600))}`));
+  check('Variables view shows the bound MESSAGE', /MESSAGE[\s\S]*hello vscode/.test(st.vars), JSON.stringify(st.vars.split('\n').filter(Boolean).slice(0, 6)));
+  await shot('vscode-debug.png');
+  // continue: the debug toolbar's Continue button, clicked with the mouse
+  const cont = await page.evaluate(() => {
+    const a = document.querySelector('.debug-toolbar .codicon-debug-continue');
+    if (!a) return null;
+    const r = a.getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  });
+  if (cont) {
+    await page.mouse.click(cont.x, cont.y);
+  } else {
+    await command('Debug: Continue');
+  }
+  const ended = await poll(async () => {
+    const s2 = await debugState();
+    return !s2.toolbar && s2.stack.trim() === '' ? s2 : null;
+  }, 30000);
+  const end = ended || (await debugState());
+  check('continue runs the skill to its end and the session ends',
+    Boolean(stopped) && Boolean(ended) && /hello vscode!/.test(end.console) && /finished: ok/.test(end.console),
+    `continue via ${cont ? 'toolbar' : 'palette'}; toolbar ${end.toolbar}; call stack ${JSON.stringify(end.stack.slice(0, 120))}; console ${JSON.stringify(end.console.split('\n').filter(Boolean).slice(-4))}`);
+  await shot('vscode-debug-ended.png');
 
   await browser.close();
   const failed = results.filter((ok) => !ok).length;

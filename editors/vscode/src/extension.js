@@ -82,7 +82,6 @@ async function stopClient() {
 // restartClient stops the current client and starts a new one.
 async function restartClient() {
   await stopClient();
-  registerDebugger(context);
   await startClient();
 }
 
@@ -114,6 +113,7 @@ function registerDebugger(context) {
   const factory = {
     createDebugAdapterDescriptor() {
       const a = server.debugAdapter(settings(), { workspaceFolder: workspaceFolderPath() });
+      state.output.appendLine(`debug adapter: ${a.command} ${a.args.join(' ')}`);
       return new vscode.DebugAdapterExecutable(a.command, a.args, a.options);
     },
   };
@@ -148,6 +148,7 @@ async function activate(context) {
     vscode.workspace.onDidChangeConfiguration((event) => {
       const restart = ['skillc.path', 'skillc.serverArgs', 'skillc.env', 'skillc.skillscriptHome'];
       if (restart.some((k) => event.affectsConfiguration(k))) {
+        state.output.appendLine(`skillc settings changed (skillc.path is now ${JSON.stringify(settings().path)}): restarting the language server`);
         restartClient();
       }
     }),

@@ -128,7 +128,7 @@ function documentSelector() {
 function startFailureMessage(err, command) {
   const detail = err && err.message ? err.message : String(err);
   if ((err && err.code === 'ENOENT') || /ENOENT|not found/i.test(detail)) {
-    return `skillc: cannot run "${command} lsp" (${detail}); install skillc or set "skillc.path"`;
+    return `skillc: cannot run "${command} lsp" (${detail}); install skillc or set "skillc.path" (in a remote window such as code-server, in the Remote settings: VS Code ignores it in the User settings there)`;
   }
   return `skillc: the language server failed to start: ${detail}`;
 }

@@ -57,6 +57,7 @@ test('documentSelector targets skillscript files and untitled buffers', () => {
 test('startFailureMessage points at skillc.path for a missing binary', () => {
   const missing = Object.assign(new Error('spawn skillc ENOENT'), { code: 'ENOENT' });
   assert.match(server.startFailureMessage(missing, 'skillc'), /set "skillc.path"/);
+  assert.match(server.startFailureMessage(missing, 'skillc'), /Remote settings/);
   assert.match(server.startFailureMessage(new Error('exit 2'), 'skillc'), /failed to start: exit 2/);
   assert.match(server.startFailureMessage('boom', 'x'), /boom/);
 });
