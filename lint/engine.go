@@ -68,6 +68,14 @@ func CheckParsed(f *ast.File, parsed ast.Diagnostics, ctx *Context, opts Options
 	return info, lint(f, info, ctx, opts, parsed)
 }
 
+// CheckWith is CheckParsed for a file already checked into info (the
+// facts of a compiled unit): it runs the rules only. The rules read f and
+// info and never change them, so a shared unit's stay as they were;
+// parsed must be the caller's own copies (severities are set on them).
+func CheckWith(f *ast.File, info *check.Info, parsed ast.Diagnostics, ctx *Context, opts Options) ast.Diagnostics {
+	return lint(f, info, ctx, opts, parsed)
+}
+
 // lint runs every enabled rule over a parsed and checked file and returns
 // parsed (the parser's diagnostics) plus the rules' findings, with
 // suppressions and options applied, sorted by position. ctx may be nil.

@@ -3,8 +3,8 @@ package lsp
 import (
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
+	wsenv "github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
-	"github.com/skillscript/skillc/syntax"
 )
 
 // Analysis is the front end's view of one document.
@@ -49,8 +49,8 @@ func docName(u string) string {
 func analyze(a Analyzer, name string, src []byte, env *Env, pre *preParse, stop func() bool) (res Analysis) {
 	defer func() {
 		if r := recover(); r != nil {
-			f, diags := syntax.Parse(name, src)
-			res = Analysis{File: f, Info: check.Check(f), Diags: append(diags,
+			u := wsenv.Parse(name, src)
+			res = Analysis{File: u.File, Info: u.Info, Diags: append(u.ParsedCopy(),
 				ast.Errorf("internal-error", ast.RangeOf(0, 0), "analysis failed: %v", r))}
 		}
 	}()
@@ -58,7 +58,7 @@ func analyze(a Analyzer, name string, src []byte, env *Env, pre *preParse, stop 
 		return skillMDAnalysis(name, src, env)
 	}
 	if pre != nil {
-		return analyzeParsed(name, pre.file, pre.diags, env, stop)
+		return analyzeParsed(name, pre.file, pre.info, pre.diags, env, stop)
 	}
 	return a(name, src, env)
 }
@@ -68,6 +68,9 @@ func analyze(a Analyzer, name string, src []byte, env *Env, pre *preParse, stop 
 type preParse struct {
 	file  *ast.File
 	diags ast.Diagnostics // the parser's diagnostics, before any filtering
+	// info are the checker's facts when the parse is a compiled unit's
+	// (nil for the quick publication's parse: the analysis checks).
+	info *check.Info
 }
 
 // typer returns a lint.Typer for the snapshot: static types from the

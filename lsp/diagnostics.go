@@ -8,6 +8,8 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/check"
+	wsenv "github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/lint/rulesets"
 	"github.com/skillscript/skillc/syntax"
@@ -15,16 +17,20 @@ import (
 
 // DefaultAnalyzer is the analyzer a server uses when Options.Analyzer is
 // nil: the linter (parser, checker and every rule) in the document's
-// environment, as `skillc check` runs it.
+// environment, as `skillc check` runs it. The tree and the checker's facts
+// are the compiled unit of the source (workspace.Parse): a text already
+// compiled, by this server or by a cross-skill look-up, is not parsed
+// again.
 func DefaultAnalyzer(name string, src []byte, env *Env) Analysis {
-	f, parsed := syntax.Parse(name, src)
-	return analyzeParsed(name, f, parsed, env, nil)
+	u := wsenv.Parse(name, src)
+	return analyzeParsed(name, u.File, u.Info, u.ParsedCopy(), env, nil)
 }
 
-// analyzeParsed is DefaultAnalyzer after the parse: the checker and every
-// rule over f, whose parser diagnostics are parsed. stop, when not nil,
-// ends the rules early (lint.Options.Stop).
-func analyzeParsed(name string, f *ast.File, parsed ast.Diagnostics, env *Env, stop func() bool) Analysis {
+// analyzeParsed is DefaultAnalyzer after the parse: the checker (unless
+// info, the facts of a compiled unit, is given) and every rule over f,
+// whose parser diagnostics are parsed. stop, when not nil, ends the rules
+// early (lint.Options.Stop).
+func analyzeParsed(name string, f *ast.File, info *check.Info, parsed ast.Diagnostics, env *Env, stop func() bool) Analysis {
 	var ctx lint.Context
 	var opts lint.Options
 	if env != nil && env.Lint != nil {
@@ -34,6 +40,9 @@ func analyzeParsed(name string, f *ast.File, parsed ast.Diagnostics, env *Env, s
 	opts.Stop = stop
 	if opts.Rules == nil {
 		opts.Rules = rulesets.All()
+	}
+	if info != nil {
+		return Analysis{File: f, Info: info, Diags: lint.CheckWith(f, info, parsed, &ctx, opts)}
 	}
 	info, ds := lint.CheckParsed(f, parsed, &ctx, opts)
 	return Analysis{File: f, Info: info, Diags: ds}

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/skillscript/skillc/ast"
+	wsenv "github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/lint/rulesets"
 	"github.com/skillscript/skillc/syntax"
@@ -442,6 +443,11 @@ func (s *Server) publishQuick(u string, v int32) {
 // the parser's findings with the suppressions and severity overrides of
 // the document's configuration applied.
 func (s *Server) parse(u string, text []byte) (*preParse, ast.Diagnostics) {
+	// A parse of its own, not a compiled unit (workspace.Parse): this runs
+	// on every keystroke before anything is shown, and a unit would add the
+	// SHA-256 of the whole text and the checker to that latency while its
+	// cache never hits (each keystroke is a new text). The full analysis
+	// takes this tree over (takePre) and checks it once.
 	f, raw := syntax.Parse(docName(u), text)
 	pre := &preParse{file: f, diags: make(ast.Diagnostics, len(raw))}
 	shown := make(ast.Diagnostics, len(raw))
@@ -690,8 +696,10 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 	}
 	pre := s.takePre(d, edit)
 	if pre == nil && s.defaultAnalyzer && !isSkillMD(u) {
-		f, raw := syntax.Parse(docName(u), text)
-		pre = &preParse{file: f, diags: raw}
+		// no quick parse of this text to take over: the compiled unit of
+		// the text (tree, parser diagnostics as own copies, checker facts)
+		cu := wsenv.Parse(docName(u), text)
+		pre = &preParse{file: cu.File, diags: cu.ParsedCopy(), info: cu.Info}
 	}
 	if stop != nil && stop() {
 		return nil, errSuperseded

@@ -51,6 +51,9 @@ func (s *Server) rangeFormatting(_ context.Context, p *protocol.DocumentRangeFor
 	old, cur := splitLines(snap.src), splitLines(out)
 	hunks := lineHunks(old, cur)
 	edits := rangeEdits(snap, old, cur, hunks, first, last)
+	// A parse of its own: only whether the candidate text parses matters;
+	// it is thrown away, and a unit under the document's path would evict
+	// the document's own from the cache (one unit per path).
 	if _, diags := syntax.Parse(docName(snap.uri), []byte(applyTextEdits(snap, edits))); diags.HasErrors() {
 		// the selection re-indents part of a block only: take the whole
 		// targets it touches

@@ -29,6 +29,9 @@ func (s *Server) reparse(u string, text []byte, inc incremental) (ast.Diagnostic
 	if !ok {
 		return nil, false
 	}
+	// A parse of its own: the chunk is one target cut out of the document,
+	// not a skill, so it is no compiled unit (and must not replace the
+	// document's unit in the cache, which keeps one unit per path).
 	f, raw := syntax.Parse(docName(u), text[from:to])
 	if len(f.Targets) != 1 || f.Targets[0].Pos().Offset() != 0 || len(f.Headers) > 0 {
 		return nil, false

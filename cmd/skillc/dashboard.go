@@ -52,7 +52,7 @@ func dashboardCommand(s *streams) *cli.Command {
 	}
 }
 
-// dashboard builds the handler from the operator's settings: the store,
+// dashboard takes the handler from the host assembly, built from the operator's settings: the store,
 // the verification posture, the key files and the passcode, all from the
 // process environment and configuration (never a file next to a skill).
 func (e *opEnv) dashboard(s *streams) *dashboard.Dashboard {
@@ -72,7 +72,7 @@ func (e *opEnv) dashboard(s *streams) *dashboard.Dashboard {
 			fmt.Fprintf(s.err, "skillc dashboard: trace pages disabled: %v\n", err)
 		}
 	}
-	return dashboard.New(o)
+	return e.host.Dashboard(o)
 }
 
 // dashboardOptions are the dashboard's settings: the operator's store and
@@ -137,14 +137,14 @@ func dashboardPort(c *cli.Context, e *opEnv) int {
 // dashboardRoute mounts the approvals dashboard in skillc serve at
 // /dashboard/, over the operator's store (not the runner's, which lands
 // writes as Drafts in secured mode).
-// The dashboard shares the host's token (SKILLSCRIPT_DASHBOARD_AUTH_TOKEN,
+// The assembly asm builds the handler. The dashboard shares the host's token (SKILLSCRIPT_DASHBOARD_AUTH_TOKEN,
 // which also guards /mcp).
-func dashboardRoute(r *eval.Runner, policy approval.Policy, ws *workspace.Env, traces *trace.Store, token string, s *streams) map[string]http.Handler {
+func dashboardRoute(asm *ihost.Host, r *eval.Runner, policy approval.Policy, ws *workspace.Env, traces *trace.Store, token string, s *streams) map[string]http.Handler {
 	var store contract.SkillStore
 	if r.Registry != nil {
 		store = host.OperatorStore(r.Registry.Skills)
 	}
 	o := dashboardOptions(store, policy, ws.Mutating(), s)
 	o.Prefix, o.AuthToken, o.Traces, o.Lint = "/dashboard", token, traces, ws.Lint
-	return map[string]http.Handler{"/dashboard/": http.StripPrefix(o.Prefix, dashboard.New(o))}
+	return map[string]http.Handler{"/dashboard/": http.StripPrefix(o.Prefix, asm.Dashboard(o))}
 }

@@ -142,19 +142,17 @@ func evaluate(c *cli.Context, s *streams, env *workspace.Env, name string, src [
 	if !c.Bool("json") && isTerminal(s.err) {
 		opts.Progress = progressPrinter(s.err)
 	}
-	r, closeReg, err := host.NewRunner(ctx, opts)
+	h := hostFor(c, env.Config, "")
+	defer h.Close() // closes the runner's servers gracefully, unless aborted below
+	r, err := h.Runner(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	h := hostFor(c, env.Config, "")
-	defer h.Close()
 	res, err := runTraced(ctx, c, h, *r, name, src, pre, inputs)
 	if ctx.Err() != nil || (res != nil && res.DeadlineExceeded) {
 		// Cut off: kill the servers' process groups now rather than give
 		// each its grace period, so shutdown stays within the deadline.
-		_ = r.Registry.Abort()
-	} else {
-		_ = closeReg()
+		_ = h.AbortRunner()
 	}
 	return res, err
 }

@@ -189,9 +189,11 @@ func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
 	if c.IsSet("poll-interval") {
 		set.PollInterval = c.Duration("poll-interval")
 	}
-	if c.IsSet("database") {
-		set.DatabaseURL = c.String("database")
-	}
+	// the queue and trace database: --database, else the environment or
+	// SKILLSCRIPT_HOME's .env (what SettingsFrom read), decided where
+	// every host setting is
+	set.DatabaseURL, _ = ihost.Resolve(ihost.Layers{Flag: c.String("database"), FlagSet: c.IsSet("database"),
+		Env: set.DatabaseURL, EnvSet: true})
 	set.Grace = c.Duration("grace")
 	if c.IsSet("artifacts") {
 		set.ArtifactRoot = c.String("artifacts")
@@ -273,7 +275,10 @@ func newLogger(s *streams, level string) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(s.err, &slog.HandlerOptions{Level: lv}))
 }
 
-// buildHost wires the runner, the trace store and the host.
+// buildHost hands serve's resolved settings to one assembly (ihost.Open)
+// and takes the runner, the trace store, the Agent Skills runtime, the
+// dashboard and the trigger service from it; the returned func closes the
+// MCP host, the assembly and the span exporter.
 func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Settings, log *slog.Logger) (*serve.Host, func(), error) {
 	cfg := ws.Config
 	policy, generated := host.Policy(cfg)
@@ -281,15 +286,8 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		keys := host.KeyPaths()
 		log.Warn("secured mode: created the approval key pair", "private", keys.Private, "public", keys.Public)
 	}
-	r, closeReg, err := host.NewRunner(ctx, host.Options{
-		Config: cfg, Approval: &policy, SkillsDir: cfg.SkillsDir, Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
-	})
-	if err != nil {
-		return nil, nil, err
-	}
 	gwc, err := gateway.LoadConfig(set.GatewayConfig)
 	if err != nil {
-		closeReg()
 		return nil, nil, err
 	}
 	// new and edited skills reach skills_load and the gateway without a restart
@@ -299,15 +297,22 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	if set.SkillsCatalogBudget > 0 {
 		gwc.CatalogBudget = set.SkillsCatalogBudget
 	}
-	// one assembly: its trace store and Agent Skills registry (serve's
-	// settings resolved the database: --database, else the environment)
 	asm := ihost.Open(ihost.Config{TraceDir: cfg.TraceDir, DatabaseURL: set.DatabaseURL, HostName: hostLabel(cfg),
 		Registry: agentSkillsRegistry(cfg.SkillsDir, gwc), Skills: agentSkillsOptions(cfg.Home, set.SkillsRunScript, gwc)})
+	fail := func(err error) (*serve.Host, func(), error) {
+		_ = asm.Close()
+		return nil, nil, err
+	}
+	r, err := asm.Runner(ctx, host.Options{
+		Config: cfg, Approval: &policy, SkillsDir: cfg.SkillsDir, Log: s.err, BaseEnv: os.Environ(), User: os.Getenv("USER"),
+	})
+	if err != nil {
+		return fail(err)
+	}
 	skills := agentSkills(ctx, asm, set.SkillsRunScript, log)
 	tel, err := telemetry.Open(ctx, telemetry.Options{Endpoint: set.OTelEndpoint, Getenv: os.Getenv, Host: hostLabel(cfg), Version: version, Secrets: serve.SecretValues()})
 	if err != nil {
-		closeReg()
-		return nil, nil, err
+		return fail(err)
 	}
 	if tel != nil {
 		log.Info("exporting OpenTelemetry spans", "endpoint", tel.Endpoint)
@@ -315,26 +320,23 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	var traces *trace.Store
 	if set.Trace {
 		if traces, err = openTraces(ctx, asm, log); err != nil {
-			closeReg()
-			return nil, nil, err
+			return fail(err)
 		}
 	}
-	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, CloseRunner: closeReg, Traces: traces, Logger: log, Version: version,
-		Routes: dashboardRoute(r, policy, ws, traces, set.AuthToken, s), Skills: skills,
+	// the assembly closes the runner (CloseRunner stays nil)
+	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, Traces: traces, Logger: log, Version: version,
+		Routes: dashboardRoute(asm, r, policy, ws, traces, set.AuthToken, s), Skills: skills,
 		Gateway: &gwc, ArtifactRoot: set.ArtifactRoot, Telemetry: tel})
 	if err != nil {
-		closeReg()
-		return nil, nil, err
+		return fail(err)
 	}
-	if err := startTriggers(ctx, h, cfg, set, log); err != nil {
+	if err := startTriggers(ctx, asm, h, cfg, set, log); err != nil {
 		_ = h.Close()
-		return nil, nil, err
+		return fail(err)
 	}
 	return h, func() {
 		_ = h.Close()
-		if traces != nil {
-			_ = traces.Close()
-		}
+		_ = asm.Close()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_ = tel.Shutdown(sctx) // flush the last spans
 		cancel()
@@ -395,19 +397,21 @@ func agentSkillsOptions(home string, scripts bool, gwc gateway.Config) skillrt.O
 	return skillrt.Options{CatalogBudget: gwc.CatalogBudget, Scripts: so}
 }
 
-// startTriggers opens the River queue (SQLite under $SKILLSCRIPT_HOME or
-// Postgres), syncs declared triggers and starts the workers and the cron
-// ticker. Host.Shutdown stops them.
-func startTriggers(ctx context.Context, h *serve.Host, cfg *config.Config, set serve.Settings, log *slog.Logger) error {
-	svc, err := trigger.Open(ctx, trigger.Options{
-		Queue: trigger.QueueOptions{URL: set.DatabaseURL, Home: cfg.Home, Workers: set.Workers, FetchPollInterval: set.FetchPoll, Logger: log,
+// startTriggers takes the trigger service from asm (the River queue of
+// the assembly's database: SQLite under $SKILLSCRIPT_HOME or Postgres),
+// wires it to h, syncs declared triggers and starts the workers and the
+// cron ticker. Host.Shutdown stops them (and asm.Close, when Shutdown did
+// not run).
+func startTriggers(ctx context.Context, asm *ihost.Host, h *serve.Host, cfg *config.Config, set serve.Settings, log *slog.Logger) error {
+	svc, err := asm.Triggers(ctx, trigger.Options{
+		Queue: trigger.QueueOptions{Home: cfg.Home, Workers: set.Workers, FetchPollInterval: set.FetchPoll, Logger: log,
 			Timeouts:    trigger.JobTimeouts{Default: set.JobTimeout, Max: set.MaxJobTimeout, RunCeiling: cfg.MaxDeadline},
-			RescueAfter: set.RescueAfter, Host: hostLabel(cfg), HostTimeout: set.HostTimeout},
+			RescueAfter: set.RescueAfter, HostTimeout: set.HostTimeout},
 		Skills: h.Skills(), Run: h.FireTrigger, Logger: log, PollInterval: set.PollInterval,
 		AfterTick: func(ctx context.Context) { h.Sweep(ctx) },
 	})
 	if err != nil {
-		return fmt.Errorf("triggers: %w", err)
+		return err
 	}
 	h.SetTriggers(svc)
 	if err := svc.Start(ctx); err != nil {

@@ -160,8 +160,10 @@ func openRegistry(c *cli.Context, s *streams) (*skillsEnv, error) {
 		}
 	}
 	regCache, gwCache := indexCacheFiles(c, cfg, roots, fmt.Sprintf("%+v", vopts))
-	asm := ihost.Open(ihost.Config{TraceDir: ws.Config.TraceDir, Gateway: cfg,
-		Registry: registry.Options{Roots: roots, Validation: vopts, MaxDirs: maxDirs, CacheFile: regCache}, Skills: skillrt.Options{CatalogBudget: budget}})
+	hc := hostConfig(c, ws.Config, "") // the trace store of skills run and attach
+	hc.Gateway, hc.Skills = cfg, skillrt.Options{CatalogBudget: budget}
+	hc.Registry = registry.Options{Roots: roots, Validation: vopts, MaxDirs: maxDirs, CacheFile: regCache}
+	asm := ihost.Open(hc)
 	reg := asm.Registry()
 	if w := reg.TruncationWarning(); w != "" {
 		fmt.Fprintf(s.err, "skillc: warning: %s\n", w)

@@ -77,18 +77,12 @@ func openGateway(c *cli.Context, s *streams, exec bool) (*gateway.Gateway, func(
 		}
 		o.Embedder = emb
 	}
-	closers := []func(){}
-	done := func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}
 	if exec {
 		ws := env.ws
 		// recorded where skillc run records: the shared Postgres store when
-		// SKILLSCRIPT_DATABASE_URL names one, else traces.db
-		asm := hostFor(c, ws.Config, "")
-		closers = append(closers, func() { asm.Close() })
+		// SKILLSCRIPT_DATABASE_URL names one, else traces.db; the runner and
+		// the store come from the registry's assembly, which closes them
+		asm := env.asm
 		if asm.TracesConfigured() {
 			if st, err := asm.Traces(c.Context, true); err == nil {
 				o.Traces = st
@@ -98,18 +92,16 @@ func openGateway(c *cli.Context, s *streams, exec bool) (*gateway.Gateway, func(
 		}
 		opts := hostOptions(c, s, ws)
 		opts.Approval = runPolicy(s, ws)
-		r, closeReg, err := host.NewRunner(c.Context, opts)
+		r, err := asm.Runner(c.Context, opts)
 		if err != nil {
-			done()
+			_ = asm.Close()
 			return nil, nil, err
 		}
-		closers = append(closers, func() { closeReg() })
 		o.Executor = &gateway.TracedExecutor{Runner: r, Traces: o.Traces, Secrets: secretEnv()}
 		o.ArtifactRoot = c.String("artifacts")
 	}
 	g := env.asm.Gateway(o)
-	closers = append(closers, func() { env.asm.Close() })
-	return g, done, nil
+	return g, func() { _ = env.asm.Close() }, nil
 }
 
 // gatewayErr turns a refusal into exit status 1 with its reason; other

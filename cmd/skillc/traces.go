@@ -16,7 +16,6 @@ import (
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/eval/host"
 	ihost "github.com/skillscript/skillc/internal/host"
 	"github.com/skillscript/skillc/internal/host/serve"
 	"github.com/skillscript/skillc/internal/host/trace"
@@ -214,11 +213,10 @@ func runReplay(c *cli.Context, s *streams) error {
 	}
 	opts := hostOptions(c, s, env)
 	opts.Mechanical = true
-	r, closeReg, err := host.NewRunner(c.Context, opts)
+	r, err := h.Runner(c.Context, opts) // h.Close closes it
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}
-	defer closeReg()
 	r.Env.TriggerType = "replay"
 	res, err := runTraced(c.Context, c, h, *r, rec.Skill, []byte(src), nil, rec.Inputs)
 	if err != nil {

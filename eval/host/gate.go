@@ -10,7 +10,7 @@ import (
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/leaf/config"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // Policy resolves the approval posture of cfg: secured mode from the
@@ -72,8 +72,8 @@ type draftingStore struct {
 
 // Write stores body with an Approved status demoted to Draft.
 func (s draftingStore) Write(ctx context.Context, name, body, author string) (*contract.SkillRecord, error) {
-	f, _ := syntax.Parse(name+".skill.md", []byte(body))
-	if demoted, changed := approval.ForceDraft(f); changed {
+	u := workspace.Parse(name+".skill.md", []byte(body)) // ForceDraft reads the tree only
+	if demoted, changed := approval.ForceDraft(u.File); changed {
 		body = string(demoted)
 	}
 	return s.SkillStore.Write(ctx, name, body, author)

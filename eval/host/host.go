@@ -24,7 +24,7 @@ import (
 	"github.com/skillscript/skillc/eval/substrate/wire"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/leaf/config"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // Options configure a Runner for a host process (skillc run, the
@@ -181,19 +181,22 @@ func wireRegistry(ctx context.Context, o Options) (*contract.Registry, error) {
 	return wire.Build(ctx, nil, s)
 }
 
-// Load compiles a stored child skill: syntax.Parse, then check.Check. A
-// source with parse errors is refused with its diagnostics. It is the
-// eval.Loader every host runner uses.
+// Load compiles a stored child skill: its compiled unit (workspace.Parse:
+// tree and checker facts, cached by name and content hash, so a child
+// called again is not parsed again). A source with parse errors is
+// refused with its diagnostics. It is the eval.Loader every host runner
+// uses. The evaluator only reads the tree and the facts (its per-run state
+// is kept in maps of its own), so runs may share them.
 func Load(_ context.Context, name string, src []byte) (*ast.File, *check.Info, error) {
-	f, diags := syntax.Parse(name+".skill.md", src)
-	if diags.HasErrors() {
-		return nil, nil, diags
+	u := workspace.Parse(name+".skill.md", src)
+	if u.HasErrors() {
+		return nil, nil, u.ParsedCopy()
 	}
-	return f, check.Check(f), nil
+	return u.File, u.Info, nil
 }
 
-// RunSource parses, checks and runs a skill source with r.
+// RunSource compiles (workspace.Parse) and runs a skill source with r.
 func RunSource(ctx context.Context, r *eval.Runner, name string, src []byte, inputs map[string]any) (*eval.Result, error) {
-	f, _ := syntax.Parse(name, src)
-	return r.Run(ctx, f, check.Check(f), inputs)
+	u := workspace.Parse(name, src)
+	return r.Run(ctx, u.File, u.Info, inputs)
 }

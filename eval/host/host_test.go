@@ -175,3 +175,54 @@ func TestBoundDefaultsAgree(t *testing.T) {
 			eval.DefaultMaxValueBytes, eval.DefaultMaxOps, eval.DefaultMaxMemoryBytes)
 	}
 }
+
+// TestLoadSharesCompiledUnits: Load hands out the cached compiled unit of
+// a child (the same tree for the same source), and runs sharing that tree
+// at once stay correct (the race detector watches for a write to it).
+func TestLoadSharesCompiledUnits(t *testing.T) {
+	dir := t.TempDir()
+	child := "# Skill: sharedchild\n# Vars: WHO=\"x\"\n# Returns: GREETING\n\ndefault: main\n\nmain:\n    $set GREETING = \"hello ${WHO}\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "sharedchild.skill.md"), []byte(child), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f1, i1, err := host.Load(context.Background(), "sharedchild", []byte(child))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f2, i2, err := host.Load(context.Background(), "sharedchild", []byte(child))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f1 != f2 || i1 != i2 {
+		t.Fatal("Load compiled the same child source twice")
+	}
+	home := t.TempDir()
+	cfg, _ := config.Load(config.LoadOptions{Env: func(k string) (string, bool) { return home, k == "SKILLSCRIPT_HOME" }})
+	r, closeReg, err := host.NewRunner(context.Background(), host.Options{Config: cfg, SkillsDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeReg()
+	const n = 8
+	errs := make(chan string, n)
+	for i := range n {
+		go func() {
+			who := strings.Repeat("w", i+1)
+			parent := "# Skill: parent\n\ndefault: main\n\nmain:\n    execute_skill(name=\"sharedchild\", inputs={\"WHO\": \"" + who + "\"}) -> C\n    emit(text=\"${C.GREETING}\")\n"
+			res, err := host.RunSource(context.Background(), r, "parent.skill.md", []byte(parent), nil)
+			switch {
+			case err != nil:
+				errs <- err.Error()
+			case res.Failed() || res.Outputs.Text != "hello "+who:
+				errs <- "output " + res.Outputs.Text + ", want hello " + who
+			default:
+				errs <- ""
+			}
+		}()
+	}
+	for range n {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}

@@ -1,5 +1,6 @@
 // Package host assembles the runtime host of skillc once (issue 23): the
-// trace store, the Agent Skills registry, runtime and gateway, each built
+// trace store, the Agent Skills registry, runtime and gateway, the
+// evaluator's runner, the trigger service and the dashboard, each built
 // at most once and only when a command asks for it, from one resolved
 // [Config]. The commands of cmd/skillc (serve, run, replay, fires, health,
 // shell-audit, dashboard, skills …) take their parts from a [Host]
@@ -13,11 +14,16 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
+	"github.com/skillscript/skillc/eval"
+	evalhost "github.com/skillscript/skillc/eval/host"
+	"github.com/skillscript/skillc/internal/host/dashboard"
 	"github.com/skillscript/skillc/internal/host/gateway"
 	"github.com/skillscript/skillc/internal/host/registry"
 	"github.com/skillscript/skillc/internal/host/skillrt"
 	"github.com/skillscript/skillc/internal/host/trace"
+	"github.com/skillscript/skillc/internal/host/trigger"
 )
 
 // EnvDatabaseURL is the environment variable naming the shared Postgres
@@ -30,11 +36,13 @@ type Config struct {
 	// TraceDir is the folder of the SQLite trace store traces.db and of
 	// the spool of skillc run; empty when SKILLSCRIPT_HOME is unknown.
 	TraceDir string
-	// DatabaseURL is a postgres:// URL of a trace store several hosts
-	// share; anything else (empty, a SQLite queue path) keeps the trace
-	// store in TraceDir.
+	// DatabaseURL is a postgres:// URL of a trace store and trigger queue
+	// several hosts share; anything else (empty, a SQLite queue path)
+	// keeps the trace store in TraceDir, and names the SQLite trigger
+	// queue (empty: queue.db under the queue's Home).
 	DatabaseURL string
-	// HostName labels the runs this host records (see [trace.Store.SetHost]).
+	// HostName labels the runs this host records (see [trace.Store.SetHost])
+	// and its trigger queue client.
 	HostName string
 	// Registry holds the roots and limits of the Agent Skills registry.
 	Registry registry.Options
@@ -54,6 +62,12 @@ type Host struct {
 	reg    *registry.Registry
 	rt     *skillrt.Runtime
 	gw     *gateway.Gateway
+
+	runner      *eval.Runner
+	closeRunner func() error // nil once closed or aborted
+	trig        *trigger.Service
+	dash        *dashboard.Dashboard
+	closed      bool
 }
 
 // Open returns the host of cfg. It builds nothing yet: a command that
@@ -164,13 +178,96 @@ func (h *Host) Gateway(opts gateway.Options) *gateway.Gateway {
 	return h.gw
 }
 
-// Close closes what the host opened.
+// Runner returns the evaluator's runner wired by eval/host from opts
+// (connectors, skill store, approval gate, shell and file gates), built
+// on first use; later calls return the same runner whatever opts they
+// pass. [Host.Close] closes its connectors and stores.
+func (h *Host) Runner(ctx context.Context, opts evalhost.Options) (*eval.Runner, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.runner != nil {
+		return h.runner, nil
+	}
+	r, closeR, err := evalhost.NewRunner(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	h.runner, h.closeRunner = r, closeR
+	return r, nil
+}
+
+// AbortRunner ends the runner's connectors now, killing their process
+// groups instead of giving each its grace period (a run cut off by a
+// signal or its deadline must stop within it); [Host.Close] then leaves
+// the runner alone. Without a runner it does nothing.
+func (h *Host) AbortRunner() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.runner == nil || h.closeRunner == nil {
+		return nil
+	}
+	h.closeRunner = nil
+	return h.runner.Registry.Abort()
+}
+
+// Triggers returns the trigger service, opened on first use over the
+// host's queue: o.Queue.URL and o.Queue.Host are the host's DatabaseURL
+// and HostName, whatever o says. The service is not started: the caller
+// wires the runs it fires first, then calls Start. Later calls return the
+// same service whatever o they pass; [Host.Close] stops it.
+func (h *Host) Triggers(ctx context.Context, o trigger.Options) (*trigger.Service, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.trig != nil {
+		return h.trig, nil
+	}
+	o.Queue.URL, o.Queue.Host = h.cfg.DatabaseURL, h.cfg.HostName
+	svc, err := trigger.Open(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("triggers: %w", err)
+	}
+	h.trig = svc
+	return svc, nil
+}
+
+// Dashboard returns the approvals dashboard handler built from o on first
+// use; later calls return the same handler whatever o they pass.
+func (h *Host) Dashboard(o dashboard.Options) *dashboard.Dashboard {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.dash == nil {
+		h.dash = dashboard.New(o)
+	}
+	return h.dash
+}
+
+// stopGrace bounds how long Close waits for a trigger service that was
+// not stopped yet (the host's Shutdown normally stopped it within its
+// grace period already).
+const stopGrace = 5 * time.Second
+
+// Close closes what the host opened: it stops the trigger service,
+// closes the gateway, the runner's connectors and stores, and the trace
+// store. Only the first call does anything.
 func (h *Host) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.closed {
+		return nil
+	}
+	h.closed = true
 	var errs []error
+	if h.trig != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), stopGrace)
+		errs = append(errs, h.trig.Stop(ctx))
+		cancel()
+	}
 	if h.gw != nil {
 		h.gw.Close()
+	}
+	if h.closeRunner != nil {
+		errs = append(errs, h.closeRunner())
+		h.closeRunner = nil
 	}
 	if h.traces != nil {
 		errs = append(errs, h.traces.Close())

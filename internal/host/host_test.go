@@ -7,10 +7,14 @@ import (
 	"path/filepath"
 	"testing"
 
+	evalhost "github.com/skillscript/skillc/eval/host"
+	"github.com/skillscript/skillc/internal/host/dashboard"
 	"github.com/skillscript/skillc/internal/host/gateway"
 	"github.com/skillscript/skillc/internal/host/registry"
 	"github.com/skillscript/skillc/internal/host/skillrt"
 	"github.com/skillscript/skillc/internal/host/trace"
+	"github.com/skillscript/skillc/internal/host/trigger"
+	"github.com/skillscript/skillc/internal/leaf/config"
 )
 
 func TestResolvePrecedence(t *testing.T) {
@@ -95,5 +99,87 @@ func TestHostSkillsShareOneRegistry(t *testing.T) {
 	}
 	if g := h.Gateway(gateway.Options{}); g != h.Gateway(gateway.Options{}) {
 		t.Error("Gateway built twice")
+	}
+}
+
+// The runner, the trigger service and the dashboard are built once, on
+// first use, whatever later callers pass, and Close closes them (once).
+func TestHostRunnerTriggersDashboardOnce(t *testing.T) {
+	ctx := context.Background()
+	home, store := t.TempDir(), t.TempDir()
+	child := "# Skill: child\n# Returns: GREETING\n\ndefault: main\n\nmain:\n    $set GREETING = \"hello\"\n"
+	if err := os.WriteFile(filepath.Join(store, "child.skill.md"), []byte(child), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := config.Load(config.LoadOptions{Env: func(k string) (string, bool) { return home, k == "SKILLSCRIPT_HOME" }})
+	h := Open(Config{TraceDir: t.TempDir(), HostName: "h1"})
+
+	r, err := h.Runner(ctx, evalhost.Options{Config: cfg, SkillsDir: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a second caller gets the same runner, even with options that could
+	// not build one
+	if r2, err := h.Runner(ctx, evalhost.Options{}); err != nil || r2 != r {
+		t.Fatalf("second Runner = %p, %v; want the first (%p)", r2, err, r)
+	}
+	parent := "# Skill: parent\n\ndefault: main\n\nmain:\n    execute_skill(name=\"child\") -> C\n    emit(text=\"${C.GREETING}\")\n"
+	res, err := evalhost.RunSource(ctx, r, "parent.skill.md", []byte(parent), nil)
+	if err != nil || res.Failed() || res.Outputs.Text != "hello" {
+		t.Fatalf("run through the host's runner: %v %v %q", err, res.Errors, res.Outputs.Text)
+	}
+
+	svc, err := h.Triggers(ctx, trigger.Options{Queue: trigger.QueueOptions{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(home, "queue.db")); err != nil {
+		t.Errorf("the SQLite queue of the host's Home: %v", err)
+	}
+	if s2, err := h.Triggers(ctx, trigger.Options{Queue: trigger.QueueOptions{Home: t.TempDir()}}); err != nil || s2 != svc {
+		t.Fatalf("second Triggers = %p, %v; want the first (%p)", s2, err, svc)
+	}
+	if err := svc.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	d := h.Dashboard(dashboard.Options{Prefix: "/a"})
+	if d2 := h.Dashboard(dashboard.Options{Prefix: "/b"}); d2 != d {
+		t.Fatal("second Dashboard built another handler")
+	}
+
+	if err := h.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	// Close stopped the service: stopping it again (what serve's Shutdown
+	// does first) is a no-op, and so is a second Close
+	if err := svc.Stop(ctx); err != nil {
+		t.Errorf("Stop after Close: %v", err)
+	}
+	if err := h.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+}
+
+// AbortRunner kills the runner's connectors; Close then leaves it alone.
+func TestHostAbortRunner(t *testing.T) {
+	ctx := context.Background()
+	h := Open(Config{})
+	if err := h.AbortRunner(); err != nil {
+		t.Fatalf("AbortRunner without a runner: %v", err)
+	}
+	home := t.TempDir()
+	cfg, _ := config.Load(config.LoadOptions{Env: func(k string) (string, bool) { return home, k == "SKILLSCRIPT_HOME" }})
+	if _, err := h.Runner(ctx, evalhost.Options{Config: cfg, SkillsDir: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.AbortRunner(); err != nil {
+		t.Fatalf("AbortRunner: %v", err)
+	}
+	if h.closeRunner != nil {
+		t.Fatal("after AbortRunner, Close would close the runner a second time")
+	}
+	if err := h.Close(); err != nil {
+		t.Fatalf("Close after AbortRunner: %v", err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // NewID returns a fresh trace id (32 hex characters).
@@ -27,14 +27,14 @@ func NewID() string {
 // detached from the run's so that a cancelled run is still recorded.
 const finishTimeout = 10 * time.Second
 
-// Exec parses (as file), checks and runs src with r and records the run
-// in s: meta supplies the trace id (generated when empty), trigger, caller
+// Exec compiles src (as file: workspace.Parse, the cached unit), runs it
+// with r and records the run in s: meta supplies the trace id (generated when empty), trigger, caller
 // and inputs (recorded redacted against secrets); the skill is the # Skill:
 // name, else the file name. A nil s runs without recording. The
 // recording hooks r.Progress, keeping any hook r already has.
 func (s *Store) Exec(ctx context.Context, r eval.Runner, meta Run, file string, src []byte, inputs map[string]any, secrets []string) (*eval.Result, string, error) {
-	f, _ := syntax.Parse(file, src)
-	return s.ExecParsed(ctx, r, meta, file, src, f, check.Check(f), inputs, secrets)
+	u := workspace.Parse(file, src) // the evaluator only reads the unit's tree and facts
+	return s.ExecParsed(ctx, r, meta, file, src, u.File, u.Info, inputs, secrets)
 }
 
 // ExecParsed is Exec for src already parsed into f and checked into info

@@ -89,6 +89,9 @@ type Service struct {
 	done  chan struct{}
 	hbed  chan struct{} // closed when the heartbeat loop ends
 
+	stopMu  sync.Mutex // serializes Stop
+	stopped bool       // Stop has run: a second Stop does nothing
+
 	hbMu  sync.Mutex // guards hbOK and hbErr
 	hbOK  time.Time  // when this host's heartbeat was last written
 	hbErr error      // the last heartbeat's failure, nil after a success
@@ -162,8 +165,16 @@ func (s *Service) loop() {
 }
 
 // Stop stops the ticker and the queue: fires not yet started stay queued
-// in the database for the next start; running ones are cancelled.
+// in the database for the next start; running ones are cancelled. Only
+// the first call does anything (the host's Shutdown stops the service and
+// the assembly's Close stops it again).
 func (s *Service) Stop(ctx context.Context) error {
+	s.stopMu.Lock()
+	defer s.stopMu.Unlock()
+	if s.stopped {
+		return nil
+	}
+	s.stopped = true
 	if s.stopc != nil {
 		close(s.stopc)
 		<-s.done
