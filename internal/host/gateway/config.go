@@ -67,8 +67,8 @@ type Config struct {
 	// CLI ("" for the user cache directory, "off" for none; the
 	// --index-cache flag and SKILLSCRIPT_SKILLS_INDEX_CACHE win).
 	IndexCache string `json:"index_cache"`
-	// Embeddings turns on the semantic stage of discover in the CLI
-	// (nil: off, the default).
+	// Embeddings turns on the semantic stage of discover in the skills
+	// subcommands and in skillc serve (nil: off, the default).
 	Embeddings *EmbeddingsConfig `json:"embeddings,omitempty"`
 }
 
