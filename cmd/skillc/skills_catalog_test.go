@@ -484,3 +484,54 @@ func TestServeEmbeddingsRefused(t *testing.T) {
 		t.Errorf("serve with an unknown embeddings protocol: %v (timeout %v)\n%s", err, ctx.Err(), out)
 	}
 }
+
+// TestDiscoverVectorsPersisted: two skillc processes run skills discover
+// with the semantic stage over the same catalog; the first embeds every
+// skill and the intent, the second only the intent (the skill vectors
+// come from the index cache directory), and both rank alike.
+func TestDiscoverVectorsPersisted(t *testing.T) {
+	project := t.TempDir()
+	root := filepath.Join(project, ".agents", "skills")
+	for name, desc := range map[string]string{
+		"debugging":   "A root-cause process for app bugs and unexpected behaviour.",
+		"app-sheets":  "Automates app spreadsheets with scripts.",
+		"write-notes": "Turns meeting transcripts into minutes.",
+	} {
+		writePackage(t, filepath.Join(root, name), map[string]string{"SKILL.md": "---\nname: " + name + "\ndescription: " + desc + "\n---\n# " + name + "\n"})
+	}
+	fake := newEmbedFake(t)
+	cache := t.TempDir()
+	conf := filepath.Join(t.TempDir(), "gateway.json")
+	if err := os.WriteFile(conf, []byte(`{"embeddings": {"protocol": "ollama", "model": "nomic-embed-text"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const intent = "the app crashes at random"
+	discover := func() (string, []string, []string) {
+		t.Helper()
+		cmd := exec.Command("skillc", "skills", "discover", "--json", "--project", project, "--no-user", "--index-cache", cache, "--gateway-config", conf, intent)
+		cmd.Env = append(os.Environ(), "OLLAMA_BASE_URL="+fake.URL, "HOME="+t.TempDir())
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("skills discover: %v\n%s", err, stderr.String())
+		}
+		reqs, texts := fake.seen()
+		return string(out), reqs, texts
+	}
+	out1, reqs1, texts1 := discover()
+	if len(texts1) != 4 || len(reqs1) != 2 || !strings.Contains(out1, `"skill_id": "project/debugging"`) {
+		t.Fatalf("first process: %d requests embedding %q, output:\n%s", len(reqs1), texts1, out1)
+	}
+	out2, reqs2, texts2 := discover()
+	if len(reqs2) != 1 || len(texts2) != 1 || texts2[0] != intent {
+		t.Errorf("second process: %d requests embedding %q, want only the intent", len(reqs2), texts2)
+	}
+	if out2 != out1 {
+		t.Errorf("the second process ranks differently:\n%s\nfirst:\n%s", out2, out1)
+	}
+	vecs, _ := filepath.Glob(filepath.Join(cache, "gateway-*.vec"))
+	if len(vecs) != 1 {
+		t.Errorf("vector files in the cache directory: %q", vecs)
+	}
+}

@@ -76,6 +76,10 @@ func openGateway(c *cli.Context, s *streams, exec bool) (*gateway.Gateway, func(
 			return nil, nil, cli.Exit(err.Error(), exitUsage)
 		}
 		o.Embedder = emb
+		if env.indexCache != "" {
+			// the skill vectors, next to the index, by content digest
+			o.VectorCache = strings.TrimSuffix(env.indexCache, ".idx") + ".vec"
+		}
 	}
 	closers := []func(){}
 	done := func() {
