@@ -64,6 +64,7 @@ func (e *enc) time(t time.Time) {
 	}
 	e.int(t.UnixNano())
 }
+
 // strs writes a list as its length plus one, 0 for nil (an empty list
 // and none are told apart, as JSON output does).
 func (e *enc) strs(ss []string) {
