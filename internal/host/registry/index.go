@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -84,6 +85,19 @@ func (c *cache) readDir(dir string) ([]dirEnt, error) {
 	c.dirty = true
 	c.mu.Unlock()
 	return out, nil
+}
+
+// digest returns the Digest of the manifest res of dir: the cached
+// record's when its manifest is res (as it is for every unchanged
+// package), else computed.
+func (c *cache) digest(dir string, res []Resource) string {
+	c.mu.Lock()
+	rec, ok := c.pkgs[dir]
+	c.mu.Unlock()
+	if ok && slices.Equal(rec.Resources, res) && rec.Digest != "" {
+		return rec.Digest
+	}
+	return Digest(res)
 }
 
 // pkg returns a copy of the cached record of dir if its digest matches.
@@ -207,7 +221,7 @@ func manifestPlain(dir string, known fs.FileInfo, cache *cache) (out []Resource,
 			if skipResource(d.Name, d.Mode.IsDir()) {
 				continue
 			}
-			p, r := filepath.Join(abs, d.Name), path.Join(rel, d.Name)
+			p, r := joinName(abs, d.Name), path.Join(rel, d.Name)
 			switch t := d.Mode; {
 			case t&fs.ModeSymlink != 0:
 				return false
@@ -262,7 +276,7 @@ func indexPackage(c candidate, opts Options, cc *cache) (*Record, ast.Diagnostic
 	if err != nil {
 		probs = append(probs, inFile(abs, ast.Errorf(agentskills.RuleScanLimit, ast.Range{}, "cannot list the package files: %v", err)))
 	}
-	digest := Digest(res)
+	digest := cc.digest(abs, res)
 	rec, ok := cc.pkg(abs, digest)
 	if !ok {
 		rec = parsePackage(abs, opts)

@@ -111,8 +111,8 @@ func (w *walker) walk(dir, real string, depth int) {
 // entry handles one directory entry.
 func (w *walker) entry(dir, real string, depth int, e os.DirEntry) {
 	name := e.Name()
-	path := filepath.Join(dir, name)
-	isDir, sub := e.IsDir(), filepath.Join(real, name)
+	path := joinName(dir, name)
+	isDir, sub := e.IsDir(), joinName(real, name)
 	if e.Type()&os.ModeSymlink != 0 {
 		st, err := os.Stat(path)
 		if err != nil {
@@ -135,11 +135,21 @@ func (w *walker) entry(dir, real string, depth int, e os.DirEntry) {
 	}
 }
 
+// joinName is filepath.Join(dir, name) for a clean dir and a name read
+// from a directory (never empty, ".", ".." nor holding a separator),
+// without Join's cleaning pass.
+func joinName(dir, name string) string {
+	if strings.HasSuffix(dir, string(filepath.Separator)) {
+		return dir + name
+	}
+	return dir + string(filepath.Separator) + name
+}
+
 // packageFile returns the package file of dir and its Lstat, or "" and
 // nil.
 func packageFile(dir string) (string, fs.FileInfo) {
 	for _, n := range []string{agentskills.FileName, "skill.md"} {
-		if st, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+		if st, err := os.Lstat(joinName(dir, n)); err == nil {
 			return n, st
 		}
 	}
