@@ -7,11 +7,13 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/skillscript/skillc/ast"
@@ -319,9 +321,9 @@ func (d *dec) value(depth int) any {
 	return nil
 }
 
-// record reads a record written by enc.record; its Src shares raw (the
-// file's bytes, at the same offsets as d.s).
-func (d *dec) record(raw []byte) *Record {
+// record reads a record written by enc.record (its strings share d.s;
+// its Src is its own copy).
+func (d *dec) record() *Record {
 	r := &Record{}
 	var kind string
 	for _, p := range []*string{&kind, &r.Name, &r.Origin, &r.ID, &r.Description, &r.Location, &r.Root, &r.Status, &r.Digest, &r.Domain, &r.ShadowedBy} {
@@ -343,9 +345,8 @@ func (d *dec) record(raw []byte) *Record {
 	r.Loadable = d.bool()
 	hasSrc := d.bool()
 	src := d.str()
-	if hasSrc && d.err == nil {
-		end := d.i
-		r.Src = raw[end-len(src) : end : end]
+	if hasSrc {
+		r.Src = []byte(src)
 	}
 	if d.bool() {
 		n := d.count()
@@ -360,15 +361,31 @@ func (d *dec) record(raw []byte) *Record {
 	return r
 }
 
+// readString reads file into one string, without the copy of
+// string(os.ReadFile(file)).
+func readString(file string) (string, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if st, err := f.Stat(); err == nil {
+		b.Grow(int(st.Size()) + 1)
+	}
+	_, err = io.Copy(&b, f)
+	return b.String(), err
+}
+
 // load fills the cache from file, when it holds a cache of this version
 // made with the same validation options; any problem leaves the cache
 // as it is (the next Refresh rebuilds what it needs).
 func (c *cache) load(file, opts string) {
-	raw, err := os.ReadFile(file)
-	if err != nil || !bytes.HasPrefix(raw, []byte(cacheMagic)) {
+	all, err := readString(file)
+	if err != nil || !strings.HasPrefix(all, cacheMagic) {
 		return
 	}
-	d := &dec{s: string(raw), i: len(cacheMagic)}
+	d := &dec{s: all, i: len(cacheMagic)}
 	if d.str() != opts || d.err != nil {
 		return
 	}
@@ -387,13 +404,13 @@ func (c *cache) load(file, opts string) {
 	}
 	pkgs := make([]persistedPkg, d.count())
 	for i := range pkgs {
-		pkgs[i] = persistedPkg{Dir: d.str(), Rec: d.record(raw)}
+		pkgs[i] = persistedPkg{Dir: d.str(), Rec: d.record()}
 	}
 	if d.err != nil {
 		return
 	}
 	var rare []rareParts
-	if err := gob.NewDecoder(bytes.NewReader(raw[d.i:])).Decode(&rare); err != nil {
+	if err := gob.NewDecoder(strings.NewReader(all[d.i:])).Decode(&rare); err != nil {
 		return
 	}
 	for _, p := range rare {
