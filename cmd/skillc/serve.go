@@ -296,7 +296,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	// the semantic stage, as the skills subcommands build it
 	var emb gateway.Embedder
 	if e := gwc.Embeddings; e != nil {
-		he, err := embedder(e)
+		he, err := embedder(e, ws.Connectors)
 		if err != nil {
 			closeReg()
 			return nil, nil, err

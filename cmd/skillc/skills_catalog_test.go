@@ -535,3 +535,51 @@ func TestDiscoverVectorsPersisted(t *testing.T) {
 		t.Errorf("vector files in the cache directory: %q", vecs)
 	}
 }
+
+// TestDiscoverEmbeddingsLocalModel: the embeddings entry names a
+// localModels entry of the project's connectors.json, whose type, model,
+// base URL and key (an ${ENV} reference) are used; an unknown entry or a
+// protocol that contradicts the entry's type is a usage error naming the
+// field.
+func TestDiscoverEmbeddingsLocalModel(t *testing.T) {
+	project := t.TempDir()
+	root := filepath.Join(project, ".agents", "skills")
+	for name, desc := range map[string]string{
+		"debugging":  "A root-cause process for app bugs and unexpected behaviour.",
+		"app-sheets": "Automates app spreadsheets with scripts.",
+	} {
+		writePackage(t, filepath.Join(root, name), map[string]string{"SKILL.md": "---\nname: " + name + "\ndescription: " + desc + "\n---\n# " + name + "\n"})
+	}
+	fake := newEmbedFake(t)
+	conns := `{"localModels": {"embed": {"type": "openai", "model": "text-embedding-3-small", "baseUrl": "` + fake.URL + `/v1", "apiKey": "${EMBED_TEST_KEY}"}}}`
+	if err := os.WriteFile(filepath.Join(project, "connectors.json"), []byte(conns), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	discover := func(conf string) (string, string, int) {
+		t.Helper()
+		file := filepath.Join(dir, "gateway.json")
+		if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		env := map[string]string{"EMBED_TEST_KEY": "sk-from-entry", "OPENAI_API_KEY": "sk-from-env", "OPENAI_BASE_URL": "http://127.0.0.1:1/v1", "SKILLSCRIPT_HOME": t.TempDir()}
+		return skillc(t, env, "skills", "discover", "--json", "--project", project, "--no-user", "--index-cache", "off", "--gateway-config", file, "the app crashes at random")
+	}
+	out, errs, code := discover(`{"embeddings": {"local_model": "embed"}}`)
+	reqs, _ := fake.seen()
+	if code != 0 || len(reqs) == 0 || reqs[0] != "/v1/embeddings Bearer sk-from-entry" {
+		t.Fatalf("exit %d, requests %q: %s", code, reqs, errs)
+	}
+	var resp struct{ Results []struct{ Name string } }
+	if err := json.Unmarshal([]byte(out), &resp); err != nil || len(resp.Results) == 0 || resp.Results[0].Name != "debugging" {
+		t.Errorf("the semantic stage did not rank debugging first (%v):\n%s", err, out)
+	}
+	for conf, want := range map[string]string{
+		`{"embeddings": {"local_model": "nope"}}`:                        `embeddings.local_model "nope"`,
+		`{"embeddings": {"local_model": "embed", "protocol": "ollama"}}`: `embeddings.protocol "ollama" differs`,
+	} {
+		if _, errs, code := discover(conf); code != exitUsage || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d, %q (want %q)", conf, code, errs, want)
+		}
+	}
+}
