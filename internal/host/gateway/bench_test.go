@@ -200,15 +200,9 @@ func reportPercentiles(b *testing.B, lat []time.Duration) {
 	b.ReportMetric(at(0.99), "p99-ms")
 }
 
-// catalogCopies writes n packages under a temporary root: the catalog
-// judged set's packages, copied round-robin under numbered names.
-func catalogCopies(b *testing.B, n int) *registry.Registry {
-	b.Helper()
-	reg, _ := catalogTree(b, n)
-	return reg
-}
-
-// catalogTree is catalogCopies, also returning the registry's options.
+// catalogTree writes n packages under a temporary root — the catalog
+// judged set's packages, copied round-robin under numbered names — and
+// returns their registry and its options.
 func catalogTree(b *testing.B, n int) (*registry.Registry, registry.Options) {
 	b.Helper()
 	ents, err := os.ReadDir(catalogDir)
