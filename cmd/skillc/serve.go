@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -290,6 +291,16 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	if err != nil {
 		return nil, nil, err
 	}
+	// the semantic stage, as the skills subcommands build it
+	var emb gateway.Embedder
+	if e := gwc.Embeddings; e != nil {
+		he, err := embedder(e, ws.Connectors)
+		if err != nil {
+			return nil, nil, err
+		}
+		emb = he
+		log.Info("skill gateway: semantic stage on", "protocol", he.Protocol, "model", he.Model, "base_url", redactedURL(he.BaseURL))
+	}
 	// new and edited skills reach skills_load and the gateway without a restart
 	if set.SkillsMaxScanDirs > 0 {
 		gwc.MaxScanDirs = set.SkillsMaxScanDirs
@@ -326,7 +337,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	// the assembly closes the runner (CloseRunner stays nil)
 	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, Traces: traces, Logger: log, Version: version,
 		Routes: dashboardRoute(asm, r, policy, ws, traces, set.AuthToken, s), Skills: skills,
-		Gateway: &gwc, ArtifactRoot: set.ArtifactRoot, Telemetry: tel})
+		Gateway: &gwc, Embedder: emb, ArtifactRoot: set.ArtifactRoot, Telemetry: tel})
 	if err != nil {
 		return fail(err)
 	}
@@ -503,4 +514,14 @@ func applyHTTPFlags(c *cli.Context, hs *serve.HTTPSettings) error {
 		}
 	}
 	return nil
+}
+
+// redactedURL is u with any password replaced (u itself when it does not
+// parse).
+func redactedURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return p.Redacted()
 }

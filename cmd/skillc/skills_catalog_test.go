@@ -9,9 +9,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -335,5 +339,247 @@ func TestDiscoverEmbeddings(t *testing.T) {
 	os.WriteFile(conf, []byte(`{"embeddings": {"protocol": "grpc", "model": "m"}}`), 0o644)
 	if _, errs, code := skillc(t, nil, "skills", "discover", "--project", project, "--no-user", "--gateway-config", conf, "x"); code != exitUsage || !strings.Contains(errs, "embeddings.protocol") {
 		t.Errorf("unknown protocol: exit %d, %q", code, errs)
+	}
+}
+
+// embedFake is an HTTP server speaking the OpenAI-compatible
+// /v1/embeddings and Ollama's /api/embed: a text mentioning a crash or
+// bugs is [1 0], any other [0 1]. It counts the requests and the texts
+// embedded.
+type embedFake struct {
+	*httptest.Server
+	mu       sync.Mutex
+	requests []string // path and Authorization of each request
+	texts    []string // every input embedded, in order
+}
+
+func newEmbedFake(t *testing.T) *embedFake {
+	t.Helper()
+	f := &embedFake{}
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in struct{ Input []string }
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		f.mu.Lock()
+		f.requests = append(f.requests, r.URL.Path+" "+r.Header.Get("Authorization"))
+		f.texts = append(f.texts, in.Input...)
+		f.mu.Unlock()
+		var vs [][]float64
+		for _, s := range in.Input {
+			v := []float64{0, 1}
+			if strings.Contains(s, "crash") || strings.Contains(s, "bugs") {
+				v = []float64{1, 0}
+			}
+			vs = append(vs, v)
+		}
+		if r.URL.Path == "/api/embed" {
+			_ = json.NewEncoder(w).Encode(map[string]any{"embeddings": vs})
+			return
+		}
+		var data []map[string]any
+		for i, v := range vs {
+			data = append(data, map[string]any{"index": i, "embedding": v})
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"data": data})
+	}))
+	t.Cleanup(f.Close)
+	return f
+}
+
+// seen returns the requests and texts so far and forgets them.
+func (f *embedFake) seen() (requests, texts []string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	requests, texts = f.requests, f.texts
+	f.requests, f.texts = nil, nil
+	return requests, texts
+}
+
+// TestServeEmbeddings: skillc serve honours the gateway configuration's
+// embeddings entry. Two packages both match "app" lexically, the
+// spreadsheet one better (its name); the fake embeds only the debugging
+// one near the intent, so with the semantic stage on the fused ranking
+// puts debugging first — through skills_discover and the gateway's HTTP
+// route of a real skillc serve process.
+func TestServeEmbeddings(t *testing.T) {
+	home := t.TempDir()
+	for name, desc := range map[string]string{
+		"debugging":   "A root-cause process for app bugs and unexpected behaviour.",
+		"app-sheets":  "Automates app spreadsheets with scripts.",
+		"write-notes": "Turns meeting transcripts into minutes.",
+	} {
+		writePackage(t, filepath.Join(home, "skills", name), map[string]string{"SKILL.md": "---\nname: " + name + "\ndescription: " + desc + "\n---\n# " + name + "\n"})
+	}
+	fake := newEmbedFake(t)
+	conf := filepath.Join(t.TempDir(), "gateway.json")
+	if err := os.WriteFile(conf, []byte(`{"embeddings": {"protocol": "openai", "model": "text-embedding-3-small"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const intent = "the app crashes at random"
+	discover := func(extra ...string) []string {
+		t.Helper()
+		env := []string{"HOME=" + t.TempDir(), "SKILLSCRIPT_DASHBOARD_AUTH_TOKEN=tok", "OPENAI_BASE_URL=" + fake.URL + "/v1", "OPENAI_API_KEY=sk-test"}
+		p := startServe(t, home, env, extra...)
+		cs := connect(t, p.url, map[string]string{"Authorization": "Bearer tok"})
+		var disc struct{ Results []struct{ Name string } }
+		callJSON(t, cs, "skills_discover", map[string]any{"intent": intent}, &disc)
+		var mcpOrder []string
+		for _, r := range disc.Results {
+			mcpOrder = append(mcpOrder, r.Name)
+		}
+		// the gateway's HTTP route ranks the same way
+		req, _ := http.NewRequest("POST", p.url+"/gateway/discover", strings.NewReader(`{"intent": "`+intent+`"}`))
+		req.Header.Set("Authorization", "Bearer tok")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if err := json.NewDecoder(resp.Body).Decode(&disc); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("POST /gateway/discover: %d %v", resp.StatusCode, err)
+		}
+		var httpOrder []string
+		for _, r := range disc.Results {
+			httpOrder = append(httpOrder, r.Name)
+		}
+		if fmt.Sprint(httpOrder) != fmt.Sprint(mcpOrder) {
+			t.Errorf("HTTP route ranks %q, skills_discover %q", httpOrder, mcpOrder)
+		}
+		return mcpOrder
+	}
+	lexical := discover()
+	if reqs, _ := fake.seen(); len(lexical) == 0 || lexical[0] != "app-sheets" || len(reqs) != 0 {
+		t.Fatalf("without embeddings: ranking %q (want app-sheets first), %d embedding requests (want 0)", lexical, len(reqs))
+	}
+	fused := discover("--gateway-config", conf)
+	reqs, texts := fake.seen()
+	if len(fused) == 0 || fused[0] != "debugging" {
+		t.Errorf("with embeddings: ranking %q, want debugging first (lexical %q)", fused, lexical)
+	}
+	if len(reqs) == 0 || reqs[0] != "/v1/embeddings Bearer sk-test" || !slices.Contains(texts, intent) {
+		t.Errorf("embedding requests %q, texts %q", reqs, texts)
+	}
+	// the catalog was embedded once for both discovers of the process
+	if n := strings.Count(strings.Join(texts, "\n"), "debugging: "); n != 1 {
+		t.Errorf("debugging embedded %d times, want 1: %q", n, texts)
+	}
+}
+
+// TestServeEmbeddingsRefused: an embeddings entry serve cannot use stops
+// it at start with the field named, instead of serving lexically.
+func TestServeEmbeddingsRefused(t *testing.T) {
+	conf := filepath.Join(t.TempDir(), "gateway.json")
+	if err := os.WriteFile(conf, []byte(`{"embeddings": {"protocol": "grpc", "model": "m"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "skillc", "serve", "--port", "0", "--gateway-config", conf)
+	cmd.Env = append(os.Environ(), "SKILLSCRIPT_HOME="+t.TempDir(), "HOME="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err == nil || ctx.Err() != nil || !strings.Contains(string(out), "embeddings.protocol") {
+		t.Errorf("serve with an unknown embeddings protocol: %v (timeout %v)\n%s", err, ctx.Err(), out)
+	}
+}
+
+// TestDiscoverVectorsPersisted: two skillc processes run skills discover
+// with the semantic stage over the same catalog; the first embeds every
+// skill and the intent, the second only the intent (the skill vectors
+// come from the index cache directory), and both rank alike.
+func TestDiscoverVectorsPersisted(t *testing.T) {
+	project := t.TempDir()
+	root := filepath.Join(project, ".agents", "skills")
+	for name, desc := range map[string]string{
+		"debugging":   "A root-cause process for app bugs and unexpected behaviour.",
+		"app-sheets":  "Automates app spreadsheets with scripts.",
+		"write-notes": "Turns meeting transcripts into minutes.",
+	} {
+		writePackage(t, filepath.Join(root, name), map[string]string{"SKILL.md": "---\nname: " + name + "\ndescription: " + desc + "\n---\n# " + name + "\n"})
+	}
+	fake := newEmbedFake(t)
+	cache := t.TempDir()
+	conf := filepath.Join(t.TempDir(), "gateway.json")
+	if err := os.WriteFile(conf, []byte(`{"embeddings": {"protocol": "ollama", "model": "nomic-embed-text"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const intent = "the app crashes at random"
+	discover := func() (string, []string, []string) {
+		t.Helper()
+		cmd := exec.Command("skillc", "skills", "discover", "--json", "--project", project, "--no-user", "--index-cache", cache, "--gateway-config", conf, intent)
+		cmd.Env = append(os.Environ(), "OLLAMA_BASE_URL="+fake.URL, "HOME="+t.TempDir())
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("skills discover: %v\n%s", err, stderr.String())
+		}
+		reqs, texts := fake.seen()
+		return string(out), reqs, texts
+	}
+	out1, reqs1, texts1 := discover()
+	if len(texts1) != 4 || len(reqs1) != 2 || !strings.Contains(out1, `"skill_id": "project/debugging"`) {
+		t.Fatalf("first process: %d requests embedding %q, output:\n%s", len(reqs1), texts1, out1)
+	}
+	out2, reqs2, texts2 := discover()
+	if len(reqs2) != 1 || len(texts2) != 1 || texts2[0] != intent {
+		t.Errorf("second process: %d requests embedding %q, want only the intent", len(reqs2), texts2)
+	}
+	if out2 != out1 {
+		t.Errorf("the second process ranks differently:\n%s\nfirst:\n%s", out2, out1)
+	}
+	vecs, _ := filepath.Glob(filepath.Join(cache, "gateway-*.vec"))
+	if len(vecs) != 1 {
+		t.Errorf("vector files in the cache directory: %q", vecs)
+	}
+}
+
+// TestDiscoverEmbeddingsLocalModel: the embeddings entry names a
+// localModels entry of the project's connectors.json, whose type, model,
+// base URL and key (an ${ENV} reference) are used; an unknown entry or a
+// protocol that contradicts the entry's type is a usage error naming the
+// field.
+func TestDiscoverEmbeddingsLocalModel(t *testing.T) {
+	project := t.TempDir()
+	root := filepath.Join(project, ".agents", "skills")
+	for name, desc := range map[string]string{
+		"debugging":  "A root-cause process for app bugs and unexpected behaviour.",
+		"app-sheets": "Automates app spreadsheets with scripts.",
+	} {
+		writePackage(t, filepath.Join(root, name), map[string]string{"SKILL.md": "---\nname: " + name + "\ndescription: " + desc + "\n---\n# " + name + "\n"})
+	}
+	fake := newEmbedFake(t)
+	conns := `{"localModels": {"embed": {"type": "openai", "model": "text-embedding-3-small", "baseUrl": "` + fake.URL + `/v1", "apiKey": "${EMBED_TEST_KEY}"}}}`
+	if err := os.WriteFile(filepath.Join(project, "connectors.json"), []byte(conns), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	discover := func(conf string) (string, string, int) {
+		t.Helper()
+		file := filepath.Join(dir, "gateway.json")
+		if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		env := map[string]string{"EMBED_TEST_KEY": "sk-from-entry", "OPENAI_API_KEY": "sk-from-env", "OPENAI_BASE_URL": "http://127.0.0.1:1/v1", "SKILLSCRIPT_HOME": t.TempDir()}
+		return skillc(t, env, "skills", "discover", "--json", "--project", project, "--no-user", "--index-cache", "off", "--gateway-config", file, "the app crashes at random")
+	}
+	out, errs, code := discover(`{"embeddings": {"local_model": "embed"}}`)
+	reqs, _ := fake.seen()
+	if code != 0 || len(reqs) == 0 || reqs[0] != "/v1/embeddings Bearer sk-from-entry" {
+		t.Fatalf("exit %d, requests %q: %s", code, reqs, errs)
+	}
+	var resp struct{ Results []struct{ Name string } }
+	if err := json.Unmarshal([]byte(out), &resp); err != nil || len(resp.Results) == 0 || resp.Results[0].Name != "debugging" {
+		t.Errorf("the semantic stage did not rank debugging first (%v):\n%s", err, out)
+	}
+	for conf, want := range map[string]string{
+		`{"embeddings": {"local_model": "nope"}}`:                        `embeddings.local_model "nope"`,
+		`{"embeddings": {"local_model": "embed", "protocol": "ollama"}}`: `embeddings.protocol "ollama" differs`,
+	} {
+		if _, errs, code := discover(conf); code != exitUsage || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d, %q (want %q)", conf, code, errs, want)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/substrate/model"
 	"github.com/skillscript/skillc/internal/host/gateway"
+	"github.com/skillscript/skillc/internal/leaf/connectors"
 )
 
 // gatewayFlags are the flags of the gateway subcommands beyond the
@@ -71,11 +72,15 @@ func openGateway(c *cli.Context, s *streams, exec bool) (*gateway.Gateway, func(
 	}
 	o := gateway.Options{IndexCache: env.indexCache}
 	if e := env.cfg.Embeddings; e != nil {
-		emb, err := embedder(e)
+		emb, err := embedder(e, env.ws.Connectors)
 		if err != nil {
 			return nil, nil, cli.Exit(err.Error(), exitUsage)
 		}
 		o.Embedder = emb
+		if env.indexCache != "" {
+			// the skill vectors, next to the index, by content digest
+			o.VectorCache = strings.TrimSuffix(env.indexCache, ".idx") + ".vec"
+		}
 	}
 	if exec {
 		ws := env.ws
@@ -266,19 +271,33 @@ func printExecution(_ *cli.Context, s *streams, id string, ex gateway.Execution)
 
 // embedder builds the semantic stage's client from the gateway
 // configuration's embeddings entry and the model connector settings
-// (OPENAI_BASE_URL and OPENAI_API_KEY, or OLLAMA_BASE_URL).
-func embedder(e *gateway.EmbeddingsConfig) (*gateway.HTTPEmbedder, error) {
+// (a connectors.json localModels entry named by local_model, then
+// OPENAI_BASE_URL and OPENAI_API_KEY, or OLLAMA_BASE_URL).
+func embedder(e *gateway.EmbeddingsConfig, conns *connectors.File) (*gateway.HTTPEmbedder, error) {
 	out := &gateway.HTTPEmbedder{Protocol: e.Protocol, Model: e.Model, BaseURL: e.BaseURL}
-	switch e.Protocol {
+	if e.LocalModel != "" {
+		var m *connectors.ModelSpec
+		if conns != nil {
+			m = conns.Model(e.LocalModel)
+		}
+		if m == nil {
+			return nil, fmt.Errorf("gateway config: embeddings.local_model %q: connectors.json has no localModels entry of that name", e.LocalModel)
+		}
+		if e.Protocol != "" && e.Protocol != m.Type {
+			return nil, fmt.Errorf("gateway config: embeddings.protocol %q differs from the type %q of localModels.%s: leave protocol out", e.Protocol, m.Type, e.LocalModel)
+		}
+		out.Protocol, out.Model, out.BaseURL, out.APIKey = m.Type, cmp.Or(e.Model, m.Model), cmp.Or(e.BaseURL, m.BaseURL), m.APIKey
+	}
+	switch out.Protocol {
 	case "openai":
 		out.BaseURL = cmp.Or(out.BaseURL, os.Getenv("OPENAI_BASE_URL"), model.DefaultOpenAIURL)
-		out.APIKey = os.Getenv("OPENAI_API_KEY")
+		out.APIKey = cmp.Or(out.APIKey, os.Getenv("OPENAI_API_KEY"))
 	case "ollama":
 		out.BaseURL = cmp.Or(out.BaseURL, os.Getenv("OLLAMA_BASE_URL"), model.DefaultOllamaURL)
 	default:
-		return nil, fmt.Errorf("gateway config: embeddings.protocol %q: use openai or ollama", e.Protocol)
+		return nil, fmt.Errorf("gateway config: embeddings.protocol %q: use openai or ollama (or name a connectors.json localModels entry in embeddings.local_model)", out.Protocol)
 	}
-	if e.Model == "" {
+	if out.Model == "" {
 		return nil, fmt.Errorf("gateway config: embeddings.model is empty: name the embedding model")
 	}
 	return out, nil

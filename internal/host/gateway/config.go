@@ -67,8 +67,8 @@ type Config struct {
 	// CLI ("" for the user cache directory, "off" for none; the
 	// --index-cache flag and SKILLSCRIPT_SKILLS_INDEX_CACHE win).
 	IndexCache string `json:"index_cache"`
-	// Embeddings turns on the semantic stage of discover in the CLI
-	// (nil: off, the default).
+	// Embeddings turns on the semantic stage of discover in the skills
+	// subcommands and in skillc serve (nil: off, the default).
 	Embeddings *EmbeddingsConfig `json:"embeddings,omitempty"`
 }
 
@@ -77,10 +77,16 @@ type Config struct {
 // OPENAI_BASE_URL (default https://api.openai.com/v1) and OPENAI_API_KEY
 // for "openai", OLLAMA_BASE_URL (default http://127.0.0.1:11434) for
 // "ollama"; base_url here wins over the environment.
+//
+// LocalModel instead names a localModels entry of connectors.json (the
+// model connector settings): its type is the protocol and its model,
+// baseUrl and apiKey are used; model and base_url here still win, and
+// the environment fills what neither sets.
 type EmbeddingsConfig struct {
-	Protocol string `json:"protocol"` // "openai" or "ollama"
-	Model    string `json:"model"`
-	BaseURL  string `json:"base_url,omitempty"`
+	Protocol   string `json:"protocol,omitempty"` // "openai" or "ollama"
+	Model      string `json:"model,omitempty"`
+	BaseURL    string `json:"base_url,omitempty"`
+	LocalModel string `json:"local_model,omitempty"`
 }
 
 //go:embed defaults.json

@@ -111,17 +111,32 @@ func embedText(rec *registry.Record) string {
 }
 
 // vectors returns the vectors of recs, embedding only those whose
-// digest is not cached yet.
-func (g *Gateway) vectors(ctx context.Context, recs []*registry.Record) ([][]float64, error) {
+// digest is not cached yet. With a vector cache file (and an embedder
+// that names its model) the cache is read from it on first use and
+// written back, holding the vectors of recs only, when this call
+// embedded anything.
+func (g *Gateway) vectors(ctx context.Context, recs []*registry.Record) ([][]float32, error) {
 	g.vecMu.Lock()
 	defer g.vecMu.Unlock()
-	if g.vecs == nil {
-		g.vecs = map[string][]float64{}
+	idf, persist := g.embed.(Identified)
+	persist = persist && g.vecFile != ""
+	var id [32]byte
+	if persist {
+		id = identityHash(idf.Identity())
 	}
+	if g.vecs == nil {
+		if persist {
+			g.vecs = loadVectors(g.vecFile, id)
+		}
+		if g.vecs == nil {
+			g.vecs = map[string][]float32{}
+		}
+	}
+	key := func(r *registry.Record) string { return r.Digest + "\x00" + r.Name }
 	var todo []int
 	var texts []string
 	for i, r := range recs {
-		if _, ok := g.vecs[r.Digest+"\x00"+r.Name]; !ok {
+		if _, ok := g.vecs[key(r)]; !ok {
 			todo = append(todo, i)
 			texts = append(texts, embedText(r))
 		}
@@ -133,13 +148,19 @@ func (g *Gateway) vectors(ctx context.Context, recs []*registry.Record) ([][]flo
 			return nil, err
 		}
 		for k, v := range vs {
-			r := recs[todo[start+k]]
-			g.vecs[r.Digest+"\x00"+r.Name] = v
+			g.vecs[key(recs[todo[start+k]])] = toFloat32(v)
 		}
 	}
-	out := make([][]float64, len(recs))
+	out := make([][]float32, len(recs))
 	for i, r := range recs {
-		out[i] = g.vecs[r.Digest+"\x00"+r.Name]
+		out[i] = g.vecs[key(r)]
+	}
+	if persist && len(todo) > 0 {
+		live := make(map[string][]float32, len(recs))
+		for i, r := range recs {
+			live[key(r)] = out[i]
+		}
+		_ = saveVectors(g.vecFile, id, live) // a cache that cannot be written only costs calls
 	}
 	return out, nil
 }
@@ -158,6 +179,7 @@ func (g *Gateway) fuse(ctx context.Context, text string, hits []hit) ([]hit, err
 	if err != nil {
 		return nil, err
 	}
+	qv := toFloat32(q[0])
 	vs, err := g.vectors(ctx, recs)
 	if err != nil {
 		return nil, err
@@ -168,7 +190,7 @@ func (g *Gateway) fuse(ctx context.Context, text string, hits []hit) ([]hit, err
 	}
 	ds := make([]dense, len(recs))
 	for i, r := range recs {
-		ds[i] = dense{r, cosine(q[0], vs[i])}
+		ds[i] = dense{r, cosine(qv, vs[i])}
 	}
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].sim > ds[j].sim })
 	score := map[*registry.Record]float64{}
@@ -195,15 +217,16 @@ func (g *Gateway) fuse(ctx context.Context, text string, hits []hit) ([]hit, err
 
 // cosine is the cosine similarity of a and b (0 when either is zero or
 // their lengths differ).
-func cosine(a, b []float64) float64 {
+func cosine(a, b []float32) float64 {
 	if len(a) != len(b) {
 		return 0
 	}
 	var dot, na, nb float64
 	for i := range a {
-		dot += a[i] * b[i]
-		na += a[i] * a[i]
-		nb += b[i] * b[i]
+		x, y := float64(a[i]), float64(b[i])
+		dot += x * y
+		na += x * x
+		nb += y * y
 	}
 	if na == 0 || nb == 0 {
 		return 0

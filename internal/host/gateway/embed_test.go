@@ -3,8 +3,11 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -115,5 +118,76 @@ func TestSemanticStage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPersistedVectors: with a vector cache file a second gateway (a new
+// process's) over the same catalog embeds only the intent and ranks as
+// the first did; an edited skill is embedded again alone; another model
+// or a damaged file embeds everything again.
+func TestPersistedVectors(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(catalogDir)); err != nil {
+		t.Fatal(err)
+	}
+	reg := newRegistry(t, dir)
+	n := int64(len(reg.List()))
+	var texts atomic.Int64
+	srv := fakeEmbeddings(t, "sk-vec-secret", &texts)
+	defer srv.Close()
+	file := filepath.Join(t.TempDir(), "cache", "gateway.vec")
+	emb := func(model string) *HTTPEmbedder {
+		return &HTTPEmbedder{Protocol: "openai", BaseURL: srv.URL + "/v1", Model: model, APIKey: "sk-vec-secret"}
+	}
+	const intent = "the app crashes sometimes and I don't know why"
+	// discover runs intent on a fresh gateway and returns the ranking and
+	// the number of texts it embedded.
+	discover := func(e Embedder) ([]string, int64) {
+		t.Helper()
+		before := texts.Load()
+		got := gatewayRanker(t, New(Options{Registry: reg, Embedder: e, VectorCache: file}))(intent)
+		return got, texts.Load() - before
+	}
+	first, k := discover(emb("embed-test"))
+	if k != n+1 {
+		t.Fatalf("first process embedded %d texts, want %d skills and the intent", k, n)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil || strings.Contains(string(data), "sk-vec-secret") || strings.Contains(string(data), srv.URL) {
+		t.Fatalf("vector file: %v (it must hold neither the key nor the endpoint)", err)
+	}
+	second, k := discover(emb("embed-test"))
+	if k != 1 || fmt.Sprint(second) != fmt.Sprint(first) {
+		t.Errorf("second process embedded %d texts (want only the intent), ranking %v, first %v", k, second, first)
+	}
+	// an edited skill is embedded again, alone
+	md := filepath.Join(dir, "systematic-debugging", "SKILL.md")
+	src, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(md, []byte(strings.Replace(string(src), "root-cause process", "root-cause process for crashes", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg.Refresh()
+	if _, k := discover(emb("embed-test")); k != 2 {
+		t.Errorf("after one edit %d texts were embedded, want the edited skill and the intent", k)
+	}
+	if _, k := discover(emb("embed-test")); k != 1 {
+		t.Errorf("the edit's vector was not persisted: %d texts embedded", k)
+	}
+	// another model's vectors are not reused
+	if _, k := discover(&HTTPEmbedder{Protocol: "openai", BaseURL: srv.URL + "/v1/", Model: "embed-test", APIKey: "sk-vec-secret"}); k != n+1 {
+		t.Errorf("another endpoint reused the vectors: %d texts embedded", k)
+	}
+	// a damaged file is ignored, then rewritten
+	if err := os.WriteFile(file, []byte(vectorMagic+"garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, k := discover(emb("embed-test")); k != n+1 {
+		t.Errorf("a damaged file: %d texts embedded", k)
+	}
+	if _, k := discover(emb("embed-test")); k != 1 {
+		t.Errorf("after a damaged file the vectors were not rewritten: %d texts embedded", k)
 	}
 }

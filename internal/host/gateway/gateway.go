@@ -48,6 +48,11 @@ type Options struct {
 	// lexical ranking with a dense one (cosine of embeddings) by
 	// reciprocal rank fusion. Off (nil) by default.
 	Embedder Embedder
+	// VectorCache, when set, is the file the semantic stage's skill
+	// vectors are persisted in, by content digest and name, for an
+	// [Identified] embedder: a new process embeds only the skills that
+	// changed (and the intent).
+	VectorCache string
 }
 
 // Gateway is the gateway core. It is safe for concurrent use.
@@ -62,8 +67,9 @@ type Gateway struct {
 	cache string
 	embed Embedder
 
-	vecMu sync.Mutex
-	vecs  map[string][]float64 // embeddings by digest and name
+	vecMu   sync.Mutex
+	vecs    map[string][]float32 // embeddings by digest and name
+	vecFile string
 
 	mu      sync.Mutex
 	idx     *index
@@ -79,7 +85,7 @@ func sortRecords(recs []*registry.Record) {
 
 // New returns a gateway over o.
 func New(o Options) *Gateway {
-	g := &Gateway{reg: o.Registry, cfg: o.Config, tr: o.Traces, root: o.ArtifactRoot, exec: o.Executor, wired: o.Wired, now: o.Clock, cache: o.IndexCache, embed: o.Embedder}
+	g := &Gateway{reg: o.Registry, cfg: o.Config, tr: o.Traces, root: o.ArtifactRoot, exec: o.Executor, wired: o.Wired, now: o.Clock, cache: o.IndexCache, embed: o.Embedder, vecFile: o.VectorCache}
 	if g.cfg.MaxLimit == 0 {
 		g.cfg = DefaultConfig()
 	}

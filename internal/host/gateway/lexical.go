@@ -49,10 +49,14 @@ type index struct {
 	gen   uint64
 	recs  []*registry.Record
 	terms map[string][]posting
-	lens  [][nFields]int32
-	avg   [nFields]float64
-	w     Weights
-	lex   lexicon
+	// lazy and raw are a loaded index file's term directory and bytes:
+	// postings not yet in terms are decoded from raw on first use.
+	lazy map[string]span
+	raw  []byte
+	lens [][nFields]int32
+	avg  [nFields]float64
+	w    Weights
+	lex  lexicon
 }
 
 // analyze returns the analysed fields of rec.
@@ -186,7 +190,7 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 	cover := make([]uint64, len(ix.recs))
 	for t, q := range ix.queryTerms(terms) {
 		qw := q.w
-		ps := ix.terms[t]
+		ps := ix.postings(t)
 		if len(ps) == 0 {
 			continue
 		}

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -18,7 +17,7 @@ import (
 const analyzerVersion = 1
 
 // indexMagic starts a persisted index file.
-const indexMagic = "skillc-gateway-index\n"
+const indexMagic = "skillc-gateway-index 2\n"
 
 // fingerprint identifies the catalog an index was built from: the
 // analyzer version and every record's id and content digest, in order.
@@ -38,7 +37,9 @@ func fingerprint(recs []*registry.Record) [32]byte {
 }
 
 // saveIndex writes ix's postings and field lengths to file (atomically,
-// through a temporary file), keyed by fp.
+// through a temporary file), keyed by fp. Each term's postings are one
+// block preceded by its byte length, so a loader can leave the blocks of
+// terms no query asks for undecoded.
 func saveIndex(file string, fp [32]byte, ix *index) error {
 	var buf bytes.Buffer
 	buf.WriteString(indexMagic)
@@ -51,18 +52,22 @@ func saveIndex(file string, fp [32]byte, ix *index) error {
 		}
 	}
 	put(uint64(len(ix.terms)))
+	var block []byte
 	for t, ps := range ix.terms {
 		put(uint64(len(t)))
 		buf.WriteString(t)
 		put(uint64(len(ps)))
+		block = block[:0]
 		prev := int32(0)
 		for _, p := range ps {
-			put(uint64(p.doc - prev))
+			block = binary.AppendUvarint(block, uint64(p.doc-prev))
 			prev = p.doc
 			for _, n := range p.tf {
-				put(uint64(n))
+				block = binary.AppendUvarint(block, uint64(n))
 			}
 		}
+		put(uint64(len(block)))
+		buf.Write(block)
 	}
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return err
@@ -84,8 +89,33 @@ func saveIndex(file string, fp [32]byte, ix *index) error {
 
 var errStale = errors.New("persisted index is stale or damaged")
 
+// span is where a term's postings block lies in a loaded index file.
+type span struct {
+	count    int // postings
+	from, to int // bytes of the block
+}
+
+// uvarints decodes the file's unsigned varints; the first error sticks.
+type uvarints struct {
+	b   []byte
+	i   int
+	bad bool
+}
+
+func (u *uvarints) next() uint64 {
+	v, n := binary.Uvarint(u.b[min(u.i, len(u.b)):])
+	if n <= 0 {
+		u.bad = true
+		return 0
+	}
+	u.i += n
+	return v
+}
+
 // loadIndex reads the index persisted in file for recs; errStale when
-// it was built from another catalog (or cannot be read).
+// it was built from another catalog (or cannot be read). It decodes the
+// field lengths and the term directory; a term's postings are decoded
+// when a search first asks for them (see [index.postings]).
 func loadIndex(file string, fp [32]byte, recs []*registry.Record, gen uint64, w Weights) (*index, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -94,60 +124,41 @@ func loadIndex(file string, fp [32]byte, recs []*registry.Record, gen uint64, w 
 	if !bytes.HasPrefix(data, []byte(indexMagic)) || len(data) < len(indexMagic)+32 || !bytes.Equal(data[len(indexMagic):len(indexMagic)+32], fp[:]) {
 		return nil, errStale
 	}
-	r := bufio.NewReader(bytes.NewReader(data[len(indexMagic)+32:]))
-	var bad bool
-	get := func() uint64 {
-		v, err := binary.ReadUvarint(r)
-		if err != nil {
-			bad = true
-		}
-		return v
-	}
-	n := get()
-	if bad || n != uint64(len(recs)) {
+	u := &uvarints{b: data, i: len(indexMagic) + 32}
+	n := u.next()
+	if u.bad || n != uint64(len(recs)) {
 		return nil, errStale
 	}
 	ix := &index{gen: gen, recs: recs, lens: make([][nFields]int32, n), w: w, lex: defaultLexicon()}
 	var total [nFields]float64
 	for i := range ix.lens {
 		for f := range nFields {
-			ix.lens[i][f] = int32(get())
+			ix.lens[i][f] = int32(u.next())
 			total[f] += float64(ix.lens[i][f])
 		}
 	}
-	nt := get()
-	if bad || nt > uint64(len(data)) {
+	nt := u.next()
+	if u.bad || nt > uint64(len(data)) {
 		return nil, errStale
 	}
-	ix.terms = make(map[string][]posting, nt)
+	ix.terms = make(map[string][]posting)
+	ix.lazy = make(map[string]span, nt)
+	ix.raw = data
 	for range nt {
-		l := get()
-		if bad || l > uint64(len(data)) {
+		l := u.next()
+		if u.bad || l > uint64(len(data)-u.i) {
 			return nil, errStale
 		}
-		t := make([]byte, l)
-		if _, err := io.ReadFull(r, t); err != nil {
+		t := string(data[u.i : u.i+int(l)])
+		u.i += int(l)
+		np, bl := u.next(), u.next()
+		if u.bad || np > n || bl > uint64(len(data)-u.i) || np > bl {
 			return nil, errStale
 		}
-		np := get()
-		if bad || np > n {
-			return nil, errStale
-		}
-		ps := make([]posting, np)
-		doc := uint64(0)
-		for k := range ps {
-			doc += get()
-			if doc >= n {
-				return nil, errStale
-			}
-			ps[k].doc = int32(doc)
-			for f := range nFields {
-				ps[k].tf[f] = uint16(get())
-			}
-		}
-		ix.terms[string(t)] = ps
+		ix.lazy[t] = span{count: int(np), from: u.i, to: u.i + int(bl)}
+		u.i += int(bl)
 	}
-	if bad {
+	if u.bad || u.i != len(data) {
 		return nil, errStale
 	}
 	for f := range total {
@@ -156,4 +167,37 @@ func loadIndex(file string, fp [32]byte, recs []*registry.Record, gen uint64, w 
 		}
 	}
 	return ix, nil
+}
+
+// postings returns the postings of term t, decoding them from the loaded
+// file on first use. A block that does not decode counts as no postings
+// (the file was checked against the catalog's fingerprint and its
+// layout when loaded). The caller serialises searches.
+func (ix *index) postings(t string) []posting {
+	if ps, ok := ix.terms[t]; ok || ix.lazy == nil {
+		return ps
+	}
+	sp, ok := ix.lazy[t]
+	if !ok {
+		return nil
+	}
+	u := &uvarints{b: ix.raw[:sp.to], i: sp.from}
+	ps := make([]posting, sp.count)
+	doc := uint64(0)
+	for k := range ps {
+		doc += u.next()
+		if doc >= uint64(len(ix.lens)) {
+			u.bad = true
+			break
+		}
+		ps[k].doc = int32(doc)
+		for f := range nFields {
+			ps[k].tf[f] = uint16(u.next())
+		}
+	}
+	if u.bad || u.i != sp.to {
+		ps = nil
+	}
+	ix.terms[t] = ps
+	return ps
 }

@@ -39,8 +39,17 @@ func TestPersistedIndex(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the persisted index does not load: %v", err)
 	}
+	if len(ix.terms) != 0 || len(ix.lazy) != len(built.idx.terms) {
+		t.Errorf("loading decoded %d terms' postings (want none until searched), directory of %d terms (want %d)", len(ix.terms), len(ix.lazy), len(built.idx.terms))
+	}
+	for term := range built.idx.terms {
+		ix.postings(term) // decoded on demand, as a search does
+	}
 	if !reflect.DeepEqual(ix.terms, built.idx.terms) || !reflect.DeepEqual(ix.lens, built.idx.lens) || ix.avg != built.idx.avg {
 		t.Errorf("the loaded index differs from the built one")
+	}
+	if ix.postings("zzz-no-such-term") != nil {
+		t.Errorf("a term of no skill has postings")
 	}
 	loaded := New(Options{Registry: reg, IndexCache: file})
 	if got := rank(loaded); !reflect.DeepEqual(got, want) {

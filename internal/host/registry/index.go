@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -86,6 +87,19 @@ func (c *cache) readDir(dir string) ([]dirEnt, error) {
 	return out, nil
 }
 
+// digest returns the Digest of the manifest res of dir: the cached
+// record's when its manifest is res (as it is for every unchanged
+// package), else computed.
+func (c *cache) digest(dir string, res []Resource) string {
+	c.mu.Lock()
+	rec, ok := c.pkgs[dir]
+	c.mu.Unlock()
+	if ok && slices.Equal(rec.Resources, res) && rec.Digest != "" {
+		return rec.Digest
+	}
+	return Digest(res)
+}
+
 // pkg returns a copy of the cached record of dir if its digest matches.
 func (c *cache) pkg(dir, digest string) (*Record, bool) {
 	c.mu.Lock()
@@ -144,8 +158,10 @@ func skipResource(name string, dir bool) bool {
 // manifest lists every regular file of the package in dir, sorted by
 // path, with sizes and hashes. Symbolic links that stay inside the
 // package are followed; those that leave it are reported and left out.
-func manifest(dir string, cache *cache) ([]Resource, ast.Diagnostics, error) {
-	if out, ok := manifestPlain(dir, cache); ok {
+// known is the Lstat of one top-level file the caller already made (the
+// scan's of SKILL.md), or nil.
+func manifest(dir string, known fs.FileInfo, cache *cache) ([]Resource, ast.Diagnostics, error) {
+	if out, ok := manifestPlain(dir, known, cache); ok {
 		return out, nil, nil
 	}
 	root, err := os.OpenRoot(dir)
@@ -191,9 +207,10 @@ func manifest(dir string, cache *cache) ([]Resource, ast.Diagnostics, error) {
 // manifestPlain is manifest's fast path for the usual package: no
 // symbolic links and every file's hash already cached (same size and
 // modification time). It reads the directories and stats the files, and
-// opens nothing; ok is false when the package needs the full walk
+// opens nothing (and does not stat known, a top-level file's Lstat the
+// caller made); ok is false when the package needs the full walk
 // through os.Root (a link, an uncached file, an error).
-func manifestPlain(dir string, cache *cache) (out []Resource, ok bool) {
+func manifestPlain(dir string, known fs.FileInfo, cache *cache) (out []Resource, ok bool) {
 	var walk func(abs, rel string) bool
 	walk = func(abs, rel string) bool {
 		ents, err := cache.readDir(abs)
@@ -204,7 +221,7 @@ func manifestPlain(dir string, cache *cache) (out []Resource, ok bool) {
 			if skipResource(d.Name, d.Mode.IsDir()) {
 				continue
 			}
-			p, r := filepath.Join(abs, d.Name), path.Join(rel, d.Name)
+			p, r := joinName(abs, d.Name), path.Join(rel, d.Name)
 			switch t := d.Mode; {
 			case t&fs.ModeSymlink != 0:
 				return false
@@ -213,8 +230,14 @@ func manifestPlain(dir string, cache *cache) (out []Resource, ok bool) {
 					return false
 				}
 			case t.IsRegular():
-				st, err := os.Lstat(p)
-				if err != nil || !st.Mode().IsRegular() {
+				st := known
+				if rel != "" || known == nil || known.Name() != d.Name {
+					var err error
+					if st, err = os.Lstat(p); err != nil {
+						return false
+					}
+				}
+				if !st.Mode().IsRegular() {
 					return false
 				}
 				cache.mu.Lock()
@@ -249,11 +272,11 @@ func Digest(rs []Resource) string {
 // parsed again only when its digest changed since the last Refresh.
 func indexPackage(c candidate, opts Options, cc *cache) (*Record, ast.Diagnostics) {
 	abs, _ := filepath.Abs(c.path)
-	res, probs, err := manifest(abs, cc)
+	res, probs, err := manifest(abs, c.file, cc)
 	if err != nil {
 		probs = append(probs, inFile(abs, ast.Errorf(agentskills.RuleScanLimit, ast.Range{}, "cannot list the package files: %v", err)))
 	}
-	digest := Digest(res)
+	digest := cc.digest(abs, res)
 	rec, ok := cc.pkg(abs, digest)
 	if !ok {
 		rec = parsePackage(abs, opts)

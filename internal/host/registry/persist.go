@@ -2,30 +2,443 @@ package registry
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/binary"
 	"encoding/gob"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"time"
+
+	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/internal/classification"
 )
 
-// cacheVersion changes whenever the persisted layout or the way a record
-// is derived from a package changes; a file of another version is
-// ignored.
-const cacheVersion = 1
+// cacheMagic starts a cache file; its number changes whenever the
+// layout or the way a record is derived from a package changes (a file
+// of another version is ignored).
+const cacheMagic = "skillc-registry-cache 2\n"
 
-// persisted is the on-disk form of the cache: the file hashes by path
-// (valid while size and modification time match) and the parsed record
-// of each package directory (valid while its digest matches), for one
-// validation configuration.
-type persisted struct {
-	Version int
-	Options string // the validation options the records were made with
-	Hashes  []persistedStamp
-	Dirs    []persistedDir
-	Pkgs    []persistedPkg
+// The cache file (all integers uvarint unless said; a string is its
+// length then its bytes; a time is its Unix nanoseconds, zig-zag):
+//
+//	magic, validation options
+//	hashes:   n × (path, size, mtime, sum)
+//	listings: n × (dir, mtime, n × (name, mode))
+//	packages: n × (dir, record)
+//	rare:     a gob stream of the few records' classification, contract
+//	          and diagnostics (by package index)
+//
+// A record is written field by field (below); its Body, the tail of its
+// Src, is written as a length. The whole file is read at once and every
+// string of it is a substring of one string of the file, so loading
+// 5,000 records allocates little more than their slices and
+// frontmatter maps (gob, which this replaced, decoded each value on its
+// own and cost four times as much).
+
+// rareParts are what few package records have, kept in gob.
+type rareParts struct {
+	I        int
+	Class    *classification.Classification
+	Contract *Contract
+	Diags    ast.Diagnostics
 }
 
+// validationKey identifies the validation options records depend on.
+func (o Options) validationKey() string { return fmt.Sprintf("%+v", o.Validation) }
+
+// enc appends the cache file's primitives to a buffer.
+type enc struct{ b []byte }
+
+func (e *enc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *enc) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *enc) str(s string)  { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *enc) time(t time.Time) {
+	if t.IsZero() {
+		e.int(math.MinInt64)
+		return
+	}
+	e.int(t.UnixNano())
+}
+
+// strs writes a list as its length plus one, 0 for nil (an empty list
+// and none are told apart, as JSON output does).
+func (e *enc) strs(ss []string) {
+	if ss == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(uint64(len(ss)) + 1)
+	for _, s := range ss {
+		e.str(s)
+	}
+}
+func (e *enc) bool(v bool) {
+	if v {
+		e.b = append(e.b, 1)
+	} else {
+		e.b = append(e.b, 0)
+	}
+}
+
+// The frontmatter value tags.
+const (
+	tagNil = iota
+	tagString
+	tagBool
+	tagInt
+	tagInt64
+	tagUint64
+	tagFloat
+	tagTime
+	tagMap
+	tagList
+)
+
+// value writes a frontmatter value (plainValue holds).
+func (e *enc) value(v any) {
+	switch x := v.(type) {
+	case nil:
+		e.uint(tagNil)
+	case string:
+		e.uint(tagString)
+		e.str(x)
+	case bool:
+		e.uint(tagBool)
+		e.bool(x)
+	case int:
+		e.uint(tagInt)
+		e.int(int64(x))
+	case int64:
+		e.uint(tagInt64)
+		e.int(x)
+	case uint64:
+		e.uint(tagUint64)
+		e.uint(x)
+	case float64:
+		e.uint(tagFloat)
+		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(x))
+	case time.Time:
+		e.uint(tagTime)
+		raw, _ := x.MarshalBinary()
+		e.str(string(raw))
+	case map[string]any:
+		e.uint(tagMap)
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		e.uint(uint64(len(keys)))
+		for _, k := range keys {
+			e.str(k)
+			e.value(x[k])
+		}
+	case []any:
+		e.uint(tagList)
+		e.uint(uint64(len(x)))
+		for _, el := range x {
+			e.value(el)
+		}
+	}
+}
+
+// record writes rec but its rare parts.
+func (e *enc) record(r *Record) {
+	for _, s := range []string{string(r.Kind), r.Name, r.Origin, r.ID, r.Description, r.Location, r.Root, r.Status, r.Digest, r.Domain, r.ShadowedBy} {
+		e.str(s)
+	}
+	e.bool(r.Frontmatter != nil)
+	if r.Frontmatter != nil {
+		e.value(r.Frontmatter)
+	}
+	for _, ss := range [][]string{r.Tags, r.ClassProblems, r.Headings, r.Requires, r.Tools, r.Env} {
+		e.strs(ss)
+	}
+	e.uint(uint64(len(r.Resources)))
+	for _, res := range r.Resources {
+		e.str(res.Path)
+		e.int(res.Size)
+		e.str(res.SHA256)
+	}
+	e.bool(r.Loadable)
+	e.bool(r.Src != nil)
+	e.str(string(r.Src))
+	if bytes.HasSuffix(r.Src, []byte(r.Body)) {
+		e.bool(true)
+		e.uint(uint64(len(r.Body)))
+	} else {
+		e.bool(false)
+		e.str(r.Body)
+	}
+}
+
+// errDamaged reports a cache file that cannot be read back.
+var errDamaged = errors.New("damaged registry cache")
+
+// dec reads the primitives enc wrote from s (the file as one string);
+// the first error sticks.
+type dec struct {
+	s   string
+	i   int
+	err error
+}
+
+func (d *dec) uint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	var v uint64
+	var shift uint
+	for {
+		if d.i >= len(d.s) || shift > 63 {
+			d.err = errDamaged
+			return 0
+		}
+		c := d.s[d.i]
+		d.i++
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v
+		}
+		shift += 7
+	}
+}
+
+func (d *dec) int() int64 {
+	u := d.uint()
+	x := int64(u >> 1)
+	if u&1 != 0 {
+		x = ^x
+	}
+	return x
+}
+
+// count reads a length that must fit in what is left of the file.
+func (d *dec) count() int {
+	n := d.uint()
+	if n > uint64(len(d.s)-d.i) {
+		d.err = errDamaged
+		return 0
+	}
+	return int(n)
+}
+
+func (d *dec) str() string {
+	n := d.count()
+	if d.err != nil {
+		return ""
+	}
+	s := d.s[d.i : d.i+n]
+	d.i += n
+	return s
+}
+
+func (d *dec) time() time.Time {
+	n := d.int()
+	if n == math.MinInt64 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
+}
+
+func (d *dec) strs() []string {
+	n := d.count()
+	if n == 0 || d.err != nil {
+		return nil
+	}
+	out := make([]string, n-1)
+	for i := range out {
+		out[i] = d.str()
+	}
+	return out
+}
+
+func (d *dec) bool() bool {
+	if d.err != nil || d.i >= len(d.s) {
+		d.err = errDamaged
+		return false
+	}
+	d.i++
+	return d.s[d.i-1] == 1
+}
+
+func (d *dec) value(depth int) any {
+	if depth > 64 {
+		d.err = errDamaged
+		return nil
+	}
+	switch d.uint() {
+	case tagNil:
+		return nil
+	case tagString:
+		return d.str()
+	case tagBool:
+		return d.bool()
+	case tagInt:
+		return int(d.int())
+	case tagInt64:
+		return d.int()
+	case tagUint64:
+		return d.uint()
+	case tagFloat:
+		if d.i+8 > len(d.s) {
+			d.err = errDamaged
+			return nil
+		}
+		f := math.Float64frombits(binary.LittleEndian.Uint64([]byte(d.s[d.i : d.i+8])))
+		d.i += 8
+		return f
+	case tagTime:
+		var t time.Time
+		if err := t.UnmarshalBinary([]byte(d.str())); err != nil {
+			d.err = errDamaged
+		}
+		return t
+	case tagMap:
+		n := d.count()
+		m := make(map[string]any, n)
+		for range n {
+			k := d.str()
+			m[k] = d.value(depth + 1)
+		}
+		return m
+	case tagList:
+		n := d.count()
+		l := make([]any, n)
+		for i := range l {
+			l[i] = d.value(depth + 1)
+		}
+		return l
+	}
+	d.err = errDamaged
+	return nil
+}
+
+// record reads a record written by enc.record (its strings share d.s;
+// its Src is its own copy).
+func (d *dec) record() *Record {
+	r := &Record{}
+	var kind string
+	for _, p := range []*string{&kind, &r.Name, &r.Origin, &r.ID, &r.Description, &r.Location, &r.Root, &r.Status, &r.Digest, &r.Domain, &r.ShadowedBy} {
+		*p = d.str()
+	}
+	r.Kind = Kind(kind)
+	if d.bool() {
+		r.Frontmatter, _ = d.value(0).(map[string]any)
+	}
+	for _, p := range []*[]string{&r.Tags, &r.ClassProblems, &r.Headings, &r.Requires, &r.Tools, &r.Env} {
+		*p = d.strs()
+	}
+	if n := d.count(); n > 0 {
+		r.Resources = make([]Resource, n)
+		for i := range r.Resources {
+			r.Resources[i] = Resource{Path: d.str(), Size: d.int(), SHA256: d.str()}
+		}
+	}
+	r.Loadable = d.bool()
+	hasSrc := d.bool()
+	src := d.str()
+	if hasSrc {
+		r.Src = []byte(src)
+	}
+	if d.bool() {
+		n := d.count()
+		if n > len(src) {
+			d.err = errDamaged
+			return r
+		}
+		r.Body = src[len(src)-n:]
+	} else {
+		r.Body = d.str()
+	}
+	return r
+}
+
+// readString reads file into one string, without the copy of
+// string(os.ReadFile(file)).
+func readString(file string) (string, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if st, err := f.Stat(); err == nil {
+		b.Grow(int(st.Size()) + 1)
+	}
+	_, err = io.Copy(&b, f)
+	return b.String(), err
+}
+
+// load fills the cache from file, when it holds a cache of this version
+// made with the same validation options; any problem leaves the cache
+// as it is (the next Refresh rebuilds what it needs).
+func (c *cache) load(file, opts string) {
+	all, err := readString(file)
+	if err != nil || !strings.HasPrefix(all, cacheMagic) {
+		return
+	}
+	d := &dec{s: all, i: len(cacheMagic)}
+	if d.str() != opts || d.err != nil {
+		return
+	}
+	hashes := make([]persistedStamp, d.count())
+	for i := range hashes {
+		hashes[i] = persistedStamp{Path: d.str(), Size: d.int(), MTime: d.time(), Sum: d.str()}
+	}
+	dirs := make([]persistedDir, d.count())
+	for i := range dirs {
+		dirs[i] = persistedDir{Path: d.str(), MTime: d.time()}
+		ents := make([]dirEnt, d.count())
+		for j := range ents {
+			ents[j] = dirEnt{Name: d.str(), Mode: fs.FileMode(d.uint())}
+		}
+		dirs[i].Ents = ents
+	}
+	pkgs := make([]persistedPkg, d.count())
+	for i := range pkgs {
+		pkgs[i] = persistedPkg{Dir: d.str(), Rec: d.record()}
+	}
+	if d.err != nil {
+		return
+	}
+	var rare []rareParts
+	if err := gob.NewDecoder(strings.NewReader(all[d.i:])).Decode(&rare); err != nil {
+		return
+	}
+	for _, p := range rare {
+		if p.I < 0 || p.I >= len(pkgs) {
+			return
+		}
+		r := pkgs[p.I].Rec
+		r.Class, r.Contract, r.Diags = p.Class, p.Contract, p.Diags
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.hashes) == 0 && len(c.dirs) == 0 && len(c.pkgs) == 0 {
+		// sized once rather than grown 5,000 entries at a time
+		c.hashes, c.dirs, c.pkgs = make(map[string]stamp, len(hashes)), make(map[string]dirStamp, len(dirs)), make(map[string]*Record, len(pkgs))
+	}
+	for _, s := range hashes {
+		c.hashes[s.Path] = stamp{size: s.Size, mtime: s.MTime, sum: s.Sum}
+	}
+	for _, d := range dirs {
+		c.dirs[d.Path] = dirStamp{mtime: d.MTime, ents: d.Ents}
+	}
+	for _, e := range pkgs {
+		c.pkgs[e.Dir] = e.Rec
+	}
+}
+
+// persistedStamp, persistedDir and persistedPkg are the cache's
+// entries as the file holds them.
 type persistedStamp struct {
 	Path  string
 	Size  int64
@@ -44,67 +457,67 @@ type persistedPkg struct {
 	Rec *Record
 }
 
-func init() {
-	// the frontmatter's YAML values (map[string]any, []any, scalars)
-	gob.Register(map[string]any{})
-	gob.Register([]any{})
-	gob.Register(time.Time{})
-}
-
-// validationKey identifies the validation options records depend on.
-func (o Options) validationKey() string { return fmt.Sprintf("%+v", o.Validation) }
-
-// load fills the cache from file, when it holds a cache of this version
-// made with the same validation options; any problem leaves the cache
-// as it is (the next Refresh rebuilds what it needs).
-func (c *cache) load(file, opts string) {
-	f, err := os.Open(file)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	var p persisted
-	if err := gob.NewDecoder(bufio.NewReaderSize(f, 1<<16)).Decode(&p); err != nil || p.Version != cacheVersion || p.Options != opts {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, s := range p.Hashes {
-		c.hashes[s.Path] = stamp{size: s.Size, mtime: s.MTime, sum: s.Sum}
-	}
-	for _, d := range p.Dirs {
-		c.dirs[d.Path] = dirStamp{mtime: d.MTime, ents: d.Ents}
-	}
-	for _, e := range p.Pkgs {
-		if e.Rec != nil {
-			c.pkgs[e.Dir] = e.Rec
-		}
-	}
-}
-
 // save writes the entries the last Refresh used (live paths and
 // directories) to file atomically: a temporary file renamed over it.
-// Records whose frontmatter holds values gob cannot carry are left out
-// (they are parsed again next time).
+// Records whose frontmatter holds values the file cannot carry are left
+// out (they are parsed again next time).
 func (c *cache) save(file, opts string, live map[string]bool) error {
+	e := &enc{b: append(make([]byte, 0, 1<<20), cacheMagic...)}
+	e.str(opts)
+	var rare []rareParts
 	c.mu.Lock()
-	p := persisted{Version: cacheVersion, Options: opts}
-	for k, s := range c.hashes {
+	var hashes, dirs, pkgs []string
+	for k := range c.hashes {
 		if underLive(k, live) {
-			p.Hashes = append(p.Hashes, persistedStamp{Path: k, Size: s.size, MTime: s.mtime, Sum: s.sum})
+			hashes = append(hashes, k)
 		}
 	}
-	for k, d := range c.dirs {
+	for k := range c.dirs {
 		if live[k] || underLive(k, live) {
-			p.Dirs = append(p.Dirs, persistedDir{Path: k, MTime: d.mtime, Ents: d.ents})
+			dirs = append(dirs, k)
 		}
 	}
 	for k, r := range c.pkgs {
 		if live[k] && plainValue(r.Frontmatter) {
-			p.Pkgs = append(p.Pkgs, persistedPkg{Dir: k, Rec: r})
+			pkgs = append(pkgs, k)
+		}
+	}
+	sort.Strings(hashes)
+	sort.Strings(dirs)
+	sort.Strings(pkgs)
+	e.uint(uint64(len(hashes)))
+	for _, k := range hashes {
+		s := c.hashes[k]
+		e.str(k)
+		e.int(s.size)
+		e.time(s.mtime)
+		e.str(s.sum)
+	}
+	e.uint(uint64(len(dirs)))
+	for _, k := range dirs {
+		d := c.dirs[k]
+		e.str(k)
+		e.time(d.mtime)
+		e.uint(uint64(len(d.ents)))
+		for _, en := range d.ents {
+			e.str(en.Name)
+			e.uint(uint64(en.Mode))
+		}
+	}
+	e.uint(uint64(len(pkgs)))
+	for i, k := range pkgs {
+		r := c.pkgs[k]
+		e.str(k)
+		e.record(r)
+		if r.Class != nil || r.Contract != nil || len(r.Diags) > 0 {
+			rare = append(rare, rareParts{I: i, Class: r.Class, Contract: r.Contract, Diags: r.Diags})
 		}
 	}
 	c.mu.Unlock()
+	var tail bytes.Buffer
+	if err := gob.NewEncoder(&tail).Encode(rare); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return err
 	}
@@ -114,10 +527,8 @@ func (c *cache) save(file, opts string, live map[string]bool) error {
 	}
 	defer os.Remove(tmp.Name())
 	w := bufio.NewWriterSize(tmp, 1<<16)
-	if err := gob.NewEncoder(w).Encode(&p); err != nil {
-		tmp.Close()
-		return err
-	}
+	w.Write(e.b)
+	w.Write(tail.Bytes())
 	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return err
@@ -142,8 +553,8 @@ func underLive(path string, live map[string]bool) bool {
 	return false
 }
 
-// plainValue reports whether v holds only the value types gob is told
-// about (YAML maps, sequences and scalars).
+// plainValue reports whether v holds only the value types the cache
+// file carries (YAML maps, sequences and scalars).
 func plainValue(v any) bool {
 	switch x := v.(type) {
 	case nil, string, bool, int, int64, uint64, float64, time.Time:

@@ -114,3 +114,57 @@ func TestCacheFile(t *testing.T) {
 		t.Errorf("the claude profile has the same cache key")
 	}
 }
+
+// TestCacheFileRecords: every field of a record read back from the cache
+// file equals the record parsed from the package — frontmatter of every
+// YAML value type, classification, validation diagnostics, resources,
+// body and source — and a cut-short file is ignored.
+func TestCacheFileRecords(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"plain/SKILL.md":         skillMD("plain", "Reads spreadsheets aloud."),
+		"typed/SKILL.md":         "---\nname: typed\ndescription: Typed frontmatter values.\nreleased: 2024-01-02\nlimits:\n  max: 3\n  ratio: 0.5\n  on: true\n  big: 18446744073709551615\n  list: [a, 1, null]\nmetadata:\n  tags: charts plots\n  classification.role: sidecar\n  classification.invocation: attach\n  classification.effect_mode: read_only\n  classification.attach_targets: run output\n---\n# Typed\n\nBody with ünïcode.\n",
+		"warned/SKILL.md":        "---\nname: warned\ndescription: A package with a nested metadata map.\nmetadata:\n  classification:\n    role: utility\n---\n# Warned\n",
+		"warned/scripts/run.sh":  "echo hi\n",
+		"warned/references/a.md": "a\n",
+		"nofront/SKILL.md":       "# No frontmatter\n",
+		"mismatch/SKILL.md":      skillMD("other-name", "Its name differs from its directory."),
+	})
+	file := filepath.Join(t.TempDir(), "registry.cache")
+	opts := Options{Roots: []Root{{Dir: root, Origin: OriginProject}}, CacheFile: file}
+	first := New(opts)
+	first.Refresh()
+	second := New(opts)
+	second.Refresh()
+	a, b := first.All(), second.All()
+	if len(a) != len(b) || len(a) < 4 {
+		t.Fatalf("%d records, %d from the cache", len(a), len(b))
+	}
+	var diags, class, typed bool
+	for i := range a {
+		if !reflect.DeepEqual(a[i], b[i]) {
+			t.Errorf("%s from the cache differs:\n%+v\nparsed:\n%+v", a[i].ID, b[i], a[i])
+		}
+		diags = diags || len(a[i].Diags) > 0
+		class = class || a[i].Class != nil
+		typed = typed || a[i].Frontmatter["limits"] != nil
+	}
+	if !diags || !class || !typed {
+		t.Errorf("the tree does not exercise the file: diagnostics %v, classification %v, typed frontmatter %v", diags, class, typed)
+	}
+	// a file cut short is ignored: the records are parsed again, alike
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{len(data) / 3, len(data) - 5} {
+		if err := os.WriteFile(file, data[:n], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		third := New(opts)
+		third.Refresh()
+		if c := third.All(); !reflect.DeepEqual(a, c) {
+			t.Errorf("a cache cut at %d of %d bytes changed the records", n, len(data))
+		}
+	}
+}

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,6 +50,9 @@ type candidate struct {
 	path   string // package directory or .skill.md file
 	origin string
 	order  int // index of the root, for precedence among configured roots
+	// file is the package file's stat from the scan (packages only), so
+	// that the manifest does not stat it again.
+	file fs.FileInfo
 }
 
 // walker scans one root with bounded depth and directory count. It
@@ -87,8 +91,8 @@ func (w *walker) walk(dir, real string, depth int) {
 	w.seen[real] = true
 	w.dirs++
 	w.watched = append(w.watched, dir)
-	if packageFile(dir) != "" {
-		w.out = append(w.out, candidate{kind: KindPackage, path: dir, origin: w.root.Origin, order: w.order})
+	if _, st := packageFile(dir); st != nil {
+		w.out = append(w.out, candidate{kind: KindPackage, path: dir, origin: w.root.Origin, order: w.order, file: st})
 		return
 	}
 	ents, err := os.ReadDir(dir)
@@ -107,8 +111,8 @@ func (w *walker) walk(dir, real string, depth int) {
 // entry handles one directory entry.
 func (w *walker) entry(dir, real string, depth int, e os.DirEntry) {
 	name := e.Name()
-	path := filepath.Join(dir, name)
-	isDir, sub := e.IsDir(), filepath.Join(real, name)
+	path := joinName(dir, name)
+	isDir, sub := e.IsDir(), joinName(real, name)
 	if e.Type()&os.ModeSymlink != 0 {
 		st, err := os.Stat(path)
 		if err != nil {
@@ -131,14 +135,25 @@ func (w *walker) entry(dir, real string, depth int, e os.DirEntry) {
 	}
 }
 
-// packageFile returns the package file of dir, or "".
-func packageFile(dir string) string {
+// joinName is filepath.Join(dir, name) for a clean dir and a name read
+// from a directory (never empty, ".", ".." nor holding a separator),
+// without Join's cleaning pass.
+func joinName(dir, name string) string {
+	if strings.HasSuffix(dir, string(filepath.Separator)) {
+		return dir + name
+	}
+	return dir + string(filepath.Separator) + name
+}
+
+// packageFile returns the package file of dir and its Lstat, or "" and
+// nil.
+func packageFile(dir string) (string, fs.FileInfo) {
 	for _, n := range []string{agentskills.FileName, "skill.md"} {
-		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
-			return n
+		if st, err := os.Lstat(joinName(dir, n)); err == nil {
+			return n, st
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // scanResult is what scan found: the candidates, the problems, the

@@ -51,6 +51,10 @@ type Options struct {
 	Skills *skillrt.Runtime
 	// Gateway is the gateway configuration (nil: the defaults).
 	Gateway *gateway.Config
+	// Embedder, when set, turns on the gateway's semantic stage (the
+	// embeddings entry of the gateway configuration, resolved by the
+	// command); nil keeps discover lexical.
+	Embedder gateway.Embedder
 	// ArtifactRoot is where the gateway resolves artifact targets; empty
 	// leaves them unavailable.
 	ArtifactRoot string

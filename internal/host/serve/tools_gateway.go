@@ -22,7 +22,7 @@ func (h *Host) newGateway(o Options) {
 	}
 	h.gw = gateway.New(gateway.Options{
 		Registry: h.skills.Registry(), Config: cfg, Traces: h.traces, ArtifactRoot: o.ArtifactRoot,
-		Executor: hostExecutor{h},
+		Executor: hostExecutor{h}, Embedder: o.Embedder,
 		Wired: func(c string) bool {
 			_, ok := h.Registry().Connectors[c]
 			return ok
