@@ -243,18 +243,7 @@ func (s *Postgres) Versions(ctx context.Context, name string) ([]contract.SkillV
 	if err != nil {
 		return nil, fmt.Errorf("skill store versions %q: %w", name, err)
 	}
-	defer rows.Close()
-	out := []contract.SkillVersion{}
-	for rows.Next() {
-		var v contract.SkillVersion
-		var created int64
-		if err := rows.Scan(&v.ContentHash, &v.Status, &v.Author, &created); err != nil {
-			return nil, err
-		}
-		v.Version, v.CreatedAt = contract.VersionOf(v.ContentHash), time.UnixMilli(created).UTC()
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return scanVersions(rows)
 }
 
 // UpdateStatus rewrites the skill's # Status: line and records a version.

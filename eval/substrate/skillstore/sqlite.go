@@ -207,18 +207,7 @@ func (s *SQLite) Versions(ctx context.Context, name string) ([]contract.SkillVer
 	if err != nil {
 		return nil, fmt.Errorf("skill store versions %q: %w", name, err)
 	}
-	defer rows.Close()
-	out := []contract.SkillVersion{}
-	for rows.Next() {
-		var v contract.SkillVersion
-		var created int64
-		if err := rows.Scan(&v.ContentHash, &v.Status, &v.Author, &created); err != nil {
-			return nil, err
-		}
-		v.Version, v.CreatedAt = contract.VersionOf(v.ContentHash), time.UnixMilli(created).UTC()
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return scanVersions(rows)
 }
 
 // UpdateStatus rewrites the skill's # Status: line and records a version.
@@ -262,4 +251,22 @@ func (s *SQLite) Version(ctx context.Context) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// scanVersions reads the rows of a versions query (content_hash, status,
+// author, created_at in Unix milliseconds) and closes them; both stores
+// keep their history in this shape.
+func scanVersions(rows *sql.Rows) ([]contract.SkillVersion, error) {
+	defer rows.Close()
+	out := []contract.SkillVersion{}
+	for rows.Next() {
+		var v contract.SkillVersion
+		var created int64
+		if err := rows.Scan(&v.ContentHash, &v.Status, &v.Author, &created); err != nil {
+			return nil, err
+		}
+		v.Version, v.CreatedAt = contract.VersionOf(v.ContentHash), time.UnixMilli(created).UTC()
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
