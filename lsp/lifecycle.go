@@ -279,6 +279,8 @@ func (s *Server) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams) 
 			config = true
 			continue
 		}
+		// the text on disk changed or is gone: its compiled unit is stale
+		wsenv.ForgetParsed(path)
 		s.mu.Lock()
 		open := s.docs[u] != nil
 		s.mu.Unlock()

@@ -204,8 +204,13 @@ func (e *Env) Forget(path string) {
 	if e.units != nil {
 		e.units.forget(path)
 	}
-	parsed.forget(path)
+	ForgetParsed(path)
 }
+
+// ForgetParsed drops the process-wide parse of path ([Parse]'s cache),
+// for a file changed or deleted on disk: the cache is keyed by content,
+// so this frees memory early rather than changing any result.
+func ForgetParsed(path string) { parsed.forget(path) }
 
 // derivedCache is the unit cache of an environment derived from one with
 // a cache (units depend on the lint context, so it starts empty).

@@ -125,3 +125,19 @@ func TestUnitCacheBounds(t *testing.T) {
 		t.Errorf("after forget: %d units, %d bytes, order %v", len(c.units), c.bytes, c.order)
 	}
 }
+
+// ForgetParsed drops the process-wide parse of a path (the language
+// server calls it when the file changes on disk): the next Parse of the
+// same text compiles a new unit.
+func TestForgetParsed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.skill.md")
+	src := []byte("# Skill: f\n# Status: Draft\n\nrun:\n    emit(text=\"x\")\n\ndefault: run\n")
+	u := Parse(path, src)
+	if Parse(path, src) != u {
+		t.Fatal("the same text parsed twice: want the cached unit")
+	}
+	ForgetParsed(path)
+	if Parse(path, src) == u {
+		t.Error("after ForgetParsed: want a new unit")
+	}
+}
