@@ -10,14 +10,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/skilltest"
 	"github.com/skillscript/skillc/internal/dap"
 	ihost "github.com/skillscript/skillc/internal/host"
 	"github.com/skillscript/skillc/internal/host/trace"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // dapCommand is `skillc dap`: the Debug Adapter Protocol server on
@@ -90,13 +89,13 @@ func dapLaunch(ctx context.Context, c *cli.Context, logw io.Writer, a dap.Launch
 	if err != nil {
 		return nil, err
 	}
-	f, diags := syntax.Parse(program, src)
-	if diags.HasErrors() {
+	u := workspace.Parse(program, src)
+	if u.Parsed.HasErrors() {
 		closeReg()
-		return nil, fmt.Errorf("%s does not parse: %s", program, diags[0].Message)
+		return nil, fmt.Errorf("%s does not parse: %s", program, u.Parsed[0].Message)
 	}
 	r.Env.TriggerType = contract.TriggerCLI
-	return &dap.Program{Runner: r, File: f, Info: check.Check(f), Inputs: a.Inputs, Notes: notes, Close: func() { closeReg() }}, nil
+	return &dap.Program{Runner: r, File: u.File, Info: u.Info, Inputs: a.Inputs, Notes: notes, Close: func() { closeReg() }}, nil
 }
 
 // dapReplay builds the replay of the run recorded under a.Trace: its
@@ -146,12 +145,12 @@ func dapReplay(ctx context.Context, opts host.Options, program string, a dap.Lau
 		}
 		inputs[k] = v
 	}
-	f, diags := syntax.Parse(name, []byte(src))
-	if diags.HasErrors() {
+	u := workspace.Parse(name, []byte(src))
+	if u.Parsed.HasErrors() {
 		closeReg()
-		return nil, fmt.Errorf("the recorded source does not parse: %s", diags[0].Message)
+		return nil, fmt.Errorf("the recorded source does not parse: %s", u.Parsed[0].Message)
 	}
-	return &dap.Program{Runner: r, File: f, Info: check.Check(f), Inputs: inputs, Notes: notes, Close: func() { closeReg() }}, nil
+	return &dap.Program{Runner: r, File: u.File, Info: u.Info, Inputs: inputs, Notes: notes, Close: func() { closeReg() }}, nil
 }
 
 func orDot(p string) string {
