@@ -30,7 +30,7 @@ import (
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/value"
-	"github.com/skillscript/skillc/syntax"
+	"github.com/skillscript/skillc/internal/workspace"
 )
 
 // LaunchArgs are the arguments of a launch request (the launch
@@ -514,7 +514,7 @@ func (s *Server) setBreakpoints(r *godap.SetBreakpointsRequest) {
 	src, err := os.ReadFile(path)
 	var lines []stopLine
 	if err == nil {
-		f, _ := syntax.Parse(path, src)
+		f := workspace.Parse(path, src).File
 		lines = stopLines(f)
 	}
 	s.mu.Lock()
