@@ -203,16 +203,7 @@ func (s *Postgres) List(ctx context.Context, q contract.SkillQuery) ([]contract.
 	if err != nil {
 		return nil, fmt.Errorf("skill store list: %w", err)
 	}
-	defer rows.Close()
-	out := []contract.SkillMeta{}
-	for rows.Next() {
-		r, err := scanSkill(rows)
-		if err != nil {
-			return nil, fmt.Errorf("skill store list: %w", err)
-		}
-		out = append(out, r.Meta())
-	}
-	return out, rows.Err()
+	return scanMetas(rows)
 }
 
 // Delete removes the skill and its history.

@@ -167,16 +167,7 @@ func (s *SQLite) List(ctx context.Context, q contract.SkillQuery) ([]contract.Sk
 	if err != nil {
 		return nil, fmt.Errorf("skill store list: %w", err)
 	}
-	defer rows.Close()
-	out := []contract.SkillMeta{}
-	for rows.Next() {
-		r, err := scanSkill(rows)
-		if err != nil {
-			return nil, fmt.Errorf("skill store list: %w", err)
-		}
-		out = append(out, r.Meta())
-	}
-	return out, rows.Err()
+	return scanMetas(rows)
 }
 
 // Delete removes the skill and its history.
@@ -267,6 +258,21 @@ func scanVersions(rows *sql.Rows) ([]contract.SkillVersion, error) {
 		}
 		v.Version, v.CreatedAt = contract.VersionOf(v.ContentHash), time.UnixMilli(created).UTC()
 		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// scanMetas reads the rows of a list query (skillCols) into metadata and
+// closes them; both stores list in this shape.
+func scanMetas(rows *sql.Rows) ([]contract.SkillMeta, error) {
+	defer rows.Close()
+	out := []contract.SkillMeta{}
+	for rows.Next() {
+		r, err := scanSkill(rows)
+		if err != nil {
+			return nil, fmt.Errorf("skill store list: %w", err)
+		}
+		out = append(out, r.Meta())
 	}
 	return out, rows.Err()
 }
