@@ -266,22 +266,7 @@ func TestServeFaultCronSlotsPostgres(t *testing.T) {
 			return queryJobs(t, db, `SELECT args->>'trace_id', args->>'skill', state::text FROM river_job
 				WHERE (args->>'fire_at')::bigint = $1 AND args->>'trigger_kind' = 'cron'`, slot.UnixMilli())
 		},
-		rows: func(id string) []runRow {
-			rs, err := db.Query(`SELECT id, status, errors, abort_reason FROM runs WHERE id = $1 OR id LIKE $2 ORDER BY id`, id, id+"-%")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rs.Close()
-			var out []runRow
-			for rs.Next() {
-				var r runRow
-				if err := rs.Scan(&r.ID, &r.Status, &r.Errors, &r.AbortReason); err != nil {
-					t.Fatal(err)
-				}
-				out = append(out, r)
-			}
-			return out
-		},
+		rows: func(id string) []runRow { return pgRunsOf(t, db, id) },
 	}
 	fig := cronRounds(t, c, n, rounds, dir)
 	t.Logf("postgres, 3 hosts, %d cron triggers × %d rounds, kill -9 of a random host and restart each round: %s", n, rounds, fig)

@@ -46,6 +46,22 @@ func runsOf(t testing.TB, db *sql.DB, id string) []runRow {
 	if err != nil {
 		return nil // the host may still be creating the file
 	}
+	return scanRunRows(t, rows)
+}
+
+// pgRunsOf is runsOf on a Postgres trace store.
+func pgRunsOf(t testing.TB, db *sql.DB, id string) []runRow {
+	t.Helper()
+	rows, err := db.Query(`SELECT id, status, errors, abort_reason FROM runs WHERE id = $1 OR id LIKE $2 ORDER BY id`, id, id+"-%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scanRunRows(t, rows)
+}
+
+// scanRunRows reads and closes rows of (id, status, errors, abort_reason).
+func scanRunRows(t testing.TB, rows *sql.Rows) []runRow {
+	t.Helper()
 	defer rows.Close()
 	var out []runRow
 	for rows.Next() {
@@ -537,22 +553,7 @@ func TestServeFaultKill9LoadPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows := func(id string) []runRow {
-		rs, err := db.Query(`SELECT id, status, errors, abort_reason FROM runs WHERE id = $1 OR id LIKE $2 ORDER BY id`, id, id+"-%")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rs.Close()
-		var out []runRow
-		for rs.Next() {
-			var r runRow
-			if err := rs.Scan(&r.ID, &r.Status, &r.Errors, &r.AbortReason); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, r)
-		}
-		return out
-	}
+	rows := func(id string) []runRow { return pgRunsOf(t, db, id) }
 	fig := loadAndKill(t, hosts, faultScale(150, 1000), dir, rows, func() {})
 	t.Logf("postgres, 3 hosts, kill -9 of one, not restarted: %s", fig)
 }
