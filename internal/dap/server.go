@@ -152,7 +152,13 @@ func (s *Server) Serve(ctx context.Context) error {
 			var fe *godap.DecodeProtocolMessageFieldError
 			if errors.As(err, &fe) {
 				// an unknown request: answer it unsupported and go on
-				s.send(&godap.ErrorResponse{Response: s.response(fe.Seq, fe.SubType, false, "unsupported request "+fe.SubType)})
+				// (FieldValue is the unknown command's name when the
+				// command field is what could not be decoded)
+				name := fe.SubType
+				if fe.FieldName == "command" && fe.FieldValue != "" {
+					name = fe.FieldValue
+				}
+				s.send(&godap.ErrorResponse{Response: s.response(fe.Seq, name, false, "unsupported request "+name)})
 				continue
 			}
 			return err
