@@ -17,8 +17,15 @@ GO_FILES = $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path 
 
 all: build
 
+# build builds bin/skillc as the release does (internal/tools/release): a
+# static binary (CGO off: no dynamic loader at start-up), -trimpath, and the
+# tag urfave_cli_no_docs, which leaves urfave/cli's man-page and Markdown
+# generators (and their init work) out of a binary that never calls them.
+# Symbols are kept here (the release strips them with -s -w).
+BUILD_TAGS := urfave_cli_no_docs
+
 build:
-	$(GO) build -o bin/skillc ./cmd/skillc
+	CGO_ENABLED=0 $(GO) build -trimpath -tags $(BUILD_TAGS) -o bin/skillc ./cmd/skillc
 
 # test runs the static checks, then every Go test with the race detector
 # (the Go tests include the corpus conformance check, the Neovim and Node
