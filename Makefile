@@ -19,10 +19,12 @@ all: build
 
 # build builds bin/skillc as the release does (internal/tools/release): a
 # static binary (CGO off: no dynamic loader at start-up), -trimpath, and the
-# tag urfave_cli_no_docs, which leaves urfave/cli's man-page and Markdown
-# generators (and their init work) out of a binary that never calls them.
+# tags urfave_cli_no_docs (leaves urfave/cli's man-page and Markdown
+# generators, and their init work, out of a binary that never calls them)
+# and grpcnotrace (gRPC, linked only through the OTLP exporter's
+# configuration, leaves out golang.org/x/net/trace).
 # Symbols are kept here (the release strips them with -s -w).
-BUILD_TAGS := urfave_cli_no_docs
+BUILD_TAGS := urfave_cli_no_docs,grpcnotrace
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -tags $(BUILD_TAGS) -o bin/skillc ./cmd/skillc

@@ -80,9 +80,11 @@ func run(out string, platforms []string, sbom bool) error {
 // buildTags are the build tags of a release binary: urfave_cli_no_docs
 // leaves urfave/cli's man-page and Markdown generators out (skillc never
 // calls them; their packages' init work cost every command start-up time,
-// issue 25). The Makefile's build and internal/tools/image/build.sh use
-// the same tags.
-const buildTags = "urfave_cli_no_docs"
+// issue 25), grpcnotrace leaves golang.org/x/net/trace out of gRPC (linked
+// only through the OTLP exporter's configuration; skillc makes no gRPC
+// calls). The Makefile's build, internal/tools/image/build.sh and
+// internal/tools/wholebench use the same tags.
+const buildTags = "urfave_cli_no_docs,grpcnotrace"
 
 // stampVersion is the version the binaries report (-version), or "".
 var stampVersion string

@@ -148,7 +148,7 @@ func run(base, newBin string, n, lines, iters int, only string) error {
 // stripped. -plain clears them.
 var (
 	buildEnv   = []string{"CGO_ENABLED=0"}
-	buildFlags = []string{"-trimpath", "-tags", "urfave_cli_no_docs", "-ldflags", "-s -w"}
+	buildFlags = []string{"-trimpath", "-tags", "urfave_cli_no_docs,grpcnotrace", "-ldflags", "-s -w"}
 )
 
 func goBuild(dir, out string) error {
