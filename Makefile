@@ -17,8 +17,17 @@ GO_FILES = $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path 
 
 all: build
 
+# build builds bin/skillc as the release does (internal/tools/release): a
+# static binary (CGO off: no dynamic loader at start-up), -trimpath, and the
+# tags urfave_cli_no_docs (leaves urfave/cli's man-page and Markdown
+# generators, and their init work, out of a binary that never calls them)
+# and grpcnotrace (gRPC, linked only through the OTLP exporter's
+# configuration, leaves out golang.org/x/net/trace).
+# Symbols are kept here (the release strips them with -s -w).
+BUILD_TAGS := urfave_cli_no_docs,grpcnotrace
+
 build:
-	$(GO) build -o bin/skillc ./cmd/skillc
+	CGO_ENABLED=0 $(GO) build -trimpath -tags $(BUILD_TAGS) -o bin/skillc ./cmd/skillc
 
 # test runs the static checks, then every Go test with the race detector
 # (the Go tests include the corpus conformance check, the Neovim and Node

@@ -3,6 +3,7 @@ package eval
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
@@ -81,7 +82,9 @@ func (x *run) autonomous() bool { return x.info.Autonomous && !x.draftChild }
 // statusHeader matches a column-0 header line, with an optional byte-order
 // mark, as the parser reads headers (case-insensitive keys, blanks around
 // the colon).
-var statusHeader = regexp.MustCompile(`^(?:\x{FEFF})?#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*:`)
+var statusHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\x{FEFF})?#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*:`)
+})
 
 // ForceDraft rewrites every # Status: line of a skill body to Draft
 // (however its key is spelled: "# STATUS:", "#Status :") and adds one
@@ -91,7 +94,7 @@ func ForceDraft(body string) string {
 	lines := strings.Split(body, "\n")
 	found := false
 	for i, l := range lines {
-		m := statusHeader.FindStringSubmatch(l)
+		m := statusHeader().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
@@ -111,7 +114,7 @@ func ForceDraft(body string) string {
 	if found {
 		return strings.Join(lines, "\n")
 	}
-	if len(lines) > 0 && statusHeader.MatchString(lines[0]) {
+	if len(lines) > 0 && statusHeader().MatchString(lines[0]) {
 		return lines[0] + "\n# Status: Draft\n" + strings.Join(lines[1:], "\n")
 	}
 	return "# Status: Draft\n" + body

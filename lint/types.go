@@ -2,6 +2,7 @@ package lint
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
@@ -118,7 +119,7 @@ func (t *Typer) binding(b *check.Binding) *types.Type {
 			return t.childType(d)
 		}
 		if ok && d.Fallback == nil && d.Connector == nil && d.Tool != nil && d.Tool.Name == "data_read" {
-			return dataReadType
+			return dataReadType()
 		}
 		if !ok || d.Fallback != nil || d.Connector == nil || d.Tool == nil || t.ctx == nil {
 			return nil // a (fallback:) value may stand in for the result
@@ -196,7 +197,10 @@ func ItemType(ty *types.Type) *types.Type {
 // discovery example).
 var (
 	stringType   = &types.Type{Kind: types.String}
-	dataReadType = types.FromSchema([]byte(`{"type": "object", "required": ["items", "count", "mode"], "properties": {
+	dataReadType = sync.OnceValue(func() *types.Type { return types.FromSchema(dataReadSchema) })
+	// dataReadSchema is parsed on first use (issue 25: nothing a command
+	// does not need runs at start-up).
+	dataReadSchema = []byte(`{"type": "object", "required": ["items", "count", "mode"], "properties": {
 		"items": {"type": "array", "description": "the matching records", "items": {"type": "object", "additionalProperties": true, "properties": {
 			"id": {"type": "string"}, "summary": {"type": "string", "description": "first line of the content"},
 			"detail": {"type": "string", "description": "the full content"}, "content": {"type": "string", "description": "the full content"},
@@ -205,7 +209,7 @@ var (
 			"created_at": {"type": "string", "description": "RFC 3339"}, "expires_at": {"type": ["null", "string"], "description": "RFC 3339, null for durable records"},
 			"score": {"type": "number", "description": "relevance when the query ranked results, else 0"}}}},
 		"count": {"type": "integer", "description": "number of records"},
-		"mode": {"type": "string", "description": "the query mode"}}}`))
+		"mode": {"type": "string", "description": "the query mode"}}}`)
 )
 
 // builtinCallType is the result type of a built-in call, nil when the
@@ -219,8 +223,11 @@ func builtinCallType(name string) *types.Type {
 }
 
 // runResultType is the JSON of a run result (eval.Result), what
-// "execute_skill(...) -> R" binds besides the child's # Returns: values.
-var runResultType = types.FromSchema([]byte(`{"type": "object", "properties": {
+// "execute_skill(...) -> R" binds besides the child's # Returns: values;
+// the schema is parsed on first use.
+var runResultType = sync.OnceValue(func() *types.Type { return types.FromSchema(runResultSchema) })
+
+var runResultSchema = []byte(`{"type": "object", "properties": {
 	"skill": {"type": "string", "description": "the child skill's name"},
 	"status": {"type": "string", "description": "ok or failed"},
 	"mechanical": {"type": "boolean"},
@@ -236,7 +243,7 @@ var runResultType = types.FromSchema([]byte(`{"type": "object", "properties": {
 	"agent_delivery_receipts": {"type": "array"},
 	"deadline_exceeded": {"type": "boolean"},
 	"uncertain_effects": {"type": "array"},
-	"notices": {"type": "array", "items": {"type": "string"}}}}`))
+	"notices": {"type": "array", "items": {"type": "string"}}}}`)
 
 // childType is the type of an execute_skill result: the run result's
 // fields plus, when the child is found in the skill store, its # Returns:
@@ -245,8 +252,9 @@ var runResultType = types.FromSchema([]byte(`{"type": "object", "properties": {
 // unexported-final-var-access, which knows the child; the nested fields
 // (outputs.text) are checked here.
 func (t *Typer) childType(s ast.Stmt) *types.Type {
-	out := *runResultType
-	out.Props = append([]*types.Prop(nil), runResultType.Props...)
+	rt := runResultType()
+	out := *rt
+	out.Props = append([]*types.Prop(nil), rt.Props...)
 	out.Closed = false
 	_, name, ok := skillRefLit(s)
 	if !ok || t.ctx == nil || !t.ctx.SkillsKnown || t.ctx.Skills == nil {

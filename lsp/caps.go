@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"regexp"
+	"sync"
 
 	"go.lsp.dev/protocol"
 
@@ -26,15 +27,15 @@ func (s *Server) selectionRange(_ context.Context, p *protocol.SelectionRangePar
 
 // reWordChar matches the characters of a word for selection and linked
 // editing (names may contain dashes).
-var reWordChar = regexp.MustCompile(`^[\w-]$`)
+var reWordChar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\w-]$`) })
 
 // wordAt returns the range of the word around off, if any.
 func wordAt(src []byte, off int) (ast.Range, bool) {
 	from, to := off, off
-	for from > 0 && reWordChar.Match(src[from-1:from]) {
+	for from > 0 && reWordChar().Match(src[from-1:from]) {
 		from--
 	}
-	for to < len(src) && reWordChar.Match(src[to:to+1]) {
+	for to < len(src) && reWordChar().Match(src[to:to+1]) {
 		to++
 	}
 	return ast.RangeOf(from, to), to > from

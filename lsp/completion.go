@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.lsp.dev/protocol"
 
@@ -18,17 +19,19 @@ import (
 
 // Completion contexts recognised from the text before the cursor.
 var (
-	reHeaderKey   = regexp.MustCompile(`^#\s*([A-Za-z-]*)$`)
-	reHeaderValue = regexp.MustCompile(`^#\s*([A-Za-z-]+):\s*(.*)$`)
-	reNeeds       = regexp.MustCompile(`^\s*(needs|default):\s*(.*)$`)
-	reTargetHead  = regexp.MustCompile(`^[A-Za-z_][\w-]*:\s+(.*)$`)
-	reDispatch    = regexp.MustCompile(`^\s*\$\s+([A-Za-z_]\w*)?$`)
-	reTool        = regexp.MustCompile(`^\s*\$\s+([A-Za-z_]\w*)\.(\w*)$`)
-	reDispatchArg = regexp.MustCompile(`^\s*\$\s+([A-Za-z_]\w*)(?:\.(\w+))?\s.*?(\w*)$`)
-	reCallArg     = regexp.MustCompile(`([A-Za-z_]\w*)\(([^()]*)$`)
-	reSkillValue  = regexp.MustCompile(`(execute_skill|inline)\(.*\b(name|skill_name|skill)\s*=\s*"([\w.-]*)$`)
-	reBodyStart   = regexp.MustCompile(`^\s+([\w$]*)$`)
-	reWordEnd     = regexp.MustCompile(`[\w-]*$`)
+	reHeaderKey   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#\s*([A-Za-z-]*)$`) })
+	reHeaderValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#\s*([A-Za-z-]+):\s*(.*)$`) })
+	reNeeds       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(needs|default):\s*(.*)$`) })
+	reTargetHead  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][\w-]*:\s+(.*)$`) })
+	reDispatch    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\$\s+([A-Za-z_]\w*)?$`) })
+	reTool        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\$\s+([A-Za-z_]\w*)\.(\w*)$`) })
+	reDispatchArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\$\s+([A-Za-z_]\w*)(?:\.(\w+))?\s.*?(\w*)$`) })
+	reCallArg     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([A-Za-z_]\w*)\(([^()]*)$`) })
+	reSkillValue  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(execute_skill|inline)\(.*\b(name|skill_name|skill)\s*=\s*"([\w.-]*)$`)
+	})
+	reBodyStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+([\w$]*)$`) })
+	reWordEnd   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\w-]*$`) })
 )
 
 // completion answers textDocument/completion.
@@ -60,9 +63,9 @@ func (snap *snapshot) awaitsTools(off int) bool {
 	line := snap.lines.Position(ast.PosOf(off)).Line
 	prefix := string(snap.src[snap.lines.LineStart(line):off])
 	conn := ""
-	if m := reTool.FindStringSubmatch(prefix); m != nil {
+	if m := reTool().FindStringSubmatch(prefix); m != nil {
 		conn = m[1]
-	} else if m := reDispatchArg.FindStringSubmatch(prefix); m != nil && m[2] != "" {
+	} else if m := reDispatchArg().FindStringSubmatch(prefix); m != nil && m[2] != "" {
 		conn = m[1]
 	}
 	if conn == "" || snap.env.Connectors.Connector(conn) == nil {
@@ -82,39 +85,39 @@ func (snap *snapshot) complete(off int) []protocol.CompletionItem {
 	if i := strings.LastIndex(prefix, "{{secret."); i >= 0 && !strings.Contains(prefix[i:], "}}") {
 		return snap.secretItems()
 	}
-	if m := reHeaderValue.FindStringSubmatch(prefix); m != nil {
+	if m := reHeaderValue().FindStringSubmatch(prefix); m != nil {
 		return headerValueItems(m[1], m[2])
 	}
-	if reHeaderKey.MatchString(prefix) {
+	if reHeaderKey().MatchString(prefix) {
 		return headerKeyItems()
 	}
-	if m := reNeeds.FindStringSubmatch(prefix); m != nil {
+	if m := reNeeds().FindStringSubmatch(prefix); m != nil {
 		return snap.targetItems(strings.Contains(m[2], ","))
 	}
-	if m := reTargetHead.FindStringSubmatch(prefix); m != nil && !strings.HasPrefix(prefix, "default:") {
+	if m := reTargetHead().FindStringSubmatch(prefix); m != nil && !strings.HasPrefix(prefix, "default:") {
 		return snap.targetItems(true)
 	}
-	if m := reTool.FindStringSubmatch(prefix); m != nil {
+	if m := reTool().FindStringSubmatch(prefix); m != nil {
 		return snap.toolItems(m[1])
 	}
-	if reDispatch.MatchString(prefix) {
+	if reDispatch().MatchString(prefix) {
 		return snap.dispatchItems()
 	}
-	if m := reSkillValue.FindStringSubmatch(prefix); m != nil {
+	if m := reSkillValue().FindStringSubmatch(prefix); m != nil {
 		return snap.skillItems()
 	}
 	if !insideString(prefix) {
-		if m := reCallArg.FindStringSubmatch(prefix); m != nil {
+		if m := reCallArg().FindStringSubmatch(prefix); m != nil {
 			return snap.callArgItems(m[1], m[2])
 		}
-		if m := reDispatchArg.FindStringSubmatch(prefix); m != nil && !strings.HasSuffix(strings.TrimRight(prefix, " "), "->") {
+		if m := reDispatchArg().FindStringSubmatch(prefix); m != nil && !strings.HasSuffix(strings.TrimRight(prefix, " "), "->") {
 			return snap.dispatchArgItems(m[1], m[2], prefix)
 		}
 	}
-	if reBodyStart.MatchString(prefix) {
+	if reBodyStart().MatchString(prefix) {
 		return opItems()
 	}
-	if prefix == "" || reWordEnd.FindString(prefix) == prefix {
+	if prefix == "" || reWordEnd().FindString(prefix) == prefix {
 		return append(headerKeyItems(), protocol.CompletionItem{Label: "default:", Kind: protocol.CompletionItemKindKeyword,
 			InsertText: protocol.NewOptional("default: ")})
 	}
@@ -414,12 +417,12 @@ func (snap *snapshot) dispatchArgItems(first, tool, prefix string) []protocol.Co
 }
 
 // reKey finds kwarg keys already written.
-var reKey = regexp.MustCompile(`([A-Za-z_]\w*)\s*=`)
+var reKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([A-Za-z_]\w*)\s*=`) })
 
 // usedKeys returns the kwarg keys present in s.
 func usedKeys(s string) map[string]bool {
 	used := map[string]bool{}
-	for _, m := range reKey.FindAllStringSubmatch(s, -1) {
+	for _, m := range reKey().FindAllStringSubmatch(s, -1) {
 		used[m[1]] = true
 	}
 	return used

@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -234,7 +235,7 @@ func (s *Server) prepareRename(_ context.Context, p *protocol.PrepareRenameParam
 }
 
 // reName is the shape of a valid variable or target name.
-var reName = regexp.MustCompile(`^[A-Za-z_][\w-]*$`)
+var reName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][\w-]*$`) })
 
 // rename answers textDocument/rename.
 func (s *Server) rename(ctx context.Context, p *protocol.RenameParams) (any, error) {
@@ -250,7 +251,7 @@ func (s *Server) rename(ctx context.Context, p *protocol.RenameParams) (any, err
 	if !renameable(sym) {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "nothing to rename here")
 	}
-	if !reName.MatchString(p.NewName) {
+	if !reName().MatchString(p.NewName) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid name %q", p.NewName)
 	}
 	var edits []protocol.TextEdit

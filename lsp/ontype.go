@@ -77,7 +77,7 @@ func newLineIndent(lines []string, n int) int {
 // isTargetHeader reports whether a top-level line is "name: deps".
 func isTargetHeader(text string) bool {
 	name, _, ok := strings.Cut(text, ":")
-	return ok && name != "default" && reName.MatchString(name)
+	return ok && name != "default" && reName().MatchString(name)
 }
 
 // elseIndent returns the indentation of the "else:" or "elif …:" on line

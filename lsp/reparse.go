@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"regexp"
+	"sync"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/lint"
@@ -12,7 +13,7 @@ import (
 
 // reTargetLine matches the first line of a target (its name and colon at
 // column 0).
-var reTargetLine = regexp.MustCompile(`^[A-Za-z_][\w-]*[ \t]*:`)
+var reTargetLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][\w-]*[ \t]*:`) })
 
 // reparse computes the parser's findings of text after one edit by
 // re-parsing only the target the edit falls in: targets are independent
@@ -85,7 +86,7 @@ func targetChunk(text []byte, from, to int) (int, int, bool) {
 			if line[0] == '#' || bytes.HasPrefix(line, []byte("default")) {
 				return 0, 0, false // a header or the entry point: not in a target
 			}
-			if reTargetLine.Match(line) {
+			if reTargetLine().Match(line) {
 				break
 			}
 		}
@@ -104,7 +105,7 @@ func targetChunk(text []byte, from, to int) (int, int, bool) {
 		if end >= len(text) {
 			return 0, 0, false // the last target: what follows is not known
 		}
-		if line := lineAt(text, end); len(line) > 0 && reTargetLine.Match(line) {
+		if line := lineAt(text, end); len(line) > 0 && reTargetLine().Match(line) {
 			return start, end, true
 		}
 		i := bytes.IndexByte(text[end:], '\n')

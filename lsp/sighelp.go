@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.lsp.dev/protocol"
 
@@ -134,10 +135,10 @@ func lineStartBefore(src []byte, off int) int {
 }
 
 // reOpName is the name before an open parenthesis.
-var reOpName = regexp.MustCompile(`([A-Za-z_]\w*)\s*$`)
+var reOpName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([A-Za-z_]\w*)\s*$`) })
 
 // reArgKey is the key of an argument being written.
-var reArgKey = regexp.MustCompile(`^\s*([A-Za-z_]\w*)\s*=`)
+var reArgKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*([A-Za-z_]\w*)\s*=`) })
 
 // openCall scans text (which ends at the cursor) for the innermost
 // parenthesis left open outside strings, and returns the op named before
@@ -155,7 +156,7 @@ func openCall(text string) (lang.OpSpec, []string, bool) {
 		}
 	})
 	for j := len(opens) - 1; j >= 0; j-- {
-		m := reOpName.FindStringSubmatch(text[:opens[j]])
+		m := reOpName().FindStringSubmatch(text[:opens[j]])
 		if m == nil {
 			continue
 		}
@@ -212,12 +213,12 @@ func eachUnquoted(s string, f func(i int, c byte)) {
 // activeParamOf returns the parameter being written in args (see
 // openCallBefore), or -1.
 func activeParamOf(o lang.OpSpec, args []string) int {
-	if m := reArgKey.FindStringSubmatch(args[len(args)-1]); m != nil {
+	if m := reArgKey().FindStringSubmatch(args[len(args)-1]); m != nil {
 		return paramIndex(o, m[1])
 	}
 	given := map[string]bool{}
 	for _, a := range args[:len(args)-1] {
-		if m := reArgKey.FindStringSubmatch(a); m != nil {
+		if m := reArgKey().FindStringSubmatch(a); m != nil {
 			given[m[1]] = true
 		}
 	}

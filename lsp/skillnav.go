@@ -107,7 +107,7 @@ func (s *Server) skillReferences(ctx context.Context, name string) []protocol.Lo
 
 // renameSkill renames a skill everywhere in the workspace.
 func (s *Server) renameSkill(ctx context.Context, name, newName string) (*protocol.WorkspaceEdit, error) {
-	if !reName.MatchString(newName) {
+	if !reName().MatchString(newName) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid skill name %q", newName)
 	}
 	changes := map[uri.URI][]protocol.TextEdit{}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -40,12 +41,12 @@ func (p *parser) badStmt(from, to int, err error, rule string) *ast.BadStmt {
 }
 
 // reExpected matches participle's "(expected <grammar>)" tail.
-var reExpected = regexp.MustCompile(`\s*\(expected (.*)\)$`)
+var reExpected = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*\(expected (.*)\)$`) })
 
 // explainParseError replaces participle's grammar-internal "expected ..."
 // wording with the shape the statement should have.
 func explainParseError(text, msg, rule string) string {
-	m := reExpected.FindStringSubmatch(msg)
+	m := reExpected().FindStringSubmatch(msg)
 	if m == nil {
 		return msg
 	}
@@ -102,12 +103,12 @@ func abbreviate(s string) string {
 	return s
 }
 
-var reTokType = regexp.MustCompile(`<([a-z]+)>`)
+var reTokType = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<([a-z]+)>`) })
 
 // friendly rewrites participle's wording into plain words.
 func friendly(msg string) string {
 	msg = strings.ReplaceAll(msg, "<EOF>", "end of line")
 	msg = strings.ReplaceAll(msg, `"EOF"`, "end of line")
-	msg = reTokType.ReplaceAllString(msg, "$1")
+	msg = reTokType().ReplaceAllString(msg, "$1")
 	return msg
 }

@@ -141,7 +141,7 @@ func (fm *formatter) region() (from, to int) {
 	closeLn := fm.line(fm.f.Fence.To)
 	from = fm.p.lineStart(open + 1)
 	to = len(fm.src)
-	if closeLn > open && reFenceClose.Match(fm.p.line(closeLn)) {
+	if closeLn > open && reFenceClose().Match(fm.p.line(closeLn)) {
 		to = fm.p.lineStart(closeLn)
 	}
 	return min(from, to), to
@@ -311,7 +311,7 @@ func (fm *formatter) comments(pos ast.Pos, depth, minCol int, next []topItem) {
 		fm.commentGap(ln, depth, next)
 		fm.endLine()
 		d := depth
-		if d == 0 && col > 0 && reHeader.MatchString(c.Text) {
+		if d == 0 && col > 0 && reHeader().MatchString(c.Text) {
 			d = 1 // keep an indented "# Key:" comment from turning into a header
 		}
 		fm.indent(d)

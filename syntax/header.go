@@ -18,7 +18,7 @@ import (
 func (p *parser) hashLine(i int) int {
 	ls, le := p.lineStart(i), p.lineEnd(i)
 	line := p.src[ls:le]
-	m := reHeader.FindSubmatchIndex(line)
+	m := reHeader().FindSubmatchIndex(line)
 	if m == nil {
 		p.comment(ls, le, false)
 		return i + 1
@@ -399,7 +399,7 @@ func (p *parser) requirement(h *ast.Header, a, b int) {
 		if !isIdent(name) || strings.Contains(name, "-") {
 			p.errorf("parse-error", r.Key.Range, "secret name %q must be a plain identifier (letters, digits, _)", name)
 		}
-	case reDotted.MatchString(text):
+	case reDotted().MatchString(text):
 		r.Kind = ast.ReqCapability
 		r.Key = &ast.Ident{Range: r.Range, Name: text}
 	default:

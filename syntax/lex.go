@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -99,7 +100,7 @@ func (l *sliceLexer) Next() (lexer.Token, error) {
 	return t, nil
 }
 
-var reDotted = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$`)
+var reDotted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$`) })
 
 // maxNesting bounds bracket nesting inside one statement.
 const maxNesting = 200

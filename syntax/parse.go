@@ -148,15 +148,15 @@ func (p *parser) topLine(i int) int {
 	switch {
 	case strings.HasPrefix(text, "#"):
 		return p.hashLine(i)
-	case strings.HasPrefix(text, "default") && reDefault.MatchString(text):
+	case strings.HasPrefix(text, "default") && reDefault().MatchString(text):
 		p.closeTemplate()
 		p.defaultDecl(i)
 		p.lastTarget = nil
 		return i + 1
-	case strings.HasPrefix(text, "else") && reElse.MatchString(text):
+	case strings.HasPrefix(text, "else") && reElse().MatchString(text):
 		return p.targetElse(i)
 	}
-	if rest, ok := targetHeaderRest(text); ok && reDepList.MatchString(rest) && p.nextIsIndented(i) {
+	if rest, ok := targetHeaderRest(text); ok && reDepList().MatchString(rest) && p.nextIsIndented(i) {
 		p.closeTemplate()
 		return p.target(i)
 	}

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/skillscript/skillc/ast"
@@ -78,8 +79,8 @@ func (p *parser) leadLen(i int) int {
 	return n
 }
 
-var reFenceOpen = regexp.MustCompile("^\\s*```+\\s*(skillscript|skill)\\s*$")
-var reFenceClose = regexp.MustCompile("^\\s*```+\\s*$")
+var reFenceOpen = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^\\s*```+\\s*(skillscript|skill)\\s*$") })
+var reFenceClose = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^\\s*```+\\s*$") })
 
 // hasFenceMark reports whether l contains "```", which every fence line
 // does; checking it first keeps the fence regexps off ordinary lines.
@@ -122,13 +123,13 @@ func (p *parser) findFence() {
 		return // no line can open a fence
 	}
 	for i := p.first; i <= p.last; i++ {
-		if l := p.line(i); !hasFenceMark(l) || !reFenceOpen.Match(l) {
+		if l := p.line(i); !hasFenceMark(l) || !reFenceOpen().Match(l) {
 			continue
 		}
 		end := p.last
 		closed := false
 		for j := i + 1; j <= p.last; j++ {
-			if reFenceClose.Match(p.line(j)) {
+			if reFenceClose().Match(p.line(j)) {
 				end, closed = j-1, true
 				break
 			}
@@ -143,10 +144,12 @@ func (p *parser) findFence() {
 }
 
 var (
-	reHeader  = regexp.MustCompile(`^#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*:`)
-	reDefault = regexp.MustCompile(`^default[ \t]*:(.*)$`)
-	reElse    = regexp.MustCompile(`^else[ \t]*:[ \t]*(#.*)?$`)
-	reDepList = regexp.MustCompile(`^[ \t]*(needs[ \t]*:)?[ \t]*([A-Za-z_][A-Za-z0-9_-]*([ \t]*,?[ \t]*[A-Za-z_][A-Za-z0-9_-]*)*)?[ \t]*,?[ \t]*(#.*)?$`)
+	reHeader  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*:`) })
+	reDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^default[ \t]*:(.*)$`) })
+	reElse    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^else[ \t]*:[ \t]*(#.*)?$`) })
+	reDepList = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[ \t]*(needs[ \t]*:)?[ \t]*([A-Za-z_][A-Za-z0-9_-]*([ \t]*,?[ \t]*[A-Za-z_][A-Za-z0-9_-]*)*)?[ \t]*,?[ \t]*(#.*)?$`)
+	})
 )
 
 // nextIsIndented reports whether the next line that is neither blank nor a

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/skillscript/skillc/ast"
@@ -53,7 +54,7 @@ func (p *parser) statement(i, lead, width int, blk *ast.Block) int {
 	return next
 }
 
-var reLegacyBind = regexp.MustCompile(`(->|→)[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*$`)
+var reLegacyBind = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(->|→)[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*$`) })
 
 // legacyOp records a retired op line; the linter diagnoses it.
 func (p *parser) legacyOp(from, to int) *ast.LegacyOpStmt {
@@ -63,7 +64,7 @@ func (p *parser) legacyOp(from, to int) *ast.LegacyOpStmt {
 		op = "??"
 	}
 	s := &ast.LegacyOpStmt{Range: ast.RangeOf(from, to), Op: op, Rest: strings.TrimSpace(text[len(op):])}
-	if m := reLegacyBind.FindStringSubmatchIndex(text); m != nil {
+	if m := reLegacyBind().FindStringSubmatchIndex(text); m != nil {
 		s.Bind = &ast.Binding{
 			Range: ast.RangeOf(from+m[0], to),
 			Arrow: ast.RangeOf(from+m[2], from+m[3]),

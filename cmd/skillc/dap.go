@@ -132,7 +132,7 @@ func dapReplay(ctx context.Context, opts host.Options, program string, a dap.Lau
 	notes := []string{fmt.Sprintf("replaying trace %s of %s (recorded %s, status %s): %d recorded tool result(s) fed back, no connector is called",
 		rec.ID, rec.Skill, rec.StartedAt.Format("2006-01-02 15:04:05Z07:00"), rec.Status, len(calls))}
 	if program != "" {
-		if b, err := os.ReadFile(program); err == nil && contract.ContentHash(string(b)) == rec.ContentHash {
+		if b, err := os.ReadFile(program); err == nil && contract.ContentHashOf(b) == rec.ContentHash {
 			name = program // breakpoints set in the file apply
 		} else {
 			notes = append(notes, program+" differs from the recorded source: stepping through the recorded source")

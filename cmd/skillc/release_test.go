@@ -47,6 +47,38 @@ func TestReleaseCrossBuild(t *testing.T) {
 	}
 }
 
+// TestReleaseBuildTags checks that the release, the image, `make build`
+// and the whole-process benchmark use the same build tags, and that the
+// tags still keep urfave/cli's man-page and Markdown generators
+// (blackfriday, go-md2man) and gRPC's golang.org/x/net/trace out of
+// skillc, whose start-up paid for their init work (issue 25).
+func TestReleaseBuildTags(t *testing.T) {
+	const tags = "urfave_cli_no_docs,grpcnotrace"
+	for file, want := range map[string]string{
+		"../../internal/tools/release/main.go":    `const buildTags = "` + tags + `"`,
+		"../../internal/tools/image/build.sh":     "-tags " + tags + " ",
+		"../../Makefile":                          "BUILD_TAGS := " + tags + "\n",
+		"../../internal/tools/wholebench/main.go": `"-tags", "` + tags + `"`,
+	} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s does not build with the tags %s (want %q in it)", file, tags, want)
+		}
+	}
+	out, err := exec.Command("go", "list", "-deps", "-tags", tags, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps -tags %s: %v\n%s", tags, err, out)
+	}
+	for _, p := range []string{"github.com/russross/blackfriday/v2", "github.com/cpuguy83/go-md2man/v2/md2man", "golang.org/x/net/trace"} {
+		if strings.Contains(string(out), p+"\n") {
+			t.Errorf("skillc built with -tags %s still links %s", tags, p)
+		}
+	}
+}
+
 // TestVersionFromBuildInfo builds skillc with VCS stamping from a fresh
 // clone of this checkout's HEAD (the go command does not stamp builds in
 // a git worktree, whose .git is a file) and checks that --version prints

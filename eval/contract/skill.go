@@ -126,6 +126,13 @@ func ContentHash(body string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// ContentHashOf is ContentHash of src as text, without the two copies of
+// src that ContentHash(string(src)) makes (a 14k-line skill is 390 kB).
+func ContentHashOf(src []byte) string {
+	sum := sha256.Sum256(src)
+	return hex.EncodeToString(sum[:])
+}
+
 // VersionOf returns the version token of a content hash: its first 12
 // characters.
 func VersionOf(hash string) string {

@@ -149,7 +149,7 @@ var parsed = newUnitCache()
 // again. The CLI commands that handle a skill outside any lint context
 // (approve, test, traces) and the host's store readers use it.
 func Parse(path string, src []byte) *Unit {
-	return parse(path, src, contract.ContentHash(string(src)), true)
+	return parse(path, src, contract.ContentHashOf(src), true)
 }
 
 // parse is Parse; keep false leaves a new unit out of the cache.
@@ -184,7 +184,7 @@ func (e *Env) CompileFile(path string) (*Unit, error) {
 // folder of thousands of skills holds no trees.
 func (e *Env) Compile(path string, src []byte) *Unit {
 	c := e.units
-	hash := contract.ContentHash(string(src))
+	hash := contract.ContentHashOf(src)
 	if c != nil {
 		if u := c.get(path, hash); u != nil {
 			return u

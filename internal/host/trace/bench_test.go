@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skillscript/skillc/eval"
+	"github.com/skillscript/skillc/internal/testsupport/benchinput"
 	"github.com/skillscript/skillc/internal/testsupport/pgtest"
 )
 
@@ -57,4 +58,35 @@ func recordRuns(b *testing.B, st *Store) {
 			}
 		}
 	})
+}
+
+// BenchmarkSpoolWrite is what `skillc run` writes to trace one run on
+// SQLite (decision HP1): the spool file's begin record with the source of
+// the 20k-iteration loop skill (110 kB), then the finish record with four
+// ops, then the close that releases the lock (issue 25 item 2).
+func BenchmarkSpoolWrite(b *testing.B) {
+	sp, err := OpenSpool(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := string(benchinput.Loop(20000))
+	t0 := time.Now()
+	ops := make([]Op, 4)
+	for i := range ops {
+		ops[i] = Op{Skill: "s", Target: "run", Op: "shell", Line: i + 3, StartedAt: t0, Duration: time.Millisecond, Outcome: OutcomeOK}
+	}
+	res := &eval.Result{Status: "ok", Outputs: eval.Outputs{Text: "done"}}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := &Run{ID: NewID(), Skill: "s", ContentHash: "h", StartedAt: t0, Inputs: map[string]any{"WHO": "bench"}}
+		w, err := sp.begin(r, src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := w.write(spoolLine{Finish: finishRecord(res, ops, t0.Add(time.Millisecond))}); err != nil {
+			b.Fatal(err)
+		}
+		w.close()
+	}
 }

@@ -117,7 +117,7 @@ func prepareRun(meta *Run, r eval.Runner, file string, src []byte, f *ast.File, 
 	if meta.Skill == "" {
 		meta.Skill = strings.TrimSuffix(filepath.Base(file), ".skill.md")
 	}
-	meta.ContentHash = contract.ContentHash(string(src))
+	meta.ContentHash = contract.ContentHashOf(src)
 	meta.Inputs = RedactInputs(inputs, secrets)
 	meta.StartedAt = now()
 	meta.Mechanical = meta.Mechanical || r.Mechanical

@@ -135,14 +135,13 @@ func (sp *Spool) begin(r *Run, source string) (*spoolFile, error) {
 	return w, nil
 }
 
-// write appends one record in a single write, so a killed process
-// leaves whole lines only (a torn last line is ignored on import).
+// write appends one record and its newline in a single write (an
+// Encoder writes its buffer at once), so a killed process leaves whole
+// lines only (a torn last line is ignored on import). Encoding straight
+// into the encoder's buffer saves the two copies of the record (the
+// source of a large skill) that Marshal and the appended newline made.
 func (w *spoolFile) write(l spoolLine) error {
-	b, err := json.Marshal(l)
-	if err != nil {
-		return fmt.Errorf("trace spool: %w", err)
-	}
-	if _, err := w.f.Write(append(b, '\n')); err != nil {
+	if err := json.NewEncoder(w.f).Encode(l); err != nil {
 		return fmt.Errorf("trace spool: %w", err)
 	}
 	return nil

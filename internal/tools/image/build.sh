@@ -35,7 +35,7 @@ trap cleanup EXIT
 echo "== image: static skillc $VERSION"
 # The same flags as the release binaries (internal/tools/release), so the
 # Go build cache of one serves the other.
-CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.stampedVersion=$VERSION" -o "$ctx/skillc" ./cmd/skillc
+CGO_ENABLED=0 go build -trimpath -tags urfave_cli_no_docs,grpcnotrace -ldflags "-s -w -X main.stampedVersion=$VERSION" -o "$ctx/skillc" ./cmd/skillc
 cp LICENSE "$ctx/LICENSE"
 mkdir -p "$ctx/rootfs/tmp" "$ctx/rootfs/etc/ssl/certs" "$ctx/rootfs/work"
 chmod 1777 "$ctx/rootfs/tmp"

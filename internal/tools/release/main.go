@@ -77,6 +77,15 @@ func run(out string, platforms []string, sbom bool) error {
 	return writeChecksums(out, files)
 }
 
+// buildTags are the build tags of a release binary: urfave_cli_no_docs
+// leaves urfave/cli's man-page and Markdown generators out (skillc never
+// calls them; their packages' init work cost every command start-up time,
+// issue 25), grpcnotrace leaves golang.org/x/net/trace out of gRPC (linked
+// only through the OTLP exporter's configuration; skillc makes no gRPC
+// calls). The Makefile's build, internal/tools/image/build.sh and
+// internal/tools/wholebench use the same tags.
+const buildTags = "urfave_cli_no_docs,grpcnotrace"
+
 // stampVersion is the version the binaries report (-version), or "".
 var stampVersion string
 
@@ -102,7 +111,7 @@ func buildArchive(out, goos, goarch string) (string, error) {
 	}
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, exe)
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags(), "-o", bin, "./cmd/skillc")
+	cmd := exec.Command("go", "build", "-trimpath", "-tags", buildTags, "-ldflags", ldflags(), "-o", bin, "./cmd/skillc")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {

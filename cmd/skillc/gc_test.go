@@ -1,0 +1,63 @@
+package main
+
+import (
+	"math"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+// TestOneShotGC checks the one-shot commands' collector settings
+// (decision CP2): none until the floor, then GOGC 400 without a limit
+// from the first collection on; GOGC or GOMEMLIMIT in the environment
+// leave the runtime's settings alone.
+func TestOneShotGC(t *testing.T) {
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
+		if v, ok := os.LookupEnv(env); ok {
+			t.Cleanup(func() { os.Setenv(env, v) })
+			os.Unsetenv(env)
+		}
+	}
+
+	oneShotGC()
+	gogc, lim := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+	switch {
+	case gogc == -1 && lim == oneShotHeapFloor:
+	case gogc == oneShotGCPercent && lim == math.MaxInt64:
+		// the test process already passed the floor and collected
+		t.Log("a collection ran before the settings were read")
+	default:
+		t.Errorf("after oneShotGC: GOGC %d, memory limit %d; want -1 (off) and %d until the floor", gogc, lim, oneShotHeapFloor)
+	}
+
+	// the first collection switches to GOGC 400 and no limit; the switch
+	// runs on the cleanup goroutine, so wait for it by collecting until
+	// it has run (each runtime.GC also runs the queued cleanups' turn)
+	switched := false
+	for i := 0; i < 100 && !switched; i++ {
+		runtime.GC()
+		runtime.Gosched()
+		switched = debug.SetMemoryLimit(-1) == math.MaxInt64
+	}
+	if !switched {
+		t.Fatal("the memory limit was not lifted after collections")
+	}
+	if got := debug.SetGCPercent(oneShotGCPercent); got != oneShotGCPercent {
+		t.Errorf("GOGC after the first collection = %d, want %d", got, oneShotGCPercent)
+	}
+
+	debug.SetGCPercent(100)
+	debug.SetMemoryLimit(math.MaxInt64)
+	t.Setenv("GOGC", "50")
+	oneShotGC()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set, oneShotGC changed GOGC to %d", got)
+	}
+}
