@@ -22,6 +22,7 @@ const (
 	fieldHeadings
 	fieldParagraph
 	fieldTools
+	fieldBody
 	nFields
 )
 
@@ -70,6 +71,9 @@ func analyze(rec *registry.Record) *docTerms {
 		d[fieldParagraph] = stemAll(words(firstParagraph(rec.Body)))
 	}
 	d[fieldTools] = stemAll(words(strings.Join(rec.Tools, " ")))
+	if rec.Kind == registry.KindPackage {
+		d[fieldBody] = stemAll(bodyWords(rec.Body))
+	}
 	return &d
 }
 
@@ -99,6 +103,21 @@ func firstParagraph(body string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// maxBodyWords bounds what the body field indexes of one package: the
+// first words of its body (real bodies run to thousands of words; the
+// opening sections say what the skill is for).
+var maxBodyWords = 2000
+
+// bodyWords returns the words of a package body, code blocks included
+// (their identifiers are what people paste), up to maxBodyWords.
+func bodyWords(body string) []string {
+	ws := words(body)
+	if len(ws) > maxBodyWords {
+		ws = ws[:maxBodyWords]
+	}
+	return ws
 }
 
 // buildIndex indexes recs; terms returns each record's analysed fields
@@ -182,7 +201,7 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 	if len(terms) == 0 || len(ix.recs) == 0 {
 		return nil, nil
 	}
-	fw := [nFields]float64{ix.w.BM25Name, ix.w.BM25Description, ix.w.BM25Tags, ix.w.BM25Headings, ix.w.BM25Paragraph, ix.w.BM25Tools}
+	fw := [nFields]float64{ix.w.BM25Name, ix.w.BM25Description, ix.w.BM25Tags, ix.w.BM25Headings, ix.w.BM25Paragraph, ix.w.BM25Tools, ix.w.BM25Body}
 	n := float64(len(ix.recs))
 	scores := make([]float64, len(ix.recs))
 	// coverage: which intent terms each document matches (bit i for
@@ -204,6 +223,9 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 				}
 				norm := 1 - bm25B + bm25B*float64(ix.lens[p.doc][f])/ix.avg[f]
 				tf += fw[f] * float64(p.tf[f]) / norm
+			}
+			if tf == 0 {
+				continue // only in fields weighted 0
 			}
 			scores[p.doc] += qw * idf * tf / (bm25K1 + tf)
 			cover[p.doc] |= 1 << (q.of % 64)

@@ -60,3 +60,44 @@ func TestStem(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyField checks the body field: a word only in a package's body
+// finds it, below a package that has the word in its description; words
+// past maxBodyWords are not indexed; a skillscript's body (its source)
+// is not a field.
+func TestBodyField(t *testing.T) {
+	filler := strings.Repeat("step ", maxBodyWords)
+	recs := []*registry.Record{
+		{ID: "project/body", Name: "body", Kind: registry.KindPackage, Description: "Finds leaks.", Body: "# Leaks\n\nFinds leaks in apps.\n\n## Causes\n\nWhen deinit is never called, look for a retain cycle.\n"},
+		{ID: "project/desc", Name: "desc", Kind: registry.KindPackage, Description: "Explains why deinit is never called."},
+		{ID: "project/late", Name: "late", Kind: registry.KindPackage, Description: "Long.", Body: "Long.\n\n" + filler + "deinit\n"},
+		{ID: "project/script", Name: "script", Kind: registry.KindScript, Description: "A script.", Body: "deinit\n"},
+		{ID: "project/other", Name: "other", Kind: registry.KindPackage, Description: "Nothing in common.", Body: "Nothing here either.\n"},
+	}
+	ix, _ := buildIndex(context.Background(), recs, 1, DefaultConfig().Weights, analyze)
+	hits, _ := ix.search(context.Background(), []string{"deinit"}, 10)
+	var got []string
+	for _, h := range hits {
+		got = append(got, h.rec.Name)
+	}
+	if strings.Join(got, " ") != "desc body" {
+		t.Errorf("deinit finds %q, want desc then body", got)
+	}
+	// a weight of 0 turns the field off: the body-only match goes away
+	w := DefaultConfig().Weights
+	w.BM25Body = 0
+	ix, _ = buildIndex(context.Background(), recs, 1, w, analyze)
+	if hits, _ := ix.search(context.Background(), []string{"retain", "cycle"}, 10); len(hits) != 0 {
+		t.Errorf("bm25_body 0 still matches the body: %v", hits)
+	}
+}
+
+// TestStopWords checks that the contraction fragments and function words
+// of conversational intents are not searched.
+func TestStopWords(t *testing.T) {
+	g := New(Options{Registry: registry.New(registry.Options{})})
+	in := g.parseIntent("my site doesn't show up on Google, what am I missing?")
+	if got := strings.Join(in.terms, " "); got != "site show google missing" {
+		t.Errorf("terms %q", got)
+	}
+}

@@ -75,10 +75,9 @@ func halves(js []catalogJudged) (dev, held []catalogJudged) {
 
 // plainBM25Ranker is the baseline: Okapi BM25 (k1 1.2, b 0.75)
 // over one field, the name's words and the description, lower-cased
-// words without stemming, synonyms or tiers; the configured stop words
-// are left out of the intent.
-func plainBM25Ranker(reg *registry.Registry, stop []string) ranker {
-	sw := set(stop)
+// words without stemming, stop words, synonyms or tiers (the IDF alone
+// discounts common words).
+func plainBM25Ranker(reg *registry.Registry) ranker {
 	recs := reg.List()
 	docs := make([]map[string]int, len(recs))
 	lens := make([]float64, len(recs))
@@ -105,7 +104,7 @@ func plainBM25Ranker(reg *registry.Registry, stop []string) ranker {
 		}
 		var terms []string
 		for _, w := range words(intent) {
-			if !sw[w] && !contains(terms, w) {
+			if !contains(terms, w) {
 				terms = append(terms, w)
 			}
 		}
@@ -168,7 +167,7 @@ func TestRealJudgedSet(t *testing.T) {
 	dev, held := halves(js)
 	g := New(Options{Registry: reg})
 	defer g.Close()
-	gw, base := gatewayRanker(t, g), plainBM25Ranker(reg, DefaultConfig().StopWords)
+	gw, base := gatewayRanker(t, g), plainBM25Ranker(reg)
 	type figures struct{ p1, mrr float64 }
 	measure := func(set []catalogJudged, rank ranker) (figures, []string) {
 		p1, mrr, misses := relevanceMetrics(set, rank)
@@ -194,7 +193,7 @@ func TestRealJudgedSet(t *testing.T) {
 		intent, _, _ := strings.Cut(m, " → ")
 		t.Logf("miss (%s): %s", half[intent], m)
 	}
-	const floorP1, floorMRR = 0.0, 0.0
+	const floorP1, floorMRR = 0.68, 0.76
 	if all.p1 < floorP1 || all.mrr < floorMRR {
 		t.Errorf("ranking regressed on the real judged set: precision@1 %.3f (floor %.2f), MRR %.3f (floor %.2f)", all.p1, floorP1, all.mrr, floorMRR)
 	}
