@@ -72,7 +72,7 @@ func analyze(rec *registry.Record) *docTerms {
 	}
 	d[fieldTools] = stemAll(words(strings.Join(rec.Tools, " ")))
 	if rec.Kind == registry.KindPackage {
-		d[fieldBody] = stemAll(bodyWords(rec.Body))
+		d[fieldBody] = bodyStems(rec.Body)
 	}
 	return &d
 }
@@ -110,12 +110,19 @@ func firstParagraph(body string) string {
 // opening sections say what the skill is for).
 var maxBodyWords = 2000
 
-// bodyWords returns the words of a package body, code blocks included
-// (their identifiers are what people paste), up to maxBodyWords.
-func bodyWords(body string) []string {
-	ws := words(body)
-	if len(ws) > maxBodyWords {
-		ws = ws[:maxBodyWords]
+// bodyStems returns the stems of the words of a package body, code
+// blocks included (their identifiers are what people paste), up to
+// maxBodyWords; each distinct word is stemmed once.
+func bodyStems(body string) []string {
+	ws := firstWords(body, maxBodyWords)
+	memo := make(map[string]string, len(ws)/3)
+	for i, w := range ws {
+		s, ok := memo[w]
+		if !ok {
+			s = stem(w)
+			memo[w] = s
+		}
+		ws[i] = s
 	}
 	return ws
 }
@@ -166,6 +173,10 @@ func splitName(s string) string {
 type hit struct {
 	rec  *registry.Record
 	bm25 float64
+	// cover has bit i set when the skill matched terms[i] of the search
+	// (directly or through a synonym; the first 64 terms): the words the
+	// reason names.
+	cover uint64
 }
 
 // queryTerms returns the stems to search for the intent terms with
@@ -237,7 +248,7 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 			// coordination: a document matching more of the intent's
 			// terms ranks above one matching a single rare term
 			s *= math.Pow(float64(bits.OnesCount64(cover[i]))/float64(min(len(terms), 64)), ix.w.Coordination)
-			out = append(out, hit{rec: ix.recs[i], bm25: s})
+			out = append(out, hit{rec: ix.recs[i], bm25: s, cover: cover[i]})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -253,6 +264,33 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 }
 
 func (ix *index) close() {}
+
+// firstWords is words(s) up to its first n words, reading no further
+// into s.
+func firstWords(s string, n int) []string {
+	if n <= 0 {
+		return nil
+	}
+	var out []string
+	start := -1
+	for i, r := range s {
+		in := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case in && start < 0:
+			start = i
+		case !in && start >= 0:
+			out = append(out, strings.ToLower(s[start:i]))
+			start = -1
+			if len(out) == n {
+				return out
+			}
+		}
+	}
+	if start >= 0 && len(out) < n {
+		out = append(out, strings.ToLower(s[start:]))
+	}
+	return out
+}
 
 // words splits text into lower-case letter/digit words.
 func words(s string) []string {

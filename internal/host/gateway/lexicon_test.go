@@ -101,3 +101,21 @@ func TestStopWords(t *testing.T) {
 		t.Errorf("terms %q", got)
 	}
 }
+
+// TestFirstWords checks that firstWords splits like words and stops at n.
+func TestFirstWords(t *testing.T) {
+	for _, s := range []string{"", "one", "Ünïcode-Wörds, 42 x_y\n## Head\r\nend", "  lead and trail  ", strings.Repeat("ab cd ", 50)} {
+		want := words(s)
+		for _, n := range []int{0, 1, 3, 1000} {
+			got := firstWords(s, n)
+			if len(want) > n {
+				want := want[:n]
+				if strings.Join(got, "|") != strings.Join(want, "|") {
+					t.Errorf("firstWords(%q, %d) = %q, want %q", s, n, got, want)
+				}
+			} else if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("firstWords(%q, %d) = %q, want %q", s, n, got, want)
+			}
+		}
+	}
+}
