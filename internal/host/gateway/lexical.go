@@ -65,7 +65,7 @@ func analyze(rec *registry.Record) *docTerms {
 	var d docTerms
 	d[fieldName] = stemAll(words(splitName(rec.Name)))
 	d[fieldDescription] = stemAll(words(rec.Description))
-	d[fieldTags] = stemAll(words(strings.Join(rec.Tags, " ")))
+	d[fieldTags] = stemAll(words(strings.Join(append(rec.Tags, frontmatterTags(rec)...), " ")))
 	d[fieldHeadings] = stemAll(words(strings.Join(rec.Headings, "\n")))
 	if rec.Kind == registry.KindPackage {
 		d[fieldParagraph] = stemAll(words(firstParagraph(rec.Body)))
@@ -75,6 +75,26 @@ func analyze(rec *registry.Record) *docTerms {
 		d[fieldBody] = bodyStems(rec.Body)
 	}
 	return &d
+}
+
+// frontmatterTags returns the strings of a package's top-level tags
+// key (a Claude Code convention, outside the specification, where
+// metadata.tags is the standard place): a list or a comma-separated
+// string.
+func frontmatterTags(rec *registry.Record) []string {
+	switch v := rec.Frontmatter["tags"].(type) {
+	case string:
+		return []string{v}
+	case []any:
+		var out []string
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // firstParagraph returns the first paragraph of a Markdown body: the

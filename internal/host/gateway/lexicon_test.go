@@ -119,3 +119,21 @@ func TestFirstWords(t *testing.T) {
 		}
 	}
 }
+
+// TestFrontmatterTags checks that a package's top-level tags (a list or
+// a string; the Claude Code convention) are indexed with its
+// metadata.tags.
+func TestFrontmatterTags(t *testing.T) {
+	recs := []*registry.Record{
+		{ID: "project/list", Name: "list", Kind: registry.KindPackage, Description: "Trains models.", Frontmatter: map[string]any{"tags": []any{"Distributed Training", 3}}},
+		{ID: "project/str", Name: "str", Kind: registry.KindPackage, Description: "Serves models.", Frontmatter: map[string]any{"tags": "inference, vLLM"}},
+		{ID: "project/none", Name: "none", Kind: registry.KindPackage, Description: "Nothing in common."},
+	}
+	ix, _ := buildIndex(context.Background(), recs, 1, DefaultConfig().Weights, analyze)
+	for term, want := range map[string]string{"distributed": "list", "vllm": "str"} {
+		hits, _ := ix.search(context.Background(), []string{term}, 10)
+		if len(hits) != 1 || hits[0].rec.Name != want {
+			t.Errorf("%s finds %v, want %s", term, hits, want)
+		}
+	}
+}
