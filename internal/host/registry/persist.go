@@ -367,19 +367,27 @@ func (d *dec) record() *Record {
 }
 
 // readString reads file into one string, without the copy of
-// string(os.ReadFile(file)).
+// string(os.ReadFile(file)): the bytes are read straight into the
+// buffer the string then owns (nothing else refers to it).
 func readString(file string) (string, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	var b strings.Builder
-	if st, err := f.Stat(); err == nil {
-		b.Grow(int(st.Size()) + 1)
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
 	}
-	_, err = io.Copy(&b, f)
-	return b.String(), err
+	if st.Size() <= 0 {
+		return "", nil
+	}
+	b := make([]byte, st.Size())
+	n, err := io.ReadFull(f, b)
+	if err != nil {
+		return "", err
+	}
+	return unsafe.String(&b[0], n), nil
 }
 
 // load fills the cache from file, when it holds a cache of this version
