@@ -55,6 +55,7 @@ func serveCommand(s *streams) *cli.Command {
 			&cli.StringFlag{Name: "gateway-config", Usage: "JSON file of skill gateway ranking weights and limits (env " + serve.EnvGatewayConfig + ")"},
 			&cli.IntFlag{Name: "max-scan-dirs", Usage: "directories scanned per Agent Skills root (env " + serve.EnvSkillsMaxScanDirs + "; config max_scan_dirs)", DefaultText: "2000"},
 			&cli.IntFlag{Name: "catalog-budget", Usage: "bytes of the <available_skills> prompt block (env " + serve.EnvSkillsCatalogBudget + "; config catalog_budget_bytes)", DefaultText: "16384"},
+			&cli.StringFlag{Name: "index-cache", Usage: "directory the skill gateway's embedding vectors are persisted in, shared with the skills subcommands (env " + serve.EnvSkillsIndexCache + "; config index_cache; \"off\" keeps them in memory)", DefaultText: "the user cache directory's skillc folder"},
 			&cli.IntFlag{Name: "workers", Usage: "fires this host runs at once (env " + serve.EnvWorkers + ")", DefaultText: "4"},
 			&cli.DurationFlag{Name: "fetch-poll-interval", Usage: "how often idle workers look for queued fires (env " + serve.EnvFetchPoll + ", in ms)", DefaultText: "50ms"},
 			&cli.DurationFlag{Name: "job-timeout", Usage: "job timeout of a fire whose skill has no # Deadline: or # Timeout: (env " + serve.EnvJobTimeout + ")", DefaultText: "5m"},
@@ -202,6 +203,9 @@ func serveSettings(c *cli.Context, cfg *config.Config) (serve.Settings, error) {
 	if c.IsSet("gateway-config") {
 		set.GatewayConfig = c.String("gateway-config")
 	}
+	if c.IsSet("index-cache") {
+		set.SkillsIndexCache = c.String("index-cache")
+	}
 	for _, f := range []struct {
 		flag string
 		dst  *int
@@ -308,8 +312,10 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	if set.SkillsCatalogBudget > 0 {
 		gwc.CatalogBudget = set.SkillsCatalogBudget
 	}
+	regOpts := agentSkillsRegistry(cfg.SkillsDir, gwc)
+	vecFile := serveVectorCache(set, gwc, regOpts, emb != nil, log)
 	asm := ihost.Open(ihost.Config{TraceDir: cfg.TraceDir, DatabaseURL: set.DatabaseURL, HostName: hostLabel(cfg),
-		Registry: agentSkillsRegistry(cfg.SkillsDir, gwc), Skills: agentSkillsOptions(cfg.Home, set.SkillsRunScript, gwc)})
+		Registry: regOpts, Skills: agentSkillsOptions(cfg.Home, set.SkillsRunScript, gwc)})
 	fail := func(err error) (*serve.Host, func(), error) {
 		_ = asm.Close()
 		return nil, nil, err
@@ -337,7 +343,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	// the assembly closes the runner (CloseRunner stays nil)
 	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, Traces: traces, Logger: log, Version: version,
 		Routes: dashboardRoute(asm, r, policy, ws, traces, set.AuthToken, s), Skills: skills,
-		Gateway: &gwc, Embedder: emb, ArtifactRoot: set.ArtifactRoot, Telemetry: tel})
+		Gateway: &gwc, Embedder: emb, VectorCache: vecFile, ArtifactRoot: set.ArtifactRoot, Telemetry: tel})
 	if err != nil {
 		return fail(err)
 	}
@@ -382,6 +388,30 @@ func agentSkills(ctx context.Context, asm *ihost.Host, scripts bool, log *slog.L
 		log.Warn("agent skills: skills_run_script is on; package scripts run as host processes without a sandbox")
 	}
 	return asm.Skills()
+}
+
+// serveVectorCache is the file the gateway's skill vectors persist in
+// when the semantic stage is on: the index cache directory of
+// --index-cache, SKILLSCRIPT_SKILLS_INDEX_CACHE, the gateway
+// configuration's index_cache or the user cache directory, in that
+// order ("off": none), named like the skills subcommands name it for
+// the same roots, so a restarted host (and skills discover in the same
+// project) embeds only new and edited skills.
+func serveVectorCache(set serve.Settings, gwc gateway.Config, reg registry.Options, semantic bool, log *slog.Logger) string {
+	if !semantic {
+		return ""
+	}
+	dir := gwc.IndexCache
+	if set.SkillsIndexCache != "" {
+		dir = set.SkillsIndexCache
+	}
+	_, gw := cacheFiles(dir, reg.Roots, fmt.Sprintf("%+v", reg.Validation))
+	if gw == "" {
+		return ""
+	}
+	vec := strings.TrimSuffix(gw, ".idx") + ".vec"
+	log.Info("skill gateway: vectors persisted", "file", vec)
+	return vec
 }
 
 // agentSkillsRegistry are the registry's roots (the standard ones of the

@@ -94,6 +94,14 @@ func indexCacheFiles(c *cli.Context, cfg gateway.Config, roots []registry.Root, 
 	if c.IsSet("index-cache") {
 		dir = c.String("index-cache")
 	}
+	return cacheFiles(dir, roots, profile)
+}
+
+// cacheFiles names the registry's and the gateway's cache files for
+// these roots and validation profile in dir ("" for the user cache
+// directory's skillc folder, "off" for none): `skills` subcommands and
+// skillc serve over the same roots share them.
+func cacheFiles(dir string, roots []registry.Root, profile string) (reg, gw string) {
 	if dir == "" {
 		base, err := os.UserCacheDir()
 		if err != nil {

@@ -420,7 +420,7 @@ func TestServeEmbeddings(t *testing.T) {
 	const intent = "the app crashes at random"
 	discover := func(extra ...string) []string {
 		t.Helper()
-		env := []string{"HOME=" + t.TempDir(), "SKILLSCRIPT_DASHBOARD_AUTH_TOKEN=tok", "OPENAI_BASE_URL=" + fake.URL + "/v1", "OPENAI_API_KEY=sk-test"}
+		env := []string{"HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + t.TempDir(), "SKILLSCRIPT_DASHBOARD_AUTH_TOKEN=tok", "OPENAI_BASE_URL=" + fake.URL + "/v1", "OPENAI_API_KEY=sk-test"}
 		p := startServe(t, home, env, extra...)
 		cs := connect(t, p.url, map[string]string{"Authorization": "Bearer tok"})
 		var disc struct{ Results []struct{ Name string } }

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -242,9 +243,30 @@ func catalogTree(b *testing.B, n int) (*registry.Registry, registry.Options) {
 // registry over its cache file (scan, stat, load), a new gateway over
 // its index file, one discover.
 func BenchmarkDiscoverCatalog(b *testing.B) {
+	var intents []string
+	for _, j := range loadCatalogJudged(b) {
+		intents = append(intents, j.Intent)
+	}
+	benchDiscover(b, catalogTree, intents)
+}
+
+// BenchmarkDiscoverRealCatalog is BenchmarkDiscoverCatalog over the real
+// packages of testdata/gateway/real (realTree: the 127 public packages,
+// then renamed copies with a varied description up to 5,000), ranking
+// the real judged set's intents.
+func BenchmarkDiscoverRealCatalog(b *testing.B) {
+	var intents []string
+	for _, j := range loadRealJudged(b) {
+		intents = append(intents, j.Intent)
+	}
+	benchDiscover(b, realTree, intents)
+}
+
+// benchDiscover runs the warm, cold, persisted and second-process cases
+// at 50 and 5,000 skills of the trees tree writes.
+func benchDiscover(b *testing.B, tree func(*testing.B, int) (*registry.Registry, registry.Options), intents []string) {
 	for _, n := range []int{50, 5000} {
-		reg, opts := catalogTree(b, n)
-		js := loadCatalogJudged(b)
+		reg, opts := tree(b, n)
 		ctx := context.Background()
 		b.Run(fmt.Sprintf("skills=%d/warm", n), func(b *testing.B) {
 			g := New(Options{Registry: reg})
@@ -254,7 +276,7 @@ func BenchmarkDiscoverCatalog(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				if _, err := g.Discover(ctx, DiscoverRequest{Intent: js[i%len(js)].Intent}); err != nil {
+				if _, err := g.Discover(ctx, DiscoverRequest{Intent: intents[i%len(intents)]}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -263,7 +285,7 @@ func BenchmarkDiscoverCatalog(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
 				g := New(Options{Registry: reg})
-				if _, err := g.Discover(ctx, DiscoverRequest{Intent: js[i%len(js)].Intent}); err != nil {
+				if _, err := g.Discover(ctx, DiscoverRequest{Intent: intents[i%len(intents)]}); err != nil {
 					b.Fatal(err)
 				}
 				g.Close()
@@ -275,7 +297,7 @@ func BenchmarkDiscoverCatalog(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
 				g := New(Options{Registry: reg, IndexCache: file})
-				if _, err := g.Discover(ctx, DiscoverRequest{Intent: js[i%len(js)].Intent}); err != nil {
+				if _, err := g.Discover(ctx, DiscoverRequest{Intent: intents[i%len(intents)]}); err != nil {
 					b.Fatal(err)
 				}
 				g.Close()
@@ -292,11 +314,104 @@ func BenchmarkDiscoverCatalog(b *testing.B) {
 				r := registry.New(opts)
 				r.Refresh()
 				g := New(Options{Registry: r, IndexCache: second})
-				if _, err := g.Discover(ctx, DiscoverRequest{Intent: js[i%len(js)].Intent}); err != nil {
+				if _, err := g.Discover(ctx, DiscoverRequest{Intent: intents[i%len(intents)]}); err != nil {
 					b.Fatal(err)
 				}
 				g.Close()
 			}
 		})
 	}
+}
+
+// realTreeOut, when set, is where realTree writes its catalogs (DIR/N/
+// .agents/skills, kept after the run) instead of a temporary directory:
+// the trees the whole-process measurement of docs/benchmarks.md runs
+// skillc skills discover over.
+var realTreeOut = flag.String("real-tree-out", "", "write BenchmarkDiscoverRealCatalog's catalogs under this directory (DIR/N/.agents/skills) and keep them")
+
+// teamWords vary the copies' descriptions.
+var teamWords = []string{"platform", "growth", "payments", "mobile", "research", "support", "design", "data", "security", "infra",
+	"marketing", "sales", "finance", "legal", "ops", "search", "ads", "media", "health", "edu"}
+
+// realTree writes n packages: the real ones of testdata/gateway/real in
+// directory order (bytes unchanged), then copies of them round-robin,
+// copy k of a package renamed NAME-cK (directory and frontmatter name)
+// with a sentence naming a team added at the start of its description
+// (plain, quoted and folded descriptions alike). Packages that do not
+// load (one real package has invalid YAML) stay out of the count.
+func realTree(b *testing.B, n int) (*registry.Registry, registry.Options) {
+	b.Helper()
+	ents, err := os.ReadDir(realSkillsDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	root := b.TempDir()
+	if *realTreeOut != "" {
+		root = filepath.Join(*realTreeOut, fmt.Sprint(n), ".agents", "skills")
+	}
+	for i := range n {
+		src := ents[i%len(ents)].Name()
+		data, err := os.ReadFile(filepath.Join(realSkillsDir, src, "SKILL.md"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		dir := src
+		if k := i / len(ents); k > 0 {
+			dir = fmt.Sprintf("%s-c%d", src, k)
+			data = []byte(varyPackage(string(data), fmt.Sprintf("-c%d", k), "For the "+teamWords[(i+k)%len(teamWords)]+" team."))
+		}
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, dir, "SKILL.md"), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	opts := registry.Options{Roots: []registry.Root{{Dir: root, Origin: "project"}}, MaxDirs: n + 10}
+	reg := registry.New(opts)
+	reg.Refresh()
+	loadable := 0
+	for _, r := range reg.All() {
+		if r.Loadable {
+			loadable++
+		}
+	}
+	if got := len(reg.List()); got != loadable || len(reg.All()) != n || loadable < n*120/127 {
+		b.Fatalf("%d skills visible, %d loadable of %d written", got, loadable, n)
+	}
+	return reg, opts
+}
+
+// varyPackage appends suffix to the frontmatter name of a SKILL.md and
+// puts sentence at the start of its description, keeping the line
+// endings.
+func varyPackage(md, suffix, sentence string) string {
+	lines := strings.SplitAfter(md, "\n")
+	named, described := false, false
+	for i, l := range lines {
+		body := strings.TrimRight(l, "\r\n")
+		eol := l[len(body):]
+		switch {
+		case !named && strings.HasPrefix(body, "name:"):
+			v := strings.Trim(strings.TrimSpace(strings.TrimPrefix(body, "name:")), `"'`)
+			lines[i] = "name: " + v + suffix + eol
+			named = true
+		case !described && strings.HasPrefix(body, "description:"):
+			v := strings.TrimSpace(strings.TrimPrefix(body, "description:"))
+			switch {
+			case strings.HasPrefix(v, `"`) || strings.HasPrefix(v, "'"):
+				lines[i] = "description: " + v[:1] + sentence + " " + v[1:] + eol
+			case strings.HasPrefix(v, ">") || strings.HasPrefix(v, "|"):
+				if i+1 < len(lines) {
+					next := lines[i+1]
+					indent := next[:len(next)-len(strings.TrimLeft(next, " "))]
+					lines[i] += indent + sentence + eol
+				}
+			default:
+				lines[i] = "description: " + sentence + " " + v + eol
+			}
+			described = true
+		}
+	}
+	return strings.Join(lines, "")
 }

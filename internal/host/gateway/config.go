@@ -35,6 +35,9 @@ type Weights struct {
 	// a skillscript's connector tools.
 	BM25Paragraph float64 `json:"bm25_first_paragraph"`
 	BM25Tools     float64 `json:"bm25_tools"`
+	// BM25Body weighs the words of a package's whole body (its first
+	// maxBodyWords).
+	BM25Body float64 `json:"bm25_body"`
 	// Lexicon is the weight of a synonym the lexicon adds to an intent
 	// (the typed word weighs 1).
 	Lexicon float64 `json:"lexicon"`

@@ -213,6 +213,7 @@ func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverR
 		}
 	}
 	var recs []*registry.Record
+	var covers []uint64
 	for _, h := range hits {
 		rec := h.rec
 		if !inDomain(rec, domains) || !roleAllowed(rec, role, in.attach) {
@@ -230,6 +231,7 @@ func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverR
 		}
 		resp.Results = append(resp.Results, res)
 		recs = append(recs, rec)
+		covers = append(covers, h.cover)
 	}
 	order := make([]int, len(recs))
 	for i := range order {
@@ -246,7 +248,7 @@ func (g *Gateway) Discover(ctx context.Context, req DiscoverRequest) (*DiscoverR
 	for _, i := range order[:min(limit, len(order))] {
 		// the matched words are spelled out only for the results returned
 		r := resp.Results[i]
-		r.Reason = "matches " + strings.Join(matched(recs[i], in.terms), ", ") + prefixed(r.Reason)
+		r.Reason = "matches " + strings.Join(matched(recs[i], in.terms, covers[i]), ", ") + prefixed(r.Reason)
 		out = append(out, r)
 	}
 	resp.Results = out
@@ -417,8 +419,20 @@ func prefixed(s string) string {
 func round(x float64) float64 { return math.Round(x*10000) / 10000 }
 
 // matched lists the intent terms found in the skill's indexed text:
-// sharing a stem with a word of it, directly or through the lexicon.
-func matched(rec *registry.Record, terms []string) []string {
+// sharing a stem with a word of it, directly or through the lexicon. The
+// lexical stage's cover says which (no re-analysis of the skill); a skill
+// only the semantic stage found is analysed again.
+func matched(rec *registry.Record, terms []string, cover uint64) []string {
+	if cover != 0 {
+		// the lexical stage recorded which terms the skill matched
+		var out []string
+		for i, t := range terms[:min(len(terms), 64)] {
+			if cover&(1<<i) != 0 {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
 	have := map[string]bool{}
 	for _, f := range analyze(rec) {
 		for _, s := range f {

@@ -194,8 +194,10 @@ func (g *Gateway) fuse(ctx context.Context, text string, hits []hit) ([]hit, err
 	}
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].sim > ds[j].sim })
 	score := map[*registry.Record]float64{}
+	cover := map[*registry.Record]uint64{}
 	for i, h := range hits {
 		score[h.rec] += 1.0 / float64(rrfK+i+1)
+		cover[h.rec] = h.cover
 	}
 	for i, d := range ds[:min(len(ds), g.cfg.MaxCandidates)] {
 		if d.sim > 0 {
@@ -204,7 +206,7 @@ func (g *Gateway) fuse(ctx context.Context, text string, hits []hit) ([]hit, err
 	}
 	out := make([]hit, 0, len(score))
 	for r, s := range score {
-		out = append(out, hit{rec: r, bm25: s})
+		out = append(out, hit{rec: r, bm25: s, cover: cover[r]})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].bm25 != out[j].bm25 {

@@ -22,6 +22,7 @@ const (
 	fieldHeadings
 	fieldParagraph
 	fieldTools
+	fieldBody
 	nFields
 )
 
@@ -64,13 +65,36 @@ func analyze(rec *registry.Record) *docTerms {
 	var d docTerms
 	d[fieldName] = stemAll(words(splitName(rec.Name)))
 	d[fieldDescription] = stemAll(words(rec.Description))
-	d[fieldTags] = stemAll(words(strings.Join(rec.Tags, " ")))
+	d[fieldTags] = stemAll(words(strings.Join(append(rec.Tags, frontmatterTags(rec)...), " ")))
 	d[fieldHeadings] = stemAll(words(strings.Join(rec.Headings, "\n")))
 	if rec.Kind == registry.KindPackage {
 		d[fieldParagraph] = stemAll(words(firstParagraph(rec.Body)))
 	}
 	d[fieldTools] = stemAll(words(strings.Join(rec.Tools, " ")))
+	if rec.Kind == registry.KindPackage {
+		d[fieldBody] = bodyStems(rec.Body)
+	}
 	return &d
+}
+
+// frontmatterTags returns the strings of a package's top-level tags
+// key (a Claude Code convention, outside the specification, where
+// metadata.tags is the standard place): a list or a comma-separated
+// string.
+func frontmatterTags(rec *registry.Record) []string {
+	switch v := rec.Frontmatter["tags"].(type) {
+	case string:
+		return []string{v}
+	case []any:
+		var out []string
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // firstParagraph returns the first paragraph of a Markdown body: the
@@ -99,6 +123,28 @@ func firstParagraph(body string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// maxBodyWords bounds what the body field indexes of one package: the
+// first words of its body (real bodies run to thousands of words; the
+// opening sections say what the skill is for).
+var maxBodyWords = 2000
+
+// bodyStems returns the stems of the words of a package body, code
+// blocks included (their identifiers are what people paste), up to
+// maxBodyWords; each distinct word is stemmed once.
+func bodyStems(body string) []string {
+	ws := firstWords(body, maxBodyWords)
+	memo := make(map[string]string, len(ws)/3)
+	for i, w := range ws {
+		s, ok := memo[w]
+		if !ok {
+			s = stem(w)
+			memo[w] = s
+		}
+		ws[i] = s
+	}
+	return ws
 }
 
 // buildIndex indexes recs; terms returns each record's analysed fields
@@ -147,6 +193,10 @@ func splitName(s string) string {
 type hit struct {
 	rec  *registry.Record
 	bm25 float64
+	// cover has bit i set when the skill matched terms[i] of the search
+	// (directly or through a synonym; the first 64 terms): the words the
+	// reason names.
+	cover uint64
 }
 
 // queryTerms returns the stems to search for the intent terms with
@@ -182,7 +232,7 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 	if len(terms) == 0 || len(ix.recs) == 0 {
 		return nil, nil
 	}
-	fw := [nFields]float64{ix.w.BM25Name, ix.w.BM25Description, ix.w.BM25Tags, ix.w.BM25Headings, ix.w.BM25Paragraph, ix.w.BM25Tools}
+	fw := [nFields]float64{ix.w.BM25Name, ix.w.BM25Description, ix.w.BM25Tags, ix.w.BM25Headings, ix.w.BM25Paragraph, ix.w.BM25Tools, ix.w.BM25Body}
 	n := float64(len(ix.recs))
 	scores := make([]float64, len(ix.recs))
 	// coverage: which intent terms each document matches (bit i for
@@ -205,6 +255,9 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 				norm := 1 - bm25B + bm25B*float64(ix.lens[p.doc][f])/ix.avg[f]
 				tf += fw[f] * float64(p.tf[f]) / norm
 			}
+			if tf == 0 {
+				continue // only in fields weighted 0
+			}
 			scores[p.doc] += qw * idf * tf / (bm25K1 + tf)
 			cover[p.doc] |= 1 << (q.of % 64)
 		}
@@ -215,7 +268,7 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 			// coordination: a document matching more of the intent's
 			// terms ranks above one matching a single rare term
 			s *= math.Pow(float64(bits.OnesCount64(cover[i]))/float64(min(len(terms), 64)), ix.w.Coordination)
-			out = append(out, hit{rec: ix.recs[i], bm25: s})
+			out = append(out, hit{rec: ix.recs[i], bm25: s, cover: cover[i]})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -231,6 +284,33 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 }
 
 func (ix *index) close() {}
+
+// firstWords is words(s) up to its first n words, reading no further
+// into s.
+func firstWords(s string, n int) []string {
+	if n <= 0 {
+		return nil
+	}
+	var out []string
+	start := -1
+	for i, r := range s {
+		in := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case in && start < 0:
+			start = i
+		case !in && start >= 0:
+			out = append(out, strings.ToLower(s[start:i]))
+			start = -1
+			if len(out) == n {
+				return out
+			}
+		}
+	}
+	if start >= 0 && len(out) < n {
+		out = append(out, strings.ToLower(s[start:]))
+	}
+	return out
+}
 
 // words splits text into lower-case letter/digit words.
 func words(s string) []string {

@@ -60,3 +60,80 @@ func TestStem(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyField checks the body field: a word only in a package's body
+// finds it, below a package that has the word in its description; words
+// past maxBodyWords are not indexed; a skillscript's body (its source)
+// is not a field.
+func TestBodyField(t *testing.T) {
+	filler := strings.Repeat("step ", maxBodyWords)
+	recs := []*registry.Record{
+		{ID: "project/body", Name: "body", Kind: registry.KindPackage, Description: "Finds leaks.", Body: "# Leaks\n\nFinds leaks in apps.\n\n## Causes\n\nWhen deinit is never called, look for a retain cycle.\n"},
+		{ID: "project/desc", Name: "desc", Kind: registry.KindPackage, Description: "Explains why deinit is never called."},
+		{ID: "project/late", Name: "late", Kind: registry.KindPackage, Description: "Long.", Body: "Long.\n\n" + filler + "deinit\n"},
+		{ID: "project/script", Name: "script", Kind: registry.KindScript, Description: "A script.", Body: "deinit\n"},
+		{ID: "project/other", Name: "other", Kind: registry.KindPackage, Description: "Nothing in common.", Body: "Nothing here either.\n"},
+	}
+	ix, _ := buildIndex(context.Background(), recs, 1, DefaultConfig().Weights, analyze)
+	hits, _ := ix.search(context.Background(), []string{"deinit"}, 10)
+	var got []string
+	for _, h := range hits {
+		got = append(got, h.rec.Name)
+	}
+	if strings.Join(got, " ") != "desc body" {
+		t.Errorf("deinit finds %q, want desc then body", got)
+	}
+	// a weight of 0 turns the field off: the body-only match goes away
+	w := DefaultConfig().Weights
+	w.BM25Body = 0
+	ix, _ = buildIndex(context.Background(), recs, 1, w, analyze)
+	if hits, _ := ix.search(context.Background(), []string{"retain", "cycle"}, 10); len(hits) != 0 {
+		t.Errorf("bm25_body 0 still matches the body: %v", hits)
+	}
+}
+
+// TestStopWords checks that the contraction fragments and function words
+// of conversational intents are not searched.
+func TestStopWords(t *testing.T) {
+	g := New(Options{Registry: registry.New(registry.Options{})})
+	in := g.parseIntent("my site doesn't show up on Google, what am I missing?")
+	if got := strings.Join(in.terms, " "); got != "site show google missing" {
+		t.Errorf("terms %q", got)
+	}
+}
+
+// TestFirstWords checks that firstWords splits like words and stops at n.
+func TestFirstWords(t *testing.T) {
+	for _, s := range []string{"", "one", "Ünïcode-Wörds, 42 x_y\n## Head\r\nend", "  lead and trail  ", strings.Repeat("ab cd ", 50)} {
+		want := words(s)
+		for _, n := range []int{0, 1, 3, 1000} {
+			got := firstWords(s, n)
+			if len(want) > n {
+				want := want[:n]
+				if strings.Join(got, "|") != strings.Join(want, "|") {
+					t.Errorf("firstWords(%q, %d) = %q, want %q", s, n, got, want)
+				}
+			} else if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("firstWords(%q, %d) = %q, want %q", s, n, got, want)
+			}
+		}
+	}
+}
+
+// TestFrontmatterTags checks that a package's top-level tags (a list or
+// a string; the Claude Code convention) are indexed with its
+// metadata.tags.
+func TestFrontmatterTags(t *testing.T) {
+	recs := []*registry.Record{
+		{ID: "project/list", Name: "list", Kind: registry.KindPackage, Description: "Trains models.", Frontmatter: map[string]any{"tags": []any{"Distributed Training", 3}}},
+		{ID: "project/str", Name: "str", Kind: registry.KindPackage, Description: "Serves models.", Frontmatter: map[string]any{"tags": "inference, vLLM"}},
+		{ID: "project/none", Name: "none", Kind: registry.KindPackage, Description: "Nothing in common."},
+	}
+	ix, _ := buildIndex(context.Background(), recs, 1, DefaultConfig().Weights, analyze)
+	for term, want := range map[string]string{"distributed": "list", "vllm": "str"} {
+		hits, _ := ix.search(context.Background(), []string{term}, 10)
+		if len(hits) != 1 || hits[0].rec.Name != want {
+			t.Errorf("%s finds %v, want %s", term, hits, want)
+		}
+	}
+}

@@ -92,7 +92,9 @@ type Record struct {
 	// ShadowedBy is the id of the visible skill that hides this one.
 	ShadowedBy string `json:"shadowed_by,omitempty"`
 	// Diags are the validation diagnostics of Location (Src holds its
-	// bytes for rendering).
+	// bytes for rendering). Src is read-only: a record loaded from the
+	// cache file (Options.CacheFile) shares its bytes with the file's
+	// string.
 	Diags ast.Diagnostics `json:"-"`
 	Src   []byte          `json:"-"`
 	rank  int

@@ -55,6 +55,10 @@ type Options struct {
 	// embeddings entry of the gateway configuration, resolved by the
 	// command); nil keeps discover lexical.
 	Embedder gateway.Embedder
+	// VectorCache, when set with Embedder, is the file the skill vectors
+	// are persisted in (the skills subcommands' gateway-<key>.vec), so a
+	// restarted host embeds only new and edited skills.
+	VectorCache string
 	// ArtifactRoot is where the gateway resolves artifact targets; empty
 	// leaves them unavailable.
 	ArtifactRoot string
@@ -81,6 +85,7 @@ type Host struct {
 	policy  approval.Policy
 	skills  *skillrt.Runtime
 	gw      *gateway.Gateway
+	vecFile string // where the gateway persists skill vectors ("": not)
 	routes  map[string]http.Handler
 	tel     *telemetry.Tracing
 

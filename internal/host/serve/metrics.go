@@ -117,6 +117,9 @@ func newMetrics(h *Host) *metrics {
 			return boolGauge(shared)
 		}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "skillc_gateway_vectors_persisted", Help: "1 when the skill gateway's semantic stage persists skill vectors in the index cache directory (--index-cache), so a restart embeds only new and edited skills, else 0.",
+		}, func() float64 { return boolGauge(h.vecFile != "") }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "skillc_skills_scan_truncated_roots", Help: "Agent Skills roots whose last scan stopped at the directory limit (--max-scan-dirs); skills below them are missing.",
 		}, func() float64 {
 			if h.skills == nil {

@@ -30,6 +30,10 @@ const (
 	// EnvSkillsCatalogBudget is the byte budget of <available_skills>.
 	EnvSkillsMaxScanDirs   = "SKILLSCRIPT_SKILLS_MAX_SCAN_DIRS"
 	EnvSkillsCatalogBudget = "SKILLSCRIPT_SKILLS_CATALOG_BUDGET"
+	// EnvSkillsIndexCache is the directory the gateway's skill vectors
+	// are persisted in (the skills subcommands' --index-cache; "off":
+	// none).
+	EnvSkillsIndexCache = "SKILLSCRIPT_SKILLS_INDEX_CACHE"
 	// The trigger queue's knobs (docs/serve.md, "Trigger queue").
 	EnvWorkers          = "SKILLSCRIPT_QUEUE_WORKERS"
 	EnvFetchPoll        = "SKILLSCRIPT_QUEUE_FETCH_POLL_MS"
@@ -119,6 +123,10 @@ type Settings struct {
 	// configuration's max_scan_dirs and catalog_budget_bytes (zero: use
 	// the configuration).
 	SkillsMaxScanDirs, SkillsCatalogBudget int
+	// SkillsIndexCache overrides the gateway configuration's index_cache:
+	// the directory the semantic stage's skill vectors are persisted in
+	// ("" : use the configuration, "off": keep them in memory only).
+	SkillsIndexCache string
 	// Workers is how many fires this host runs at once; FetchPoll how
 	// often idle workers look for queued fires.
 	Workers   int
@@ -195,6 +203,7 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 	s.SupervisorSkill, s.SupervisorAgent = get(EnvSupervisorSkill), get(EnvSupervisorAgent)
 	s.OperatorIdentity = get(EnvOperatorIdentity)
 	s.ArtifactRoot, s.GatewayConfig = get(EnvArtifactRoot), get(EnvGatewayConfig)
+	s.SkillsIndexCache = get(EnvSkillsIndexCache)
 	if v := get(EnvEventIngress); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {

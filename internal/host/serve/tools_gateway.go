@@ -20,9 +20,12 @@ func (h *Host) newGateway(o Options) {
 	if o.Gateway != nil {
 		cfg = *o.Gateway
 	}
+	if o.Embedder != nil {
+		h.vecFile = o.VectorCache
+	}
 	h.gw = gateway.New(gateway.Options{
 		Registry: h.skills.Registry(), Config: cfg, Traces: h.traces, ArtifactRoot: o.ArtifactRoot,
-		Executor: hostExecutor{h}, Embedder: o.Embedder,
+		Executor: hostExecutor{h}, Embedder: o.Embedder, VectorCache: o.VectorCache,
 		Wired: func(c string) bool {
 			_, ok := h.Registry().Connectors[c]
 			return ok
