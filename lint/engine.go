@@ -151,10 +151,11 @@ type state struct {
 
 	scanDone  bool
 	scanRes   scanned
-	credKeys  map[string]bool         // credentialKey's answer by kwarg name
-	typer     *Typer                  // static types from tool schemas (rules_types.go)
-	schemas   map[*Tool]decodedSchema // decoded input schemas (Pass.schemaOf)
-	propTypes map[propKey]*types.Type // their properties' types (propType)
+	credKeys  map[string]bool           // credentialKey's answer by kwarg name
+	typer     *Typer                    // static types from tool schemas (rules_types.go)
+	schemas   map[*Tool]decodedSchema   // decoded input schemas (Pass.schemaOf)
+	propTypes map[propKey]*types.Type   // their properties' types (propType)
+	visible   map[*check.Scope]*nameSet // did-you-mean candidates by scope (namesVisible)
 }
 
 func newState(f *ast.File, info *check.Info) *state {

@@ -53,17 +53,34 @@ func inUnsafeShellLegacy(p *Pass, r *check.Ref) bool {
 // at its scope.
 func reportUnresolved(p *Pass, r *check.Ref, what string) {
 	name := r.Name()
-	cands := append(r.Scope.Names(), check.Ambient()...)
-	cands = append(cands, targetNames(p.File)...)
-	if r.Scope.InElse() {
-		cands = append(cands, "ERROR_CONTEXT")
-	}
-	s := closest(name, cands)
+	s := closestIn(name, p.st.namesVisible(p.File, r.Scope))
 	msg := what + " " + name + hint(p, r) + didYouMean(s)
 	d := p.Reportf(r.Subst.Root, "%s", msg)
 	if s != "" {
 		d.WithFix("rename to "+s, r.Subst.Root.Range, s)
 	}
+}
+
+// namesVisible returns the names a reference in scope could have meant:
+// those bound in scope and around it, the ambient ones, the targets, and
+// ERROR_CONTEXT inside an else: handler. Computed once per scope of the
+// file (a file with many unresolved references asks for the skill scope
+// each time).
+func (s *state) namesVisible(f *ast.File, scope *check.Scope) *nameSet {
+	if c, ok := s.visible[scope]; ok {
+		return c
+	}
+	cands := append(scope.Names(), check.Ambient()...)
+	cands = append(cands, targetNames(f)...)
+	if scope.InElse() {
+		cands = append(cands, "ERROR_CONTEXT")
+	}
+	if s.visible == nil {
+		s.visible = map[*check.Scope]*nameSet{}
+	}
+	ns := newNameSet(cands)
+	s.visible[scope] = ns
+	return ns
 }
 
 // hint explains why a name that is bound somewhere is not visible here.

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/skillscript/skillc/internal/leaf/textdist"
@@ -33,6 +34,73 @@ func closest(name string, candidates []string) string {
 	return best
 }
 
+// nameSet is a list of did-you-mean candidates prepared for many look-ups
+// (closestIn): each ASCII name's set of lowered bytes as a 64-bit
+// signature, which bounds its distance to another name from below.
+type nameSet struct {
+	names []string
+	sigs  []uint64 // 0 for a name that is not ASCII (always compared)
+}
+
+// newNameSet prepares names for closestIn.
+func newNameSet(names []string) *nameSet {
+	ns := &nameSet{names: names, sigs: make([]uint64, len(names))}
+	for i, n := range names {
+		if isASCII(n) {
+			ns.sigs[i] = signature(n)
+		}
+	}
+	return ns
+}
+
+// signature returns the set of lowered bytes of the ASCII s, folded onto
+// 64 bits (distinct bytes may share a bit), with bit 63 always set so
+// that no ASCII signature is 0.
+func signature(s string) uint64 {
+	sig := uint64(1) << 63
+	for i := 0; i < len(s); i++ {
+		sig |= 1 << (lowerASCII(s[i]) % 63)
+	}
+	return sig
+}
+
+// closestIn is closest over the names of ns. A name whose signature shows
+// more than limit bytes of one string missing from the other is skipped:
+// each such byte needs an edit of its own (a deletion or substitution;
+// a transposition adds or removes none), so its distance exceeds limit
+// and closest would neither suggest it nor count it as a tie.
+func closestIn(name string, ns *nameSet) string {
+	if name == "" {
+		return ""
+	}
+	best, bestDist, ties := "", 1<<30, 0
+	limit := maxDistance(name)
+	var sig uint64
+	if isASCII(name) {
+		sig = signature(name)
+	}
+	for i, c := range ns.names {
+		if c == name || c == "" {
+			continue
+		}
+		if cs := ns.sigs[i]; sig != 0 && cs != 0 &&
+			max(bits.OnesCount64(sig&^cs), bits.OnesCount64(cs&^sig)) > limit {
+			continue
+		}
+		d := distance(name, c, limit)
+		switch {
+		case d < bestDist:
+			best, bestDist, ties = c, d, 0
+		case d == bestDist && c != best:
+			ties++
+		}
+	}
+	if bestDist > limit+1 || ties > 0 {
+		return ""
+	}
+	return best
+}
+
 // maxDistance is the largest edit distance still considered a typo.
 func maxDistance(name string) int {
 	switch n := len(name); {
@@ -49,8 +117,13 @@ func maxDistance(name string) int {
 
 // distance is one more than the edit distance between a and b, and 0 for
 // a case-only difference; it gives up with limit+2 once the lengths differ
-// by more than limit.
+// by more than limit. Any answer above limit+1 is as good as another to
+// closest (such a candidate is never suggested nor a tie of one), so the
+// ASCII path stops with limit+2 as soon as the distance exceeds limit.
 func distance(a, b string, limit int) int {
+	if isASCII(a) && isASCII(b) {
+		return asciiDistance(a, b, limit)
+	}
 	if strings.EqualFold(a, b) {
 		return 0
 	}
@@ -59,6 +132,83 @@ func distance(a, b string, limit int) int {
 	}
 	// a case-only difference is a closer match than any real edit
 	return textdist.Distance(strings.ToLower(a), strings.ToLower(b)) + 1
+}
+
+// maxCompared is the length beyond which textdist.Distance does not
+// compare (its answer is then a large number).
+const maxCompared = 128
+
+// asciiDistance is distance for ASCII a and b without allocating: the
+// Damerau–Levenshtein distance (optimal string alignment) of the lowered
+// bytes, as textdist.Distance computes it, row by row, stopping once a
+// whole row exceeds limit (a row's minimum never decreases).
+func asciiDistance(a, b string, limit int) int {
+	if len(a) == len(b) && asciiEqualFold(a, b) {
+		return 0
+	}
+	if abs(len(a)-len(b)) > limit || len(a) > maxCompared || len(b) > maxCompared {
+		return limit + 2
+	}
+	var rows [3 * (maxCompared + 1)]int
+	n := len(b) + 1
+	prev2, prev, cur := rows[:n], rows[n:2*n], rows[2*n:3*n]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		low := i
+		ai := lowerASCII(a[i-1])
+		for j := 1; j <= len(b); j++ {
+			bj := lowerASCII(b[j-1])
+			cost := 1
+			if ai == bj {
+				cost = 0
+			}
+			c := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ai == lowerASCII(b[j-2]) && lowerASCII(a[i-2]) == bj {
+				c = min(c, prev2[j-2]+1)
+			}
+			cur[j] = c
+			low = min(low, c)
+		}
+		if low > limit {
+			return limit + 2
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	if d := prev[len(b)]; d <= limit {
+		return d + 1
+	}
+	return limit + 2
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiEqualFold is strings.EqualFold for ASCII strings of equal length.
+func asciiEqualFold(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		if lowerASCII(a[i]) != lowerASCII(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerASCII lowers an ASCII letter.
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 func abs(x int) int {
