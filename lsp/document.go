@@ -48,7 +48,7 @@ type document struct {
 	preEdit    int
 	// inc are the parser's findings of the last quick publication and the
 	// edits made since, for re-parsing only the edited target next time.
-	inc         incremental
+	inc incremental
 	// tree is the last parse of the document kept for the incremental
 	// parse of the next full analysis, treeLog the spans of the edits
 	// since (see incparse.go).
