@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"hash/maphash"
 	"math/bits"
 	"strings"
+	"sync"
 
 	"github.com/skillscript/skillc/internal/leaf/textdist"
 )
@@ -40,6 +42,9 @@ func closest(name string, candidates []string) string {
 type nameSet struct {
 	names []string
 	sigs  []uint64 // 0 for a name that is not ASCII (always compared)
+	// key identifies the set of names (not their order) for the memo of
+	// answers: two sums of per-name hashes under independent seeds
+	key [2]uint64
 }
 
 // newNameSet prepares names for closestIn.
@@ -49,9 +54,33 @@ func newNameSet(names []string) *nameSet {
 		if isASCII(n) {
 			ns.sigs[i] = signature(n)
 		}
+		ns.key[0] += maphash.String(memoSeeds[0], n)
+		ns.key[1] += maphash.String(memoSeeds[1], n)
 	}
 	return ns
 }
+
+// memoSeeds are the seeds of nameSet.key.
+var memoSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// suggestMemo remembers closestIn's answers by name and candidate set:
+// the language server analyses the same text again after every edit,
+// and a file with hundreds of unresolved references (each compared with
+// thousands of names) asks the same questions each time. Bounded: it
+// starts over once full.
+var suggestMemo struct {
+	sync.Mutex
+	m map[memoKey]string
+}
+
+// memoKey is one question of closestIn.
+type memoKey struct {
+	name string
+	set  [2]uint64
+}
+
+// maxSuggestMemo bounds the answers remembered.
+const maxSuggestMemo = 1 << 14
 
 // signature returns the set of lowered bytes of the ASCII s, folded onto
 // 64 bits (distinct bytes may share a bit), with bit 63 always set so
@@ -73,6 +102,25 @@ func closestIn(name string, ns *nameSet) string {
 	if name == "" {
 		return ""
 	}
+	key := memoKey{name, ns.key}
+	suggestMemo.Lock()
+	s, ok := suggestMemo.m[key]
+	suggestMemo.Unlock()
+	if ok {
+		return s
+	}
+	s = closestScan(name, ns)
+	suggestMemo.Lock()
+	if len(suggestMemo.m) >= maxSuggestMemo || suggestMemo.m == nil {
+		suggestMemo.m = make(map[memoKey]string)
+	}
+	suggestMemo.m[key] = s
+	suggestMemo.Unlock()
+	return s
+}
+
+// closestScan is closestIn without the memo.
+func closestScan(name string, ns *nameSet) string {
 	best, bestDist, ties := "", 1<<30, 0
 	limit := maxDistance(name)
 	var sig uint64
