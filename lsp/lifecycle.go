@@ -750,7 +750,11 @@ func (s *Server) spliced(d *document, edit int, text []byte, lines *ast.LineTabl
 	if !ok {
 		return nil, nil, false
 	}
-	return spliceTree(docName(d.uri), t, text, lines, c)
+	f, raw, ok := spliceTree(docName(d.uri), t, text, lines, c)
+	if ok && s.opts.spliced != nil {
+		s.opts.spliced(d.uri)
+	}
+	return f, raw, ok
 }
 
 // copyDiags returns copies of ds (the linter sets the severities of the
