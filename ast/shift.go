@@ -10,8 +10,8 @@ package ast
 // positions (names, literal values, the test inputs of a header) are
 // shared with the original.
 func Shifted[N Node](ns []N, delta int) []N {
-	if len(ns) == 0 {
-		return ns
+	if ns == nil {
+		return nil
 	}
 	s := &shifter{delta: Pos(delta)}
 	out := make([]N, len(ns))
@@ -30,27 +30,7 @@ type shifter struct {
 	delta Pos
 	// memo maps the nodes already copied to their copies while a node
 	// whose subtree shares nodes between fields is copied, else nil.
-	memo  map[Node]Node
-	slabs shiftSlabs
-}
-
-// slab hands out the nodes of one type from arrays allocated together
-// (8 at first, doubling up to 512): a shifted copy of thousands of nodes
-// is a few allocations per node type rather than one per node.
-type slab[T any] struct {
-	free []T
-	next int
-}
-
-// new returns a zero node from the slab.
-func (s *slab[T]) new() *T {
-	if len(s.free) == 0 {
-		s.next = min(max(2*s.next, 8), 512)
-		s.free = make([]T, s.next)
-	}
-	p := &s.free[0]
-	s.free = s.free[1:]
-	return p
+	memo map[Node]Node
 }
 
 // pos moves a valid position.

@@ -1239,61 +1239,6 @@ func (s *scanner) scanTestExpect(n *TestExpect) {
 	s.leaf(n, KindTestExpect)
 }
 
-// shiftSlabs hold the copies a shifter makes, one slab per node type.
-type shiftSlabs struct {
-	Ident        slab[Ident]
-	Comment      slab[Comment]
-	DefaultDecl  slab[DefaultDecl]
-	Template     slab[Template]
-	TemplateLine slab[TemplateLine]
-	Target       slab[Target]
-	ElseBlock    slab[ElseBlock]
-	Block        slab[Block]
-	BadStmt      slab[BadStmt]
-	NeedsStmt    slab[NeedsStmt]
-	SetStmt      slab[SetStmt]
-	AppendStmt   slab[AppendStmt]
-	Binding      slab[Binding]
-	Fallback     slab[Fallback]
-	Arg          slab[Arg]
-	DispatchStmt slab[DispatchStmt]
-	CallStmt     slab[CallStmt]
-	LegacyOpStmt slab[LegacyOpStmt]
-	IfStmt       slab[IfStmt]
-	CondClause   slab[CondClause]
-	ForeachStmt  slab[ForeachStmt]
-	CompareCond  slab[CompareCond]
-	TruthyCond   slab[TruthyCond]
-	NotCond      slab[NotCond]
-	LogicalCond  slab[LogicalCond]
-	ParenCond    slab[ParenCond]
-	Text         slab[Text]
-	Lit          slab[Lit]
-	Subst        slab[Subst]
-	PathSeg      slab[PathSeg]
-	Filter       slab[Filter]
-	FilterArg    slab[FilterArg]
-	SecretRef    slab[SecretRef]
-	StringLit    slab[StringLit]
-	NumberLit    slab[NumberLit]
-	BoolLit      slab[BoolLit]
-	NullLit      slab[NullLit]
-	BareWord     slab[BareWord]
-	ListLit      slab[ListLit]
-	ObjectLit    slab[ObjectLit]
-	ObjEntry     slab[ObjEntry]
-	Header       slab[Header]
-	KeyValue     slab[KeyValue]
-	StatusValue  slab[StatusValue]
-	VarDecl      slab[VarDecl]
-	Requirement  slab[Requirement]
-	Trigger      slab[Trigger]
-	OutputSpec   slab[OutputSpec]
-	TestsBlock   slab[TestsBlock]
-	TestCase     slab[TestCase]
-	TestExpect   slab[TestExpect]
-}
-
 // node returns a copy of the subtree n with every position moved by
 // s.delta (see Shifted); nil stays nil.
 func (s *shifter) node(n Node) Node {
@@ -1411,42 +1356,38 @@ func (s *shifter) copyIdent(n *Ident) *Ident {
 	if c, ok := s.memo[n]; ok {
 		return c.(*Ident)
 	}
-	cp := s.slabs.Ident.new()
-	*cp = *n
+	cp := *n
 	if s.memo != nil {
-		s.memo[n] = cp
+		s.memo[n] = &cp
 	}
 	cp.Range = s.rng(cp.Range)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyComment(n *Comment) *Comment {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Comment.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyDefaultDecl(n *DefaultDecl) *DefaultDecl {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.DefaultDecl.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Goal = s.copyIdent(n.Goal)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyTemplate(n *Template) *Template {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Template.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.Lines != nil {
 		cp.Lines = make([]*TemplateLine, len(n.Lines))
@@ -1454,18 +1395,17 @@ func (s *shifter) copyTemplate(n *Template) *Template {
 			cp.Lines[i] = s.copyTemplateLine(c)
 		}
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyTemplateLine(n *TemplateLine) *TemplateLine {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.TemplateLine.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Text = s.copyText(n.Text)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyTarget(n *Target) *Target {
@@ -1476,8 +1416,7 @@ func (s *shifter) copyTarget(n *Target) *Target {
 		s.memo = map[Node]Node{}
 		defer func() { s.memo = nil }()
 	}
-	cp := s.slabs.Target.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Name = s.copyIdent(n.Name)
 	cp.Colon = s.pos(cp.Colon)
@@ -1495,26 +1434,24 @@ func (s *shifter) copyTarget(n *Target) *Target {
 	}
 	cp.Body = s.copyBlock(n.Body)
 	cp.Else = s.copyElseBlock(n.Else)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyElseBlock(n *ElseBlock) *ElseBlock {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.ElseBlock.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Body = s.copyBlock(n.Body)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyBlock(n *Block) *Block {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Block.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.Stmts != nil {
 		cp.Stmts = make([]Stmt, len(n.Stmts))
@@ -1524,17 +1461,16 @@ func (s *shifter) copyBlock(n *Block) *Block {
 			}
 		}
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyBadStmt(n *BadStmt) *BadStmt {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.BadStmt.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyNeedsStmt(n *NeedsStmt) *NeedsStmt {
@@ -1544,10 +1480,9 @@ func (s *shifter) copyNeedsStmt(n *NeedsStmt) *NeedsStmt {
 	if c, ok := s.memo[n]; ok {
 		return c.(*NeedsStmt)
 	}
-	cp := s.slabs.NeedsStmt.new()
-	*cp = *n
+	cp := *n
 	if s.memo != nil {
-		s.memo[n] = cp
+		s.memo[n] = &cp
 	}
 	cp.Range = s.rng(cp.Range)
 	if n.Names != nil {
@@ -1556,15 +1491,14 @@ func (s *shifter) copyNeedsStmt(n *NeedsStmt) *NeedsStmt {
 			cp.Names[i] = s.copyIdent(c)
 		}
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copySetStmt(n *SetStmt) *SetStmt {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.SetStmt.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Keyword = s.rng(cp.Keyword)
 	cp.Name = s.copyIdent(n.Name)
@@ -1572,71 +1506,66 @@ func (s *shifter) copySetStmt(n *SetStmt) *SetStmt {
 	if n.Value != nil {
 		cp.Value = s.node(n.Value).(Expr)
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyAppendStmt(n *AppendStmt) *AppendStmt {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.AppendStmt.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Keyword = s.rng(cp.Keyword)
 	cp.Name = s.copyIdent(n.Name)
 	if n.Value != nil {
 		cp.Value = s.node(n.Value).(Expr)
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyBinding(n *Binding) *Binding {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Binding.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Arrow = s.rng(cp.Arrow)
 	cp.Name = s.copyIdent(n.Name)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyFallback(n *Fallback) *Fallback {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Fallback.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Keyword = s.rng(cp.Keyword)
 	if n.Value != nil {
 		cp.Value = s.node(n.Value).(Expr)
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyArg(n *Arg) *Arg {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Arg.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Key = s.copyIdent(n.Key)
 	cp.Eq = s.rng(cp.Eq)
 	if n.Value != nil {
 		cp.Value = s.node(n.Value).(Expr)
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyDispatchStmt(n *DispatchStmt) *DispatchStmt {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.DispatchStmt.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Dollar = s.rng(cp.Dollar)
 	cp.Connector = s.copyIdent(n.Connector)
@@ -1658,15 +1587,14 @@ func (s *shifter) copyDispatchStmt(n *DispatchStmt) *DispatchStmt {
 	}
 	cp.Bind = s.copyBinding(n.Bind)
 	cp.Fallback = s.copyFallback(n.Fallback)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyCallStmt(n *CallStmt) *CallStmt {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.CallStmt.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Name = s.copyIdent(n.Name)
 	cp.Lparen = s.pos(cp.Lparen)
@@ -1687,26 +1615,24 @@ func (s *shifter) copyCallStmt(n *CallStmt) *CallStmt {
 	}
 	cp.Bind = s.copyBinding(n.Bind)
 	cp.Fallback = s.copyFallback(n.Fallback)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyLegacyOpStmt(n *LegacyOpStmt) *LegacyOpStmt {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.LegacyOpStmt.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Bind = s.copyBinding(n.Bind)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyIfStmt(n *IfStmt) *IfStmt {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.IfStmt.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.Clauses != nil {
 		cp.Clauses = make([]*CondClause, len(n.Clauses))
@@ -1715,30 +1641,28 @@ func (s *shifter) copyIfStmt(n *IfStmt) *IfStmt {
 		}
 	}
 	cp.Else = s.copyElseBlock(n.Else)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyCondClause(n *CondClause) *CondClause {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.CondClause.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Keyword = s.rng(cp.Keyword)
 	if n.Cond != nil {
 		cp.Cond = s.node(n.Cond).(Cond)
 	}
 	cp.Body = s.copyBlock(n.Body)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyForeachStmt(n *ForeachStmt) *ForeachStmt {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.ForeachStmt.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Iter = s.copyIdent(n.Iter)
 	cp.In = s.rng(cp.In)
@@ -1746,15 +1670,14 @@ func (s *shifter) copyForeachStmt(n *ForeachStmt) *ForeachStmt {
 		cp.List = s.node(n.List).(Expr)
 	}
 	cp.Body = s.copyBlock(n.Body)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyCompareCond(n *CompareCond) *CompareCond {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.CompareCond.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.X != nil {
 		cp.X = s.node(n.X).(Expr)
@@ -1763,42 +1686,39 @@ func (s *shifter) copyCompareCond(n *CompareCond) *CompareCond {
 	if n.Y != nil {
 		cp.Y = s.node(n.Y).(Expr)
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyTruthyCond(n *TruthyCond) *TruthyCond {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.TruthyCond.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.X != nil {
 		cp.X = s.node(n.X).(Expr)
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyNotCond(n *NotCond) *NotCond {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.NotCond.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Not = s.rng(cp.Not)
 	if n.X != nil {
 		cp.X = s.node(n.X).(Cond)
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyLogicalCond(n *LogicalCond) *LogicalCond {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.LogicalCond.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.X != nil {
 		cp.X = s.node(n.X).(Cond)
@@ -1807,28 +1727,26 @@ func (s *shifter) copyLogicalCond(n *LogicalCond) *LogicalCond {
 	if n.Y != nil {
 		cp.Y = s.node(n.Y).(Cond)
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyParenCond(n *ParenCond) *ParenCond {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.ParenCond.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.X != nil {
 		cp.X = s.node(n.X).(Cond)
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyText(n *Text) *Text {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Text.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.Parts != nil {
 		cp.Parts = make([]TextPart, len(n.Parts))
@@ -1838,25 +1756,23 @@ func (s *shifter) copyText(n *Text) *Text {
 			}
 		}
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyLit(n *Lit) *Lit {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Lit.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copySubst(n *Subst) *Subst {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Subst.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Root = s.copyIdent(n.Root)
 	if n.Path != nil {
@@ -1871,110 +1787,100 @@ func (s *shifter) copySubst(n *Subst) *Subst {
 			cp.Filters[i] = s.copyFilter(c)
 		}
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyPathSeg(n *PathSeg) *PathSeg {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.PathSeg.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyFilter(n *Filter) *Filter {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Filter.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Name = s.copyIdent(n.Name)
 	cp.Arg = s.copyFilterArg(n.Arg)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyFilterArg(n *FilterArg) *FilterArg {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.FilterArg.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Text = s.copyText(n.Text)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copySecretRef(n *SecretRef) *SecretRef {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.SecretRef.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyStringLit(n *StringLit) *StringLit {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.StringLit.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Value = s.copyText(n.Value)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyNumberLit(n *NumberLit) *NumberLit {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.NumberLit.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyBoolLit(n *BoolLit) *BoolLit {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.BoolLit.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyNullLit(n *NullLit) *NullLit {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.NullLit.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyBareWord(n *BareWord) *BareWord {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.BareWord.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Value = s.copyText(n.Value)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyListLit(n *ListLit) *ListLit {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.ListLit.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.Elems != nil {
 		cp.Elems = make([]Expr, len(n.Elems))
@@ -1984,15 +1890,14 @@ func (s *shifter) copyListLit(n *ListLit) *ListLit {
 			}
 		}
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyObjectLit(n *ObjectLit) *ObjectLit {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.ObjectLit.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.Entries != nil {
 		cp.Entries = make([]*ObjEntry, len(n.Entries))
@@ -2000,15 +1905,14 @@ func (s *shifter) copyObjectLit(n *ObjectLit) *ObjectLit {
 			cp.Entries[i] = s.copyObjEntry(c)
 		}
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyObjEntry(n *ObjEntry) *ObjEntry {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.ObjEntry.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.Key != nil {
 		cp.Key = s.node(n.Key).(Expr)
@@ -2016,15 +1920,14 @@ func (s *shifter) copyObjEntry(n *ObjEntry) *ObjEntry {
 	if n.Value != nil {
 		cp.Value = s.node(n.Value).(Expr)
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyHeader(n *Header) *Header {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Header.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Key = s.copyIdent(n.Key)
 	cp.ValueRng = s.rng(cp.ValueRng)
@@ -2070,15 +1973,14 @@ func (s *shifter) copyHeader(n *Header) *Header {
 			cp.Pairs[i] = s.copyKeyValue(c)
 		}
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyKeyValue(n *KeyValue) *KeyValue {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.KeyValue.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Key = s.copyIdent(n.Key)
 	cp.ValueRng = s.rng(cp.ValueRng)
@@ -2088,78 +1990,72 @@ func (s *shifter) copyKeyValue(n *KeyValue) *KeyValue {
 			cp.Items[i] = s.copyIdent(c)
 		}
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyStatusValue(n *StatusValue) *StatusValue {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.StatusValue.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.TokenRng = s.rng(cp.TokenRng)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyVarDecl(n *VarDecl) *VarDecl {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.VarDecl.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Name = s.copyIdent(n.Name)
 	cp.Eq = s.pos(cp.Eq)
 	if n.Default != nil {
 		cp.Default = s.node(n.Default).(Expr)
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyRequirement(n *Requirement) *Requirement {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Requirement.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Key = s.copyIdent(n.Key)
 	cp.Bind = s.copyBinding(n.Bind)
 	cp.Fallback = s.copyFallback(n.Fallback)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyTrigger(n *Trigger) *Trigger {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.Trigger.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Source = s.copyIdent(n.Source)
 	cp.SpecRange = s.rng(cp.SpecRange)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyOutputSpec(n *OutputSpec) *OutputSpec {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.OutputSpec.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	cp.Kind = s.copyIdent(n.Kind)
 	cp.Target = s.copyText(n.Target)
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyTestsBlock(n *TestsBlock) *TestsBlock {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.TestsBlock.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.Cases != nil {
 		cp.Cases = make([]*TestCase, len(n.Cases))
@@ -2167,15 +2063,14 @@ func (s *shifter) copyTestsBlock(n *TestsBlock) *TestsBlock {
 			cp.Cases[i] = s.copyTestCase(c)
 		}
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyTestCase(n *TestCase) *TestCase {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.TestCase.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
 	if n.Expect != nil {
 		cp.Expect = make([]*TestExpect, len(n.Expect))
@@ -2183,15 +2078,14 @@ func (s *shifter) copyTestCase(n *TestCase) *TestCase {
 			cp.Expect[i] = s.copyTestExpect(c)
 		}
 	}
-	return cp
+	return &cp
 }
 
 func (s *shifter) copyTestExpect(n *TestExpect) *TestExpect {
 	if n == nil {
 		return nil
 	}
-	cp := s.slabs.TestExpect.new()
-	*cp = *n
+	cp := *n
 	cp.Range = s.rng(cp.Range)
-	return cp
+	return &cp
 }

@@ -459,13 +459,6 @@ func eachChild(n Node, f func(Node) bool) bool {
 // writeShift writes the shifted copy: shifter.node and one copy method
 // per node type but File.
 func writeShift(p func(string, ...any), nodes []node) {
-	p("\n// shiftSlabs hold the copies a shifter makes, one slab per node type.\ntype shiftSlabs struct {\n")
-	for _, n := range nodes {
-		if n.name != "File" {
-			p("\t%s slab[%s]\n", n.name, n.name)
-		}
-	}
-	p("}\n")
 	p(`
 // node returns a copy of the subtree n with every position moved by
 // s.delta (see Shifted); nil stays nil.
@@ -490,9 +483,9 @@ func (s *shifter) node(n Node) Node {
 		if n.memoBy != "" {
 			p("\tif len(n.%s) > 0 && s.memo == nil {\n\t\ts.memo = map[Node]Node{}\n\t\tdefer func() { s.memo = nil }()\n\t}\n", n.memoBy)
 		}
-		p("\tcp := s.slabs.%s.new()\n\t*cp = *n\n", n.name)
+		p("\tcp := *n\n")
 		if n.memo {
-			p("\tif s.memo != nil {\n\t\ts.memo[n] = cp\n\t}\n")
+			p("\tif s.memo != nil {\n\t\ts.memo[n] = &cp\n\t}\n")
 		}
 		for _, c := range n.copies {
 			switch c.kind {
@@ -522,6 +515,6 @@ func (s *shifter) node(n Node) Node {
 				}
 			}
 		}
-		p("\treturn cp\n}\n")
+		p("\treturn &cp\n}\n")
 	}
 }
