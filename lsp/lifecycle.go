@@ -782,7 +782,8 @@ func (s *Server) takePre(d *document, edit int) *preParse {
 
 // maxSnapshots bounds the analyses kept in memory: those of the most
 // recently used documents. The others keep their text and diagnostics
-// and are analysed again when a request needs them.
+// and are analysed again when a request needs them (their tree for the
+// incremental parse goes too).
 const maxSnapshots = 16
 
 // touch marks d as recently used and drops the analyses of the documents
@@ -797,4 +798,5 @@ func (s *Server) touch(d *document) {
 	old := s.recent[0]
 	s.recent = slices.Delete(s.recent, 0, 1)
 	old.snap.Store(nil)
+	old.tree, old.treeLog = nil, nil // the same tree: the next analysis parses whole
 }
