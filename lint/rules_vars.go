@@ -65,20 +65,36 @@ func reportUnresolved(p *Pass, r *check.Ref, what string) {
 // those bound in scope and around it, the ambient ones, the targets, and
 // ERROR_CONTEXT inside an else: handler. Computed once per scope of the
 // file (a file with many unresolved references asks for the skill scope
-// each time).
+// each time); the list itself only when the memo of closestIn does not
+// know the answer (see nameSet).
 func (s *state) namesVisible(f *ast.File, scope *check.Scope) *nameSet {
 	if c, ok := s.visible[scope]; ok {
 		return c
 	}
-	cands := append(scope.Names(), check.Ambient()...)
-	cands = append(cands, targetNames(f)...)
-	if scope.InElse() {
-		cands = append(cands, "ERROR_CONTEXT")
+	inElse := scope.InElse()
+	ns := &nameSet{fill: func() []string {
+		cands := append(scope.Names(), check.Ambient()...)
+		cands = append(cands, targetNames(f)...)
+		if inElse {
+			cands = append(cands, "ERROR_CONTEXT")
+		}
+		return cands
+	}}
+	scope.EachName(ns.addKey)
+	for _, n := range check.Ambient() {
+		ns.addKey(n)
+	}
+	for _, t := range f.Targets {
+		if t.Name != nil {
+			ns.addKey(t.Name.Name)
+		}
+	}
+	if inElse {
+		ns.addKey("ERROR_CONTEXT")
 	}
 	if s.visible == nil {
 		s.visible = map[*check.Scope]*nameSet{}
 	}
-	ns := newNameSet(cands)
 	s.visible[scope] = ns
 	return ns
 }
@@ -89,10 +105,8 @@ func hint(p *Pass, r *check.Ref) string {
 	if name == "ERROR_CONTEXT" {
 		return " (ERROR_CONTEXT is bound only inside a target's else: handler)"
 	}
-	for _, b := range p.st.bindings(name) {
-		if b.Scope != nil && b.Scope.Kind == check.ScopeLoop {
-			return " (it is bound only inside the foreach at line " + itoa(p.Line(b.Scope.Node.Pos())) + ")"
-		}
+	if b := p.st.loopBinding(name); b != nil {
+		return " (it is bound only inside the foreach at line " + itoa(p.Line(b.Scope.Node.Pos())) + ")"
 	}
 	return ": declare it in # Vars:, bind it with $set or -> " + name + ", or add |fallback:\"...\""
 }

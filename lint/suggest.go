@@ -42,22 +42,40 @@ func closest(name string, candidates []string) string {
 type nameSet struct {
 	names []string
 	sigs  []uint64 // 0 for a name that is not ASCII (always compared)
-	// key identifies the set of names (not their order) for the memo of
-	// answers: two sums of per-name hashes under independent seeds
+	// key identifies the names (not their order) for the memo of
+	// answers: two sums of per-name hashes under independent seeds, over
+	// the names as given to addKey (a repeated name counts again: another
+	// key for the same set only misses the memo)
 	key [2]uint64
+	// fill, when not nil, makes names on first need (the key is known
+	// without them)
+	fill func() []string
 }
 
 // newNameSet prepares names for closestIn.
 func newNameSet(names []string) *nameSet {
-	ns := &nameSet{names: names, sigs: make([]uint64, len(names))}
+	ns := &nameSet{}
+	for _, n := range names {
+		ns.addKey(n)
+	}
+	ns.setNames(names)
+	return ns
+}
+
+// addKey adds name to the key of ns.
+func (ns *nameSet) addKey(name string) {
+	ns.key[0] += maphash.String(memoSeeds[0], name)
+	ns.key[1] += maphash.String(memoSeeds[1], name)
+}
+
+// setNames sets the names of ns and their signatures.
+func (ns *nameSet) setNames(names []string) {
+	ns.names, ns.sigs = names, make([]uint64, len(names))
 	for i, n := range names {
 		if isASCII(n) {
 			ns.sigs[i] = signature(n)
 		}
-		ns.key[0] += maphash.String(memoSeeds[0], n)
-		ns.key[1] += maphash.String(memoSeeds[1], n)
 	}
-	return ns
 }
 
 // memoSeeds are the seeds of nameSet.key.
@@ -121,6 +139,10 @@ func closestIn(name string, ns *nameSet) string {
 
 // closestScan is closestIn without the memo.
 func closestScan(name string, ns *nameSet) string {
+	if ns.fill != nil {
+		ns.setNames(ns.fill())
+		ns.fill = nil
+	}
 	best, bestDist, ties := "", 1<<30, 0
 	limit := maxDistance(name)
 	var sig uint64
