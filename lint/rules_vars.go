@@ -73,7 +73,11 @@ func (s *state) namesVisible(f *ast.File, scope *check.Scope) *nameSet {
 	}
 	inElse := scope.InElse()
 	ns := &nameSet{fill: func() []string {
-		cands := append(scope.Names(), check.Ambient()...)
+		// a name bound in two scopes is listed twice: closest's answer
+		// does not depend on repeats (a repeat of the best is no tie)
+		var cands []string
+		scope.EachName(func(n string) { cands = append(cands, n) })
+		cands = append(cands, check.Ambient()...)
 		cands = append(cands, targetNames(f)...)
 		if inElse {
 			cands = append(cands, "ERROR_CONTEXT")

@@ -17,12 +17,13 @@ func closest(name string, candidates []string) string {
 		return ""
 	}
 	best, bestDist, ties := "", 1<<30, 0
+	var rows []int // distance's scratch
 	limit := maxDistance(name)
 	for _, c := range candidates {
 		if c == name || c == "" {
 			continue
 		}
-		d := distance(name, c, limit)
+		d := distance(name, c, limit, &rows)
 		switch {
 		case d < bestDist:
 			best, bestDist, ties = c, d, 0
@@ -144,6 +145,7 @@ func closestScan(name string, ns *nameSet) string {
 		ns.fill = nil
 	}
 	best, bestDist, ties := "", 1<<30, 0
+	var rows []int // distance's scratch
 	limit := maxDistance(name)
 	var sig uint64
 	if isASCII(name) {
@@ -157,7 +159,7 @@ func closestScan(name string, ns *nameSet) string {
 			max(bits.OnesCount64(sig&^cs), bits.OnesCount64(cs&^sig)) > limit {
 			continue
 		}
-		d := distance(name, c, limit)
+		d := distance(name, c, limit, &rows)
 		switch {
 		case d < bestDist:
 			best, bestDist, ties = c, d, 0
@@ -190,9 +192,9 @@ func maxDistance(name string) int {
 // by more than limit. Any answer above limit+1 is as good as another to
 // closest (such a candidate is never suggested nor a tie of one), so the
 // ASCII path stops with limit+2 as soon as the distance exceeds limit.
-func distance(a, b string, limit int) int {
+func distance(a, b string, limit int, rows *[]int) int {
 	if isASCII(a) && isASCII(b) {
-		return asciiDistance(a, b, limit)
+		return asciiDistance(a, b, limit, rows)
 	}
 	if strings.EqualFold(a, b) {
 		return 0
@@ -208,20 +210,24 @@ func distance(a, b string, limit int) int {
 // compare (its answer is then a large number).
 const maxCompared = 128
 
-// asciiDistance is distance for ASCII a and b without allocating: the
+// asciiDistance is distance for ASCII a and b without allocating (rows
+// is scratch space kept by the caller across calls): the
 // Damerau–Levenshtein distance (optimal string alignment) of the lowered
 // bytes, as textdist.Distance computes it, row by row, stopping once a
 // whole row exceeds limit (a row's minimum never decreases).
-func asciiDistance(a, b string, limit int) int {
+func asciiDistance(a, b string, limit int, rows *[]int) int {
 	if len(a) == len(b) && asciiEqualFold(a, b) {
 		return 0
 	}
 	if abs(len(a)-len(b)) > limit || len(a) > maxCompared || len(b) > maxCompared {
 		return limit + 2
 	}
-	var rows [3 * (maxCompared + 1)]int
 	n := len(b) + 1
-	prev2, prev, cur := rows[:n], rows[n:2*n], rows[2*n:3*n]
+	if cap(*rows) < 3*n {
+		*rows = make([]int, 3*(maxCompared+1))
+	}
+	r := (*rows)[:3*n]
+	prev2, prev, cur := r[:n], r[n:2*n], r[2*n:3*n]
 	for j := range prev {
 		prev[j] = j
 	}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,10 +55,11 @@ func TestDistanceMatchesReference(t *testing.T) {
 		}
 		return b.String()
 	}
+	var rows []int
 	for i := 0; i < 20000; i++ {
 		a, b := word(), word()
 		limit := maxDistance(a)
-		got, want := distance(a, b, limit), refDistance(a, b, limit)
+		got, want := distance(a, b, limit, &rows), refDistance(a, b, limit)
 		if (got <= limit+1 || want <= limit+1) && got != want {
 			t.Fatalf("distance(%q, %q, %d) = %d, want %d", a, b, limit, got, want)
 		}
@@ -74,6 +76,11 @@ func TestDistanceMatchesReference(t *testing.T) {
 		}
 		if got := closestScan(name, newNameSet(cands)); got != want {
 			t.Fatalf("closestScan(%q, %q) = %q, want %q", name, cands, got, want)
+		}
+		// repeats do not change the answer (namesVisible lists a name
+		// bound in two scopes twice)
+		if got := closestScan(name, newNameSet(append(slices.Clone(cands), cands...))); got != want {
+			t.Fatalf("closestScan(%q, %q twice) = %q, want %q", name, cands, got, want)
 		}
 		// the memo answers for the set, whatever its order
 		rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
