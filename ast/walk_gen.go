@@ -1238,3 +1238,854 @@ func (s *scanner) scanTestExpect(n *TestExpect) {
 	}
 	s.leaf(n, KindTestExpect)
 }
+
+// node returns a copy of the subtree n with every position moved by
+// s.delta (see Shifted); nil stays nil.
+func (s *shifter) node(n Node) Node {
+	switch n := n.(type) {
+	case *Ident:
+		return s.copyIdent(n)
+	case *Comment:
+		return s.copyComment(n)
+	case *DefaultDecl:
+		return s.copyDefaultDecl(n)
+	case *Template:
+		return s.copyTemplate(n)
+	case *TemplateLine:
+		return s.copyTemplateLine(n)
+	case *Target:
+		return s.copyTarget(n)
+	case *ElseBlock:
+		return s.copyElseBlock(n)
+	case *Block:
+		return s.copyBlock(n)
+	case *BadStmt:
+		return s.copyBadStmt(n)
+	case *NeedsStmt:
+		return s.copyNeedsStmt(n)
+	case *SetStmt:
+		return s.copySetStmt(n)
+	case *AppendStmt:
+		return s.copyAppendStmt(n)
+	case *Binding:
+		return s.copyBinding(n)
+	case *Fallback:
+		return s.copyFallback(n)
+	case *Arg:
+		return s.copyArg(n)
+	case *DispatchStmt:
+		return s.copyDispatchStmt(n)
+	case *CallStmt:
+		return s.copyCallStmt(n)
+	case *LegacyOpStmt:
+		return s.copyLegacyOpStmt(n)
+	case *IfStmt:
+		return s.copyIfStmt(n)
+	case *CondClause:
+		return s.copyCondClause(n)
+	case *ForeachStmt:
+		return s.copyForeachStmt(n)
+	case *CompareCond:
+		return s.copyCompareCond(n)
+	case *TruthyCond:
+		return s.copyTruthyCond(n)
+	case *NotCond:
+		return s.copyNotCond(n)
+	case *LogicalCond:
+		return s.copyLogicalCond(n)
+	case *ParenCond:
+		return s.copyParenCond(n)
+	case *Text:
+		return s.copyText(n)
+	case *Lit:
+		return s.copyLit(n)
+	case *Subst:
+		return s.copySubst(n)
+	case *PathSeg:
+		return s.copyPathSeg(n)
+	case *Filter:
+		return s.copyFilter(n)
+	case *FilterArg:
+		return s.copyFilterArg(n)
+	case *SecretRef:
+		return s.copySecretRef(n)
+	case *StringLit:
+		return s.copyStringLit(n)
+	case *NumberLit:
+		return s.copyNumberLit(n)
+	case *BoolLit:
+		return s.copyBoolLit(n)
+	case *NullLit:
+		return s.copyNullLit(n)
+	case *BareWord:
+		return s.copyBareWord(n)
+	case *ListLit:
+		return s.copyListLit(n)
+	case *ObjectLit:
+		return s.copyObjectLit(n)
+	case *ObjEntry:
+		return s.copyObjEntry(n)
+	case *Header:
+		return s.copyHeader(n)
+	case *KeyValue:
+		return s.copyKeyValue(n)
+	case *StatusValue:
+		return s.copyStatusValue(n)
+	case *VarDecl:
+		return s.copyVarDecl(n)
+	case *Requirement:
+		return s.copyRequirement(n)
+	case *Trigger:
+		return s.copyTrigger(n)
+	case *OutputSpec:
+		return s.copyOutputSpec(n)
+	case *TestsBlock:
+		return s.copyTestsBlock(n)
+	case *TestCase:
+		return s.copyTestCase(n)
+	case *TestExpect:
+		return s.copyTestExpect(n)
+	}
+	return n
+}
+
+func (s *shifter) copyIdent(n *Ident) *Ident {
+	if n == nil {
+		return nil
+	}
+	if c, ok := s.memo[n]; ok {
+		return c.(*Ident)
+	}
+	cp := *n
+	if s.memo != nil {
+		s.memo[n] = &cp
+	}
+	cp.Range = s.rng(cp.Range)
+	return &cp
+}
+
+func (s *shifter) copyComment(n *Comment) *Comment {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	return &cp
+}
+
+func (s *shifter) copyDefaultDecl(n *DefaultDecl) *DefaultDecl {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Goal = s.copyIdent(n.Goal)
+	return &cp
+}
+
+func (s *shifter) copyTemplate(n *Template) *Template {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.Lines != nil {
+		cp.Lines = make([]*TemplateLine, len(n.Lines))
+		for i, c := range n.Lines {
+			cp.Lines[i] = s.copyTemplateLine(c)
+		}
+	}
+	return &cp
+}
+
+func (s *shifter) copyTemplateLine(n *TemplateLine) *TemplateLine {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Text = s.copyText(n.Text)
+	return &cp
+}
+
+func (s *shifter) copyTarget(n *Target) *Target {
+	if n == nil {
+		return nil
+	}
+	if len(n.NeedsInBody) > 0 && s.memo == nil {
+		s.memo = map[Node]Node{}
+		defer func() { s.memo = nil }()
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Name = s.copyIdent(n.Name)
+	cp.Colon = s.pos(cp.Colon)
+	if n.Needs != nil {
+		cp.Needs = make([]*Ident, len(n.Needs))
+		for i, c := range n.Needs {
+			cp.Needs[i] = s.copyIdent(c)
+		}
+	}
+	if n.NeedsInBody != nil {
+		cp.NeedsInBody = make([]*NeedsStmt, len(n.NeedsInBody))
+		for i, c := range n.NeedsInBody {
+			cp.NeedsInBody[i] = s.copyNeedsStmt(c)
+		}
+	}
+	cp.Body = s.copyBlock(n.Body)
+	cp.Else = s.copyElseBlock(n.Else)
+	return &cp
+}
+
+func (s *shifter) copyElseBlock(n *ElseBlock) *ElseBlock {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Body = s.copyBlock(n.Body)
+	return &cp
+}
+
+func (s *shifter) copyBlock(n *Block) *Block {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.Stmts != nil {
+		cp.Stmts = make([]Stmt, len(n.Stmts))
+		for i, c := range n.Stmts {
+			if c != nil {
+				cp.Stmts[i] = s.node(c).(Stmt)
+			}
+		}
+	}
+	return &cp
+}
+
+func (s *shifter) copyBadStmt(n *BadStmt) *BadStmt {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	return &cp
+}
+
+func (s *shifter) copyNeedsStmt(n *NeedsStmt) *NeedsStmt {
+	if n == nil {
+		return nil
+	}
+	if c, ok := s.memo[n]; ok {
+		return c.(*NeedsStmt)
+	}
+	cp := *n
+	if s.memo != nil {
+		s.memo[n] = &cp
+	}
+	cp.Range = s.rng(cp.Range)
+	if n.Names != nil {
+		cp.Names = make([]*Ident, len(n.Names))
+		for i, c := range n.Names {
+			cp.Names[i] = s.copyIdent(c)
+		}
+	}
+	return &cp
+}
+
+func (s *shifter) copySetStmt(n *SetStmt) *SetStmt {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Keyword = s.rng(cp.Keyword)
+	cp.Name = s.copyIdent(n.Name)
+	cp.Eq = s.pos(cp.Eq)
+	if n.Value != nil {
+		cp.Value = s.node(n.Value).(Expr)
+	}
+	return &cp
+}
+
+func (s *shifter) copyAppendStmt(n *AppendStmt) *AppendStmt {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Keyword = s.rng(cp.Keyword)
+	cp.Name = s.copyIdent(n.Name)
+	if n.Value != nil {
+		cp.Value = s.node(n.Value).(Expr)
+	}
+	return &cp
+}
+
+func (s *shifter) copyBinding(n *Binding) *Binding {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Arrow = s.rng(cp.Arrow)
+	cp.Name = s.copyIdent(n.Name)
+	return &cp
+}
+
+func (s *shifter) copyFallback(n *Fallback) *Fallback {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Keyword = s.rng(cp.Keyword)
+	if n.Value != nil {
+		cp.Value = s.node(n.Value).(Expr)
+	}
+	return &cp
+}
+
+func (s *shifter) copyArg(n *Arg) *Arg {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Key = s.copyIdent(n.Key)
+	cp.Eq = s.rng(cp.Eq)
+	if n.Value != nil {
+		cp.Value = s.node(n.Value).(Expr)
+	}
+	return &cp
+}
+
+func (s *shifter) copyDispatchStmt(n *DispatchStmt) *DispatchStmt {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Dollar = s.rng(cp.Dollar)
+	cp.Connector = s.copyIdent(n.Connector)
+	cp.Dot = s.pos(cp.Dot)
+	cp.Tool = s.copyIdent(n.Tool)
+	if n.Args != nil {
+		cp.Args = make([]*Arg, len(n.Args))
+		for i, c := range n.Args {
+			cp.Args[i] = s.copyArg(c)
+		}
+	}
+	if n.Positional != nil {
+		cp.Positional = make([]Expr, len(n.Positional))
+		for i, c := range n.Positional {
+			if c != nil {
+				cp.Positional[i] = s.node(c).(Expr)
+			}
+		}
+	}
+	cp.Bind = s.copyBinding(n.Bind)
+	cp.Fallback = s.copyFallback(n.Fallback)
+	return &cp
+}
+
+func (s *shifter) copyCallStmt(n *CallStmt) *CallStmt {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Name = s.copyIdent(n.Name)
+	cp.Lparen = s.pos(cp.Lparen)
+	cp.Rparen = s.pos(cp.Rparen)
+	if n.Args != nil {
+		cp.Args = make([]*Arg, len(n.Args))
+		for i, c := range n.Args {
+			cp.Args[i] = s.copyArg(c)
+		}
+	}
+	if n.Positional != nil {
+		cp.Positional = make([]Expr, len(n.Positional))
+		for i, c := range n.Positional {
+			if c != nil {
+				cp.Positional[i] = s.node(c).(Expr)
+			}
+		}
+	}
+	cp.Bind = s.copyBinding(n.Bind)
+	cp.Fallback = s.copyFallback(n.Fallback)
+	return &cp
+}
+
+func (s *shifter) copyLegacyOpStmt(n *LegacyOpStmt) *LegacyOpStmt {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Bind = s.copyBinding(n.Bind)
+	return &cp
+}
+
+func (s *shifter) copyIfStmt(n *IfStmt) *IfStmt {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.Clauses != nil {
+		cp.Clauses = make([]*CondClause, len(n.Clauses))
+		for i, c := range n.Clauses {
+			cp.Clauses[i] = s.copyCondClause(c)
+		}
+	}
+	cp.Else = s.copyElseBlock(n.Else)
+	return &cp
+}
+
+func (s *shifter) copyCondClause(n *CondClause) *CondClause {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Keyword = s.rng(cp.Keyword)
+	if n.Cond != nil {
+		cp.Cond = s.node(n.Cond).(Cond)
+	}
+	cp.Body = s.copyBlock(n.Body)
+	return &cp
+}
+
+func (s *shifter) copyForeachStmt(n *ForeachStmt) *ForeachStmt {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Iter = s.copyIdent(n.Iter)
+	cp.In = s.rng(cp.In)
+	if n.List != nil {
+		cp.List = s.node(n.List).(Expr)
+	}
+	cp.Body = s.copyBlock(n.Body)
+	return &cp
+}
+
+func (s *shifter) copyCompareCond(n *CompareCond) *CompareCond {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.X != nil {
+		cp.X = s.node(n.X).(Expr)
+	}
+	cp.OpRg = s.rng(cp.OpRg)
+	if n.Y != nil {
+		cp.Y = s.node(n.Y).(Expr)
+	}
+	return &cp
+}
+
+func (s *shifter) copyTruthyCond(n *TruthyCond) *TruthyCond {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.X != nil {
+		cp.X = s.node(n.X).(Expr)
+	}
+	return &cp
+}
+
+func (s *shifter) copyNotCond(n *NotCond) *NotCond {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Not = s.rng(cp.Not)
+	if n.X != nil {
+		cp.X = s.node(n.X).(Cond)
+	}
+	return &cp
+}
+
+func (s *shifter) copyLogicalCond(n *LogicalCond) *LogicalCond {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.X != nil {
+		cp.X = s.node(n.X).(Cond)
+	}
+	cp.OpRg = s.rng(cp.OpRg)
+	if n.Y != nil {
+		cp.Y = s.node(n.Y).(Cond)
+	}
+	return &cp
+}
+
+func (s *shifter) copyParenCond(n *ParenCond) *ParenCond {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.X != nil {
+		cp.X = s.node(n.X).(Cond)
+	}
+	return &cp
+}
+
+func (s *shifter) copyText(n *Text) *Text {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.Parts != nil {
+		cp.Parts = make([]TextPart, len(n.Parts))
+		for i, c := range n.Parts {
+			if c != nil {
+				cp.Parts[i] = s.node(c).(TextPart)
+			}
+		}
+	}
+	return &cp
+}
+
+func (s *shifter) copyLit(n *Lit) *Lit {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	return &cp
+}
+
+func (s *shifter) copySubst(n *Subst) *Subst {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Root = s.copyIdent(n.Root)
+	if n.Path != nil {
+		cp.Path = make([]*PathSeg, len(n.Path))
+		for i, c := range n.Path {
+			cp.Path[i] = s.copyPathSeg(c)
+		}
+	}
+	if n.Filters != nil {
+		cp.Filters = make([]*Filter, len(n.Filters))
+		for i, c := range n.Filters {
+			cp.Filters[i] = s.copyFilter(c)
+		}
+	}
+	return &cp
+}
+
+func (s *shifter) copyPathSeg(n *PathSeg) *PathSeg {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	return &cp
+}
+
+func (s *shifter) copyFilter(n *Filter) *Filter {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Name = s.copyIdent(n.Name)
+	cp.Arg = s.copyFilterArg(n.Arg)
+	return &cp
+}
+
+func (s *shifter) copyFilterArg(n *FilterArg) *FilterArg {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Text = s.copyText(n.Text)
+	return &cp
+}
+
+func (s *shifter) copySecretRef(n *SecretRef) *SecretRef {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	return &cp
+}
+
+func (s *shifter) copyStringLit(n *StringLit) *StringLit {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Value = s.copyText(n.Value)
+	return &cp
+}
+
+func (s *shifter) copyNumberLit(n *NumberLit) *NumberLit {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	return &cp
+}
+
+func (s *shifter) copyBoolLit(n *BoolLit) *BoolLit {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	return &cp
+}
+
+func (s *shifter) copyNullLit(n *NullLit) *NullLit {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	return &cp
+}
+
+func (s *shifter) copyBareWord(n *BareWord) *BareWord {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Value = s.copyText(n.Value)
+	return &cp
+}
+
+func (s *shifter) copyListLit(n *ListLit) *ListLit {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.Elems != nil {
+		cp.Elems = make([]Expr, len(n.Elems))
+		for i, c := range n.Elems {
+			if c != nil {
+				cp.Elems[i] = s.node(c).(Expr)
+			}
+		}
+	}
+	return &cp
+}
+
+func (s *shifter) copyObjectLit(n *ObjectLit) *ObjectLit {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.Entries != nil {
+		cp.Entries = make([]*ObjEntry, len(n.Entries))
+		for i, c := range n.Entries {
+			cp.Entries[i] = s.copyObjEntry(c)
+		}
+	}
+	return &cp
+}
+
+func (s *shifter) copyObjEntry(n *ObjEntry) *ObjEntry {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.Key != nil {
+		cp.Key = s.node(n.Key).(Expr)
+	}
+	if n.Value != nil {
+		cp.Value = s.node(n.Value).(Expr)
+	}
+	return &cp
+}
+
+func (s *shifter) copyHeader(n *Header) *Header {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Key = s.copyIdent(n.Key)
+	cp.ValueRng = s.rng(cp.ValueRng)
+	cp.Status = s.copyStatusValue(n.Status)
+	if n.Vars != nil {
+		cp.Vars = make([]*VarDecl, len(n.Vars))
+		for i, c := range n.Vars {
+			cp.Vars[i] = s.copyVarDecl(c)
+		}
+	}
+	if n.Names != nil {
+		cp.Names = make([]*Ident, len(n.Names))
+		for i, c := range n.Names {
+			cp.Names[i] = s.copyIdent(c)
+		}
+	}
+	if n.Reqs != nil {
+		cp.Reqs = make([]*Requirement, len(n.Reqs))
+		for i, c := range n.Reqs {
+			cp.Reqs[i] = s.copyRequirement(c)
+		}
+	}
+	if n.Triggers != nil {
+		cp.Triggers = make([]*Trigger, len(n.Triggers))
+		for i, c := range n.Triggers {
+			cp.Triggers[i] = s.copyTrigger(c)
+		}
+	}
+	if n.Outputs != nil {
+		cp.Outputs = make([]*OutputSpec, len(n.Outputs))
+		for i, c := range n.Outputs {
+			cp.Outputs[i] = s.copyOutputSpec(c)
+		}
+	}
+	cp.Bool = s.copyBoolLit(n.Bool)
+	if n.Duration != nil {
+		cp.Duration = s.node(n.Duration).(Expr)
+	}
+	cp.Tests = s.copyTestsBlock(n.Tests)
+	if n.Pairs != nil {
+		cp.Pairs = make([]*KeyValue, len(n.Pairs))
+		for i, c := range n.Pairs {
+			cp.Pairs[i] = s.copyKeyValue(c)
+		}
+	}
+	return &cp
+}
+
+func (s *shifter) copyKeyValue(n *KeyValue) *KeyValue {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Key = s.copyIdent(n.Key)
+	cp.ValueRng = s.rng(cp.ValueRng)
+	if n.Items != nil {
+		cp.Items = make([]*Ident, len(n.Items))
+		for i, c := range n.Items {
+			cp.Items[i] = s.copyIdent(c)
+		}
+	}
+	return &cp
+}
+
+func (s *shifter) copyStatusValue(n *StatusValue) *StatusValue {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.TokenRng = s.rng(cp.TokenRng)
+	return &cp
+}
+
+func (s *shifter) copyVarDecl(n *VarDecl) *VarDecl {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Name = s.copyIdent(n.Name)
+	cp.Eq = s.pos(cp.Eq)
+	if n.Default != nil {
+		cp.Default = s.node(n.Default).(Expr)
+	}
+	return &cp
+}
+
+func (s *shifter) copyRequirement(n *Requirement) *Requirement {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Key = s.copyIdent(n.Key)
+	cp.Bind = s.copyBinding(n.Bind)
+	cp.Fallback = s.copyFallback(n.Fallback)
+	return &cp
+}
+
+func (s *shifter) copyTrigger(n *Trigger) *Trigger {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Source = s.copyIdent(n.Source)
+	cp.SpecRange = s.rng(cp.SpecRange)
+	return &cp
+}
+
+func (s *shifter) copyOutputSpec(n *OutputSpec) *OutputSpec {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	cp.Kind = s.copyIdent(n.Kind)
+	cp.Target = s.copyText(n.Target)
+	return &cp
+}
+
+func (s *shifter) copyTestsBlock(n *TestsBlock) *TestsBlock {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.Cases != nil {
+		cp.Cases = make([]*TestCase, len(n.Cases))
+		for i, c := range n.Cases {
+			cp.Cases[i] = s.copyTestCase(c)
+		}
+	}
+	return &cp
+}
+
+func (s *shifter) copyTestCase(n *TestCase) *TestCase {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	if n.Expect != nil {
+		cp.Expect = make([]*TestExpect, len(n.Expect))
+		for i, c := range n.Expect {
+			cp.Expect[i] = s.copyTestExpect(c)
+		}
+	}
+	return &cp
+}
+
+func (s *shifter) copyTestExpect(n *TestExpect) *TestExpect {
+	if n == nil {
+		return nil
+	}
+	cp := *n
+	cp.Range = s.rng(cp.Range)
+	return &cp
+}

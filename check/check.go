@@ -125,6 +125,20 @@ func (s *Scope) Names() []string {
 	return out
 }
 
+// EachName calls f with every name bound in s and the scopes around it,
+// innermost first; a name bound in several of them comes once per scope
+// (Names is the list without repeats). It allocates nothing.
+func (s *Scope) EachName(f func(string)) {
+	for sc := s; sc != nil; sc = sc.Parent {
+		for _, n := range sc.few {
+			f(n.name)
+		}
+		for n := range sc.many {
+			f(n)
+		}
+	}
+}
+
 // RefContext says where a reference sits.
 type RefContext uint8
 

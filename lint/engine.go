@@ -151,10 +151,13 @@ type state struct {
 
 	scanDone  bool
 	scanRes   scanned
-	credKeys  map[string]bool         // credentialKey's answer by kwarg name
-	typer     *Typer                  // static types from tool schemas (rules_types.go)
-	schemas   map[*Tool]decodedSchema // decoded input schemas (Pass.schemaOf)
-	propTypes map[propKey]*types.Type // their properties' types (propType)
+	credKeys  map[string]bool           // credentialKey's answer by kwarg name
+	typer     *Typer                    // static types from tool schemas (rules_types.go)
+	schemas   map[*Tool]decodedSchema   // decoded input schemas (Pass.schemaOf)
+	propTypes map[propKey]*types.Type   // their properties' types (propType)
+	visible   map[*check.Scope]*nameSet // did-you-mean candidates by scope (namesVisible)
+	loopBinds map[string]*check.Binding // the first loop-scoped binding by name (loopBinding)
+	_         struct{}                  //// did-you-mean candidates by scope (namesVisible)
 }
 
 func newState(f *ast.File, info *check.Info) *state {
@@ -189,6 +192,31 @@ func (s *state) bindings(name string) []*check.Binding {
 		s.bindersDone = true
 	}
 	return s.binderOf[name]
+}
+
+// loopBinding returns the first of bindings(name) made inside a foreach
+// (nil when none is): what an unresolved reference's hint names, without
+// the map of every binding by name that bindings builds.
+func (s *state) loopBinding(name string) *check.Binding {
+	if s.bindersDone {
+		for _, b := range s.binderOf[name] {
+			if b.Scope != nil && b.Scope.Kind == check.ScopeLoop {
+				return b
+			}
+		}
+		return nil
+	}
+	if s.loopBinds == nil {
+		s.loopBinds = map[string]*check.Binding{}
+		for _, b := range s.info.Binds {
+			if b.Kind != check.BindAppend && b.Scope != nil && b.Scope.Kind == check.ScopeLoop {
+				if _, ok := s.loopBinds[b.Name]; !ok {
+					s.loopBinds[b.Name] = b
+				}
+			}
+		}
+	}
+	return s.loopBinds[name]
 }
 
 // emits returns the number of emit(...) calls at any depth.

@@ -53,17 +53,54 @@ func inUnsafeShellLegacy(p *Pass, r *check.Ref) bool {
 // at its scope.
 func reportUnresolved(p *Pass, r *check.Ref, what string) {
 	name := r.Name()
-	cands := append(r.Scope.Names(), check.Ambient()...)
-	cands = append(cands, targetNames(p.File)...)
-	if r.Scope.InElse() {
-		cands = append(cands, "ERROR_CONTEXT")
-	}
-	s := closest(name, cands)
+	s := closestIn(name, p.st.namesVisible(p.File, r.Scope))
 	msg := what + " " + name + hint(p, r) + didYouMean(s)
 	d := p.Reportf(r.Subst.Root, "%s", msg)
 	if s != "" {
 		d.WithFix("rename to "+s, r.Subst.Root.Range, s)
 	}
+}
+
+// namesVisible returns the names a reference in scope could have meant:
+// those bound in scope and around it, the ambient ones, the targets, and
+// ERROR_CONTEXT inside an else: handler. Computed once per scope of the
+// file (a file with many unresolved references asks for the skill scope
+// each time); the list itself only when the memo of closestIn does not
+// know the answer (see nameSet).
+func (s *state) namesVisible(f *ast.File, scope *check.Scope) *nameSet {
+	if c, ok := s.visible[scope]; ok {
+		return c
+	}
+	inElse := scope.InElse()
+	ns := &nameSet{fill: func() []string {
+		// a name bound in two scopes is listed twice: closest's answer
+		// does not depend on repeats (a repeat of the best is no tie)
+		var cands []string
+		scope.EachName(func(n string) { cands = append(cands, n) })
+		cands = append(cands, check.Ambient()...)
+		cands = append(cands, targetNames(f)...)
+		if inElse {
+			cands = append(cands, "ERROR_CONTEXT")
+		}
+		return cands
+	}}
+	scope.EachName(ns.addKey)
+	for _, n := range check.Ambient() {
+		ns.addKey(n)
+	}
+	for _, t := range f.Targets {
+		if t.Name != nil {
+			ns.addKey(t.Name.Name)
+		}
+	}
+	if inElse {
+		ns.addKey("ERROR_CONTEXT")
+	}
+	if s.visible == nil {
+		s.visible = map[*check.Scope]*nameSet{}
+	}
+	s.visible[scope] = ns
+	return ns
 }
 
 // hint explains why a name that is bound somewhere is not visible here.
@@ -72,10 +109,8 @@ func hint(p *Pass, r *check.Ref) string {
 	if name == "ERROR_CONTEXT" {
 		return " (ERROR_CONTEXT is bound only inside a target's else: handler)"
 	}
-	for _, b := range p.st.bindings(name) {
-		if b.Scope != nil && b.Scope.Kind == check.ScopeLoop {
-			return " (it is bound only inside the foreach at line " + itoa(p.Line(b.Scope.Node.Pos())) + ")"
-		}
+	if b := p.st.loopBinding(name); b != nil {
+		return " (it is bound only inside the foreach at line " + itoa(p.Line(b.Scope.Node.Pos())) + ")"
 	}
 	return ": declare it in # Vars:, bind it with $set or -> " + name + ", or add |fallback:\"...\""
 }

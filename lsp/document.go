@@ -48,7 +48,12 @@ type document struct {
 	preEdit    int
 	// inc are the parser's findings of the last quick publication and the
 	// edits made since, for re-parsing only the edited target next time.
-	inc         incremental
+	inc incremental
+	// tree is the last parse of the document kept for the incremental
+	// parse of the next full analysis, treeLog the spans of the edits
+	// since (see incparse.go).
+	tree        *parsedTree
+	treeLog     []editSpan
 	carry       ast.Diagnostics
 	carryEdit   int        // the edit whose full analysis carry comes from
 	log         []editSpan // the spans of the edits after carryEdit

@@ -1,9 +1,11 @@
 package lsp
 
-// Property: whatever sequence of edits reaches a text, and however the
-// server schedules, cancels and reuses work on the way (quick
-// publications, the re-parse of one target, the parse made during the
-// debounce, analyses dropped because an edit superseded them), the last
+// Property: whatever sequence of edits reaches a text (random ones, edits
+// inside a target, of a target's first line, of the headers, undoing the
+// last edit, bursts of keystrokes), and however the server schedules,
+// cancels and reuses work on the way (quick publications, the re-parse of
+// one target, the incremental parse of the full analysis, analyses
+// dropped because an edit superseded them), the last
 // publication of a version (its full analysis; the quick one before it
 // is a preview) holds exactly the findings of a from-scratch analysis of
 // its text.
@@ -18,6 +20,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf16"
@@ -71,6 +74,65 @@ func randomEdit(r *rand.Rand, text string) (from, to int, ins, out string) {
 		ins = editSnippets[r.IntN(len(editSnippets))]
 	}
 	return from, to, ins, text[:from] + ins + text[to:]
+}
+
+// headerSnippets are what the edits of the header block insert.
+var headerSnippets = []string{"# Vars: ZQ1\n", "# Timeout: 30\n", "x", "ZQ2, ", "\n", "# Returns: A0\n"}
+
+// targetEdit returns a random edit of one target of text: inside its
+// body (the incremental parse's case), or of its first line (renaming it,
+// breaking it, or adding a target in front of it).
+func targetEdit(r *rand.Rand, text string) (from, to int, ins string, ok bool) {
+	var starts []int // offsets of the target lines
+	for off := 0; off < len(text); {
+		line := text[off:]
+		if i := strings.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
+		}
+		if reTargetLine.MatchString(line) && !strings.HasPrefix(line, "default") {
+			starts = append(starts, off)
+		}
+		off += len(line) + 1
+	}
+	if len(starts) == 0 {
+		return 0, 0, "", false
+	}
+	at := starts[r.IntN(len(starts))]
+	switch r.IntN(6) {
+	case 0: // rename the target
+		return at, at, "x", true
+	case 1: // break its first line (delete the colon)
+		colon := at + strings.IndexByte(text[at:], ':')
+		return colon, colon + 1, "", true
+	case 2: // a new target in front of it
+		return at, at, "zq:\n    emit(text=\"${ZQ3}\")\n\n", true
+	default: // inside its body
+		body := at + strings.IndexByte(text[at:], '\n') + 1
+		if body <= at || body >= len(text) {
+			return 0, 0, "", false
+		}
+		end := body + strings.IndexByte(text[body:], '\n')
+		if end < body {
+			end = len(text)
+		}
+		from = runeStart(text, body+r.IntN(end-body+1))
+		return from, from, editSnippets[r.IntN(len(editSnippets))], true
+	}
+}
+
+// headerEdit returns a random insertion in the header block of text (its
+// first lines starting with '#').
+func headerEdit(r *rand.Rand, text string) (from, to int, ins string) {
+	end := 0
+	for end < len(text) && text[end] == '#' {
+		i := strings.IndexByte(text[end:], '\n')
+		if i < 0 {
+			break
+		}
+		end += i + 1
+	}
+	from = runeStart(text, r.IntN(end+1))
+	return from, from, headerSnippets[r.IntN(len(headerSnippets))]
 }
 
 // publishedKeys renders published diagnostics for comparison, sorted.
@@ -141,6 +203,8 @@ func TestEditsMatchFromScratch(t *testing.T) {
 			var mu sync.Mutex
 			full := map[string][]protocol.Diagnostic{} // "uri@version" -> its full publication
 			opts := mode.opts
+			var spliced atomic.Int64
+			opts.spliced = func(string) { spliced.Add(1) }
 			opts.sent = func(u string, v int32, isFull bool, diags []protocol.Diagnostic) {
 				if isFull {
 					mu.Lock()
@@ -191,8 +255,12 @@ func TestEditsMatchFromScratch(t *testing.T) {
 							n, seed, step, len(g), len(w), strings.Join(g, "\n      "), strings.Join(w, "\n      "), text)
 					}
 				}
-				for step := 1; step <= 40; step++ {
-					from, to, ins, next := randomEdit(r, text)
+				// edit sends one change; undo is the change that reverts
+				// the last one
+				var undo func()
+				var edit func(from, to int, ins string)
+				edit = func(from, to int, ins string) {
+					removed := text[from:to]
 					v++
 					c.notify("textDocument/didChange", map[string]any{
 						"textDocument": map[string]any{"uri": u, "version": v},
@@ -200,7 +268,33 @@ func TestEditsMatchFromScratch(t *testing.T) {
 							"range": map[string]any{"start": lspPos(text, from), "end": lspPos(text, to)},
 							"text":  ins}},
 					})
-					text = next
+					text = text[:from] + ins + text[to:]
+					undo = func() { edit(from, from+len(ins), removed) }
+				}
+				for step := 1; step <= 40; step++ {
+					switch k := r.IntN(10); {
+					case k < 4:
+						from, to, ins, _ := randomEdit(r, text)
+						edit(from, to, ins)
+					case k < 7:
+						if from, to, ins, ok := targetEdit(r, text); ok {
+							edit(from, to, ins)
+						}
+					case k < 8:
+						edit(headerEdit(r, text))
+					case k < 9 && undo != nil:
+						undo()
+					default: // typing: a burst of keystrokes at one place
+						from, _, _, ok := targetEdit(r, text)
+						if !ok {
+							from = runeStart(text, r.IntN(len(text)+1))
+						}
+						for _, ch := range "${ZQ9}" {
+							edit(from, from, string(ch))
+							from++
+							time.Sleep(time.Duration(r.IntN(1500)) * time.Microsecond)
+						}
+					}
 					switch r.IntN(10) {
 					case 0: // let this version's publications happen
 						c.waitDiags(u, atVersion(v))
@@ -213,6 +307,10 @@ func TestEditsMatchFromScratch(t *testing.T) {
 					}
 				}
 				compare(40)
+			}
+			t.Logf("%d full analyses parsed incrementally", spliced.Load())
+			if spliced.Load() == 0 {
+				t.Errorf("no full analysis took the incremental parse")
 			}
 		})
 	}

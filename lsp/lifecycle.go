@@ -164,6 +164,7 @@ func (s *Server) didChange(p *protocol.DidChangeTextDocumentParams) {
 		d.logSpans(d.edit, spans) // for moving an older analysis's findings (keepCarry)
 	}
 	d.carry = shiftDiags(d.carry, spans)
+	d.logTreeSpans(d.edit, spans)
 	if d.inc.ok {
 		d.inc.spans = append(d.inc.spans, spans...)
 	}
@@ -188,6 +189,7 @@ func (s *Server) didSave(p *protocol.DidSaveTextDocumentParams) {
 		d.edit++
 		d.now.Store(int64(d.edit))
 		d.logSpans(d.edit, whole)
+		d.logTreeSpans(d.edit, whole)
 	}
 	s.scheduleEditLocked(d, 0)
 }
@@ -697,11 +699,26 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 		}
 	}
 	pre := s.takePre(d, edit)
-	if pre == nil && s.defaultAnalyzer && !isSkillMD(u) {
-		// no quick parse of this text to take over: the compiled unit of
-		// the text (tree, parser diagnostics as own copies, checker facts)
-		cu := wsenv.Parse(docName(u), text)
-		pre = &preParse{file: cu.File, diags: cu.ParsedCopy(), info: cu.Info}
+	var tree *parsedTree // the parse to keep for the next incremental one
+	if pre != nil {
+		tree = &parsedTree{edit: edit, file: pre.file, raw: copyDiags(pre.diags)}
+	} else if s.defaultAnalyzer && !isSkillMD(u) {
+		if f, raw, ok := s.spliced(d, edit, text, lines); ok {
+			// the edits since the last parse stayed inside one target
+			pre = &preParse{file: f, diags: copyDiags(raw)}
+			tree = &parsedTree{edit: edit, file: f, raw: raw}
+		} else {
+			// the compiled unit of the text (tree, parser diagnostics as
+			// own copies, checker facts)
+			cu := wsenv.Parse(docName(u), text)
+			pre = &preParse{file: cu.File, diags: cu.ParsedCopy(), info: cu.Info}
+			tree = &parsedTree{edit: edit, file: cu.File, raw: cu.Parsed}
+		}
+	}
+	if tree != nil {
+		s.mu.Lock()
+		d.keepTree(tree)
+		s.mu.Unlock()
 	}
 	if stop != nil && stop() {
 		return nil, errSuperseded
@@ -723,6 +740,34 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 	return snap, nil
 }
 
+// spliced is the incremental parse of edit of d (text, lines) from the
+// document's last parsed tree (spliceTree); ok is false when it does not
+// apply.
+func (s *Server) spliced(d *document, edit int, text []byte, lines *ast.LineTable) (*ast.File, ast.Diagnostics, bool) {
+	s.mu.Lock()
+	t, c, ok := d.treeSpan(edit)
+	s.mu.Unlock()
+	if !ok {
+		return nil, nil, false
+	}
+	f, raw, ok := spliceTree(docName(d.uri), t, text, lines, c)
+	if ok && s.opts.spliced != nil {
+		s.opts.spliced(d.uri)
+	}
+	return f, raw, ok
+}
+
+// copyDiags returns copies of ds (the linter sets the severities of the
+// parser's diagnostics it is given).
+func copyDiags(ds ast.Diagnostics) ast.Diagnostics {
+	out := make(ast.Diagnostics, len(ds))
+	for i, d := range ds {
+		cp := *d
+		out[i] = &cp
+	}
+	return out
+}
+
 // takePre returns the quick publication's parse of edit of d, once.
 func (s *Server) takePre(d *document, edit int) *preParse {
 	s.mu.Lock()
@@ -737,7 +782,8 @@ func (s *Server) takePre(d *document, edit int) *preParse {
 
 // maxSnapshots bounds the analyses kept in memory: those of the most
 // recently used documents. The others keep their text and diagnostics
-// and are analysed again when a request needs them.
+// and are analysed again when a request needs them (their tree for the
+// incremental parse goes too).
 const maxSnapshots = 16
 
 // touch marks d as recently used and drops the analyses of the documents
@@ -752,4 +798,5 @@ func (s *Server) touch(d *document) {
 	old := s.recent[0]
 	s.recent = slices.Delete(s.recent, 0, 1)
 	old.snap.Store(nil)
+	old.tree, old.treeLog = nil, nil // the same tree: the next analysis parses whole
 }

@@ -65,6 +65,9 @@ type Options struct {
 	// sent, when set (tests), sees every publication the server sends
 	// with whether it is the full analysis.
 	sent func(u string, v int32, full bool, diags []protocol.Diagnostic)
+	// spliced, when set (tests), is told of every full analysis whose
+	// parse was incremental (spliceTree).
+	spliced func(u string)
 }
 
 // quickMinSize is the document size from which edits get a quick

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
 
@@ -149,3 +150,49 @@ func (c *extClient) firstLatencies(u string, sent []time.Time) []time.Duration {
 
 func BenchmarkExtTyping1000(b *testing.B) { benchExtTyping(b, 1000) }
 func BenchmarkExtTyping5000(b *testing.B) { benchExtTyping(b, 5000) }
+
+// benchTyping is the typing benchmark in process: the same skill and
+// edits as benchExtTyping, one at a time, each timed from its didChange
+// to the full publication of its version (debounce off). ns/op and the
+// allocations are those of one edit's whole pipeline: the quick
+// publication, the full analysis (incremental parse, checker, rules), the
+// conversion and encoding of both publications.
+func benchTyping(b *testing.B, n int) {
+	dir := benchWorkspace(b, 50)
+	text := realisticSkill("main", n, 50)
+	path := filepath.Join(dir, "main.skill.md")
+	must(b, os.WriteFile(path, []byte(text), 0o644))
+	lines := strings.Split(text, "\n")
+	var editLines []int
+	for i, l := range lines {
+		if strings.HasPrefix(l, "    $set A") {
+			editLines = append(editLines, i)
+		}
+	}
+	fulls := make(chan int32, 1024)
+	c := newTestClient(b, Options{Debounce: -1, sent: func(_ string, v int32, full bool, _ []protocol.Diagnostic) {
+		if full {
+			fulls <- v
+		}
+	}})
+	c.initialize(dir)
+	u := string(uri.File(path))
+	c.open(u, text)
+	for v := <-fulls; v != 1; v = <-fulls {
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for e := 0; e < b.N; e++ {
+		ln := editLines[(e*7)%len(editLines)]
+		col := strings.Index(lines[ln], "\"value ") + 7
+		v := int32(e + 2)
+		c.incremental(u, int(v), uint32(ln), uint32(col), fmt.Sprintf("${ZQ%d}", e))
+		for got := <-fulls; got != v; got = <-fulls {
+		}
+		// the edits of a line move its later columns: keep the line's text
+		lines[ln] = lines[ln][:col] + fmt.Sprintf("${ZQ%d}", e) + lines[ln][col:]
+	}
+}
+
+func BenchmarkTyping1000(b *testing.B) { benchTyping(b, 1000) }
+func BenchmarkTyping5000(b *testing.B) { benchTyping(b, 5000) }

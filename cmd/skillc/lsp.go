@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 
 	"github.com/urfave/cli/v2"
 
@@ -23,6 +24,8 @@ func lspCommand() *cli.Command {
 			&cli.BoolFlag{Name: "stdio", Usage: "accepted for editor compatibility (stdio is the only transport)"},
 			&cli.DurationFlag{Name: "debounce", Usage: "delay between the last edit and its full diagnostics (0: none; large files get the parser's findings at once)", Value: lsp.DefaultDebounce},
 			&cli.StringFlag{Name: "log", Usage: "append the server log to this file instead of stderr"},
+			&cli.StringFlag{Name: "cpuprofile", Hidden: true, EnvVars: []string{"SKILLC_LSP_CPUPROFILE"},
+				Usage: "write a Go CPU profile of the whole session to this file (for measuring the server)"},
 		},
 		Action: func(c *cli.Context) error {
 			var logw io.Writer = os.Stderr
@@ -33,6 +36,17 @@ func lspCommand() *cli.Command {
 				}
 				defer f.Close()
 				logw = f
+			}
+			if path := c.String("cpuprofile"); path != "" {
+				f, err := os.Create(path)
+				if err != nil {
+					return cli.Exit(fmt.Sprintf("skillc lsp: --cpuprofile: %v", err), 2)
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return cli.Exit(fmt.Sprintf("skillc lsp: --cpuprofile: %v", err), 2)
+				}
+				defer pprof.StopCPUProfile()
 			}
 			home, _ := os.UserHomeDir()
 			self, err := os.Executable()

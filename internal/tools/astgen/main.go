@@ -1,6 +1,8 @@
 // Command astgen generates the traversals of package ast from its node
 // structs: the node kinds and KindOf, isNil, the child walk behind Walk,
-// Inspect, All and Children (eachChild), and the scanner behind Scan. A
+// Inspect, All and Children (eachChild), the scanner behind Scan, and the
+// shifted copy behind Shifted (every field: positions moved, children
+// copied, other values shared; a field type it does not know fails). A
 // node type is a struct whose pointer has the aNode method; its children
 // are its fields of a node type (*T, []*T) or of an interface that embeds
 // Node (Node, Stmt, Expr, Cond, TextPart, and slices of them), in field
@@ -19,6 +21,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,6 +79,29 @@ type node struct {
 	name     string
 	children []field
 	rule     rule
+	copies   []copyField // every field, for the shifted copy
+	memo     bool        // its copies may be shared between two fields of the tree
+	// memoBy is the field (of a second view, rule skip) whose being
+	// non-empty means shared nodes below: the copy of this node then
+	// keeps a memo of the copies made
+	memoBy string
+}
+
+// copyKind says what the shifted copy does with one field.
+type copyKind int
+
+const (
+	keepField  copyKind = iota + 1 // a value without positions, shared
+	posField                       // a Pos, moved
+	rangeField                     // a Range (embedded or named), moved
+	childField                     // a child node or slice of them, copied
+)
+
+// copyField is one field of a node type as the shifted copy treats it.
+type copyField struct {
+	name string
+	kind copyKind
+	ch   field // for childField
 }
 
 // generate reads the node structs of the package in dir and returns the
@@ -133,6 +159,7 @@ func collect(files []*ast.File) ([]node, error) {
 		}
 	}
 	structs := map[string]*ast.StructType{}
+	basic := map[string]bool{} // the package's named types over a basic type
 	var order []string
 	ifaces := map[string]bool{"Node": true}
 	embeds := map[string][]string{}
@@ -150,6 +177,8 @@ func collect(files []*ast.File) ([]node, error) {
 						structs[ts.Name.Name] = t
 						order = append(order, ts.Name.Name)
 					}
+				case *ast.Ident:
+					basic[ts.Name.Name] = isBasic(t.Name)
 				case *ast.InterfaceType:
 					for _, m := range t.Methods.List {
 						if id, ok := m.Type.(*ast.Ident); ok && len(m.Names) == 0 {
@@ -175,6 +204,7 @@ func collect(files []*ast.File) ([]node, error) {
 		}
 	}
 	used := map[string]bool{}
+	memoTypes := map[string]bool{} // node types shared between two fields
 	var nodes []node
 	for _, name := range order {
 		n := node{name: name, rule: special[name]}
@@ -182,6 +212,13 @@ func collect(files []*ast.File) ([]node, error) {
 			used[name] = true
 		}
 		for _, fl := range structs[name].Fields.List {
+			if name != "File" {
+				cfs, err := copyFields(name, fl, isNode, ifaces, basic)
+				if err != nil {
+					return nil, err
+				}
+				n.copies = append(n.copies, cfs...)
+			}
 			elem, iface, slice, ok := childType(fl.Type, isNode, ifaces)
 			if !ok {
 				continue
@@ -191,6 +228,12 @@ func collect(files []*ast.File) ([]node, error) {
 				r := special[key]
 				if r != 0 {
 					used[key] = true
+				}
+				if r == skip || r == notInNeeds {
+					memoTypes[elem] = true
+				}
+				if r == skip {
+					n.memoBy = id.Name
 				}
 				if r == skip {
 					continue
@@ -203,12 +246,74 @@ func collect(files []*ast.File) ([]node, error) {
 		}
 		nodes = append(nodes, n)
 	}
+	for i := range nodes {
+		if memoTypes[nodes[i].name] {
+			nodes[i].memo = true
+		}
+	}
 	for key := range special {
 		if !used[key] {
 			return nil, fmt.Errorf("special names %s, which is not a node type or child field of package ast", key)
 		}
 	}
 	return nodes, nil
+}
+
+// copyFields returns how the shifted copy treats the field fl of node
+// type owner. A field of any other type (a struct holding positions the
+// copy would not move) stops the generator.
+func copyFields(owner string, fl *ast.Field, isNode, ifaces, basic map[string]bool) ([]copyField, error) {
+	names := []string{}
+	for _, id := range fl.Names {
+		names = append(names, id.Name)
+	}
+	var kind copyKind
+	var ch field
+	if elem, iface, slice, ok := childType(fl.Type, isNode, ifaces); ok {
+		kind, ch = childField, field{elem: elem, iface: iface, slice: slice}
+	} else {
+		switch t := fl.Type.(type) {
+		case *ast.Ident:
+			switch {
+			case t.Name == "Pos":
+				kind = posField
+			case t.Name == "Range":
+				kind = rangeField
+				if len(names) == 0 {
+					names = []string{"Range"}
+				}
+			case basic[t.Name] || isBasic(t.Name):
+				kind = keepField
+			}
+		case *ast.ArrayType:
+			if id, ok := t.Elt.(*ast.Ident); ok && t.Len == nil && isBasic(id.Name) {
+				kind = keepField
+			}
+		case *ast.MapType:
+			kind = keepField // values parsed from the text (test inputs), no positions
+		}
+	}
+	if kind == 0 {
+		return nil, fmt.Errorf("%s.%v: a field of type %s: the shifted copy knows no such field (add it to copyFields)",
+			owner, names, types.ExprString(fl.Type))
+	}
+	out := make([]copyField, 0, len(names))
+	for _, nm := range names {
+		c := ch
+		c.name = nm
+		out = append(out, copyField{name: nm, kind: kind, ch: c})
+	}
+	return out, nil
+}
+
+// isBasic reports whether name is one of Go's basic types.
+func isBasic(name string) bool {
+	switch name {
+	case "bool", "string", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16",
+		"uint32", "uint64", "float32", "float64", "byte", "rune":
+		return true
+	}
+	return false
 }
 
 // hasPair reports whether a struct has both Bind *Binding and Fallback *Fallback.
@@ -347,5 +452,69 @@ func eachChild(n Node, f func(Node) bool) bool {
 			}
 		}
 		p("\ts.leave(n, Kind%s, e)\n}\n", n.name)
+	}
+	writeShift(p, nodes)
+}
+
+// writeShift writes the shifted copy: shifter.node and one copy method
+// per node type but File.
+func writeShift(p func(string, ...any), nodes []node) {
+	p(`
+// node returns a copy of the subtree n with every position moved by
+// s.delta (see Shifted); nil stays nil.
+func (s *shifter) node(n Node) Node {
+	switch n := n.(type) {
+`)
+	for _, n := range nodes {
+		if n.name == "File" {
+			continue
+		}
+		p("\tcase *%s:\n\t\treturn s.copy%s(n)\n", n.name, n.name)
+	}
+	p("\t}\n\treturn n\n}\n")
+	for _, n := range nodes {
+		if n.name == "File" {
+			continue
+		}
+		p("\nfunc (s *shifter) copy%s(n *%s) *%s {\n\tif n == nil {\n\t\treturn nil\n\t}\n", n.name, n.name, n.name)
+		if n.memo {
+			p("\tif c, ok := s.memo[n]; ok {\n\t\treturn c.(*%s)\n\t}\n", n.name)
+		}
+		if n.memoBy != "" {
+			p("\tif len(n.%s) > 0 && s.memo == nil {\n\t\ts.memo = map[Node]Node{}\n\t\tdefer func() { s.memo = nil }()\n\t}\n", n.memoBy)
+		}
+		p("\tcp := *n\n")
+		if n.memo {
+			p("\tif s.memo != nil {\n\t\ts.memo[n] = &cp\n\t}\n")
+		}
+		for _, c := range n.copies {
+			switch c.kind {
+			case posField:
+				p("\tcp.%s = s.pos(cp.%s)\n", c.name, c.name)
+			case rangeField:
+				p("\tcp.%s = s.rng(cp.%s)\n", c.name, c.name)
+			case childField:
+				elemType := "*" + c.ch.elem
+				copyOf := "s.copy" + c.ch.elem + "(%s)"
+				if c.ch.iface {
+					elemType = c.ch.elem
+					copyOf = "s.node(%s).(" + c.ch.elem + ")"
+				}
+				if c.ch.slice {
+					p("\tif n.%s != nil {\n\t\tcp.%s = make([]%s, len(n.%s))\n\t\tfor i, c := range n.%s {\n", c.name, c.name, elemType, c.name, c.name)
+					if c.ch.iface {
+						p("\t\t\tif c != nil {\n\t\t\t\tcp.%s[i] = %s\n\t\t\t}\n", c.name, fmt.Sprintf(copyOf, "c"))
+					} else {
+						p("\t\t\tcp.%s[i] = %s\n", c.name, fmt.Sprintf(copyOf, "c"))
+					}
+					p("\t\t}\n\t}\n")
+				} else if c.ch.iface {
+					p("\tif n.%s != nil {\n\t\tcp.%s = %s\n\t}\n", c.name, c.name, fmt.Sprintf(copyOf, "n."+c.name))
+				} else {
+					p("\tcp.%s = %s\n", c.name, fmt.Sprintf(copyOf, "n."+c.name))
+				}
+			}
+		}
+		p("\treturn &cp\n}\n")
 	}
 }
