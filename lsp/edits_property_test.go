@@ -89,7 +89,7 @@ func targetEdit(r *rand.Rand, text string) (from, to int, ins string, ok bool) {
 		if i := strings.IndexByte(line, '\n'); i >= 0 {
 			line = line[:i]
 		}
-		if reTargetLine.MatchString(line) && !strings.HasPrefix(line, "default") {
+		if reTargetLine().MatchString(line) && !strings.HasPrefix(line, "default") {
 			starts = append(starts, off)
 		}
 		off += len(line) + 1
