@@ -191,7 +191,31 @@ func shiftDiags(ds ast.Diagnostics, spans []span) ast.Diagnostics {
 			}
 			cp.Related = append(cp.Related, rel)
 		}
+		cp.Fixes = shiftFixes(d.Fixes, spans)
 		out = append(out, &cp)
+	}
+	return out
+}
+
+// shiftFixes moves the edits of fixes through spans. A fix with an edit
+// that a later edit touched is dropped: applied to the new text it would
+// change the wrong bytes.
+func shiftFixes(fixes []ast.Fix, spans []span) []ast.Fix {
+	if len(fixes) == 0 {
+		return fixes
+	}
+	out := make([]ast.Fix, 0, len(fixes))
+next:
+	for _, f := range fixes {
+		edits := make([]ast.TextEdit, len(f.Edits))
+		for i, e := range f.Edits {
+			r, ok := shiftRange(e.Range, spans)
+			if !ok {
+				continue next
+			}
+			edits[i] = ast.TextEdit{Range: r, NewText: e.NewText}
+		}
+		out = append(out, ast.Fix{Title: f.Title, Edits: edits})
 	}
 	return out
 }

@@ -240,3 +240,36 @@ func TestDiskChangeRechecksDependents(t *testing.T) {
 			strings.Contains(fmt.Sprint(p.Diagnostics), "skill callee does not export ANSWER")
 	})
 }
+
+// TestShiftDiagsMovesFixes pins that a carried finding's quick fixes move
+// with it, and that a fix whose edit a later edit touched is dropped
+// rather than applied to the wrong bytes.
+func TestShiftDiagsMovesFixes(t *testing.T) {
+	// "aaaa bbbb cccc dddd": the finding on cccc has one fix editing cccc
+	// and one editing bbbb
+	d := ast.Errorf("r", ast.RangeOf(10, 14), "finding").
+		WithFix("rename", ast.RangeOf(10, 14), "CCCC").
+		WithFix("touch bbbb", ast.RangeOf(5, 9), "BBBB")
+	// insert "xyz" at offset 2 (inside aaaa): everything after moves by 3
+	out := shiftDiags(ast.Diagnostics{d}, []span{{2, 2, 3}})
+	if len(out) != 1 || len(out[0].Fixes) != 2 {
+		t.Fatalf("shifted = %+v", out)
+	}
+	if got := out[0].Fixes[0].Edits[0].Range; got != ast.RangeOf(13, 17) {
+		t.Errorf("first fix edit at %v, want %v", got, ast.RangeOf(13, 17))
+	}
+	if got := out[0].Fixes[1].Edits[0].Range; got != ast.RangeOf(8, 12) {
+		t.Errorf("second fix edit at %v, want %v", got, ast.RangeOf(8, 12))
+	}
+	if d.Fixes[0].Edits[0].Range != ast.RangeOf(10, 14) {
+		t.Error("shiftDiags modified its input's fixes")
+	}
+	// replace "bbbb": the finding stays, the fix that edits bbbb goes
+	out = shiftDiags(ast.Diagnostics{d}, []span{{5, 9, 2}})
+	if len(out) != 1 || len(out[0].Fixes) != 1 || out[0].Fixes[0].Title != "rename" {
+		t.Fatalf("after an edit of bbbb: %+v", out)
+	}
+	if got := out[0].Fixes[0].Edits[0].Range; got != ast.RangeOf(8, 12) {
+		t.Errorf("kept fix edit at %v, want %v", got, ast.RangeOf(8, 12))
+	}
+}
