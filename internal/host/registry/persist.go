@@ -24,7 +24,7 @@ import (
 // cacheMagic starts a cache file; its number changes whenever the
 // layout or the way a record is derived from a package changes (a file
 // of another version is ignored).
-const cacheMagic = "skillc-registry-cache 4\n"
+const cacheMagic = "skillc-registry-cache 5\n"
 
 // The cache file (all integers uvarint unless said; a string is its
 // length then its bytes; a time is its Unix nanoseconds, zig-zag):
@@ -35,9 +35,8 @@ const cacheMagic = "skillc-registry-cache 4\n"
 //	  hashes:   n × (path, size, mtime, sum)
 //	  listings: n × (dir, mtime, n × (name, mode))
 //	  packages: n × (dir, record)
-//	  rare:     a gob stream of the few records' classification, contract
-//	            and diagnostics with fixes or related locations (by
-//	            package index)
+//	  rare:     a gob stream of the few records' classification and
+//	            contract (by package index)
 //	sources:  every record's Src, then the bodies that are not its tail
 //
 // A record is written field by field (below); its Src and Body are
@@ -176,13 +175,7 @@ func (e *enc) record(r *Record) {
 	if plainDiags(r.Diags) {
 		e.uint(uint64(len(r.Diags)) + 1)
 		for _, d := range r.Diags {
-			e.int(int64(d.Severity))
-			e.str(d.Rule)
-			e.str(d.Message)
-			e.int(int64(d.Range.From))
-			e.int(int64(d.Range.To))
-			e.str(d.Target)
-			e.str(d.File)
+			e.diag(d)
 		}
 	} else {
 		e.uint(0) // none, or in the gob stream
@@ -201,6 +194,42 @@ func (e *enc) record(r *Record) {
 		e.uint(uint64(len(body)))
 		e.blob = append(e.blob, body...)
 	}
+}
+
+// diag writes a diagnostic; its lists keep nil apart from empty.
+func (e *enc) diag(d *ast.Diagnostic) {
+	e.int(int64(d.Severity))
+	e.str(d.Rule)
+	e.str(d.Message)
+	e.int(int64(d.Range.From))
+	e.int(int64(d.Range.To))
+	e.str(d.Target)
+	e.str(d.File)
+	e.uint(listLen(d.Related == nil, len(d.Related)))
+	for _, r := range d.Related {
+		e.str(r.File)
+		e.int(int64(r.Range.From))
+		e.int(int64(r.Range.To))
+		e.str(r.Message)
+	}
+	e.uint(listLen(d.Fixes == nil, len(d.Fixes)))
+	for _, f := range d.Fixes {
+		e.str(f.Title)
+		e.uint(listLen(f.Edits == nil, len(f.Edits)))
+		for _, t := range f.Edits {
+			e.int(int64(t.Range.From))
+			e.int(int64(t.Range.To))
+			e.str(t.NewText)
+		}
+	}
+}
+
+// listLen is how a list's length is written: 0 for nil, else length+1.
+func listLen(isNil bool, n int) uint64 {
+	if isNil {
+		return 0
+	}
+	return uint64(n) + 1
 }
 
 // errDamaged reports a cache file that cannot be read back.
@@ -347,6 +376,31 @@ func (d *dec) value(depth int) any {
 	return nil
 }
 
+// diag reads a diagnostic written by enc.diag into x.
+func (d *dec) diag(x *ast.Diagnostic) {
+	x.Severity, x.Rule, x.Message = ast.Severity(d.int()), d.str(), d.str()
+	x.Range = ast.Range{From: ast.Pos(d.int()), To: ast.Pos(d.int())}
+	x.Target, x.File = d.str(), d.str()
+	if n := d.count(); n > 0 {
+		x.Related = make([]ast.Related, n-1)
+		for i := range x.Related {
+			x.Related[i] = ast.Related{File: d.str(), Range: ast.Range{From: ast.Pos(d.int()), To: ast.Pos(d.int())}, Message: d.str()}
+		}
+	}
+	if n := d.count(); n > 0 {
+		x.Fixes = make([]ast.Fix, n-1)
+		for i := range x.Fixes {
+			x.Fixes[i].Title = d.str()
+			if m := d.count(); m > 0 {
+				x.Fixes[i].Edits = make([]ast.TextEdit, m-1)
+				for j := range x.Fixes[i].Edits {
+					x.Fixes[i].Edits[j] = ast.TextEdit{Range: ast.Range{From: ast.Pos(d.int()), To: ast.Pos(d.int())}, NewText: d.str()}
+				}
+			}
+		}
+	}
+}
+
 // record reads a record written by enc.record (its strings share d.s;
 // its Src and Body are read from d.src when asked for).
 func (d *dec) record() *Record {
@@ -373,8 +427,7 @@ func (d *dec) record() *Record {
 		ds := make([]ast.Diagnostic, n-1)
 		r.Diags = make(ast.Diagnostics, n-1)
 		for i := range ds {
-			ds[i] = ast.Diagnostic{Severity: ast.Severity(d.int()), Rule: d.str(), Message: d.str(),
-				Range: ast.Range{From: ast.Pos(d.int()), To: ast.Pos(d.int())}, Target: d.str(), File: d.str()}
+			d.diag(&ds[i])
 			r.Diags[i] = &ds[i]
 		}
 	}
@@ -680,17 +733,16 @@ func (c *cache) save(file, opts string, live map[string]bool) error {
 	return os.Rename(tmp.Name(), file)
 }
 
-// plainDiags reports whether ds is a non-empty list of diagnostics
-// without related locations or fixes, which the record carries itself
-// (most packages' diagnostics: unknown keys, long lines); the others go
-// to the gob stream, which cost 20 ms to decode at 5,000 real packages
-// when it held them all.
+// plainDiags reports whether ds is a non-empty list the record
+// carries itself (every entry set); the gob stream, which cost 20 ms to
+// decode at 5,000 real packages when it held every record's
+// diagnostics, keeps only what is left.
 func plainDiags(ds ast.Diagnostics) bool {
 	if len(ds) == 0 {
 		return false
 	}
 	for _, d := range ds {
-		if d == nil || d.Related != nil || d.Fixes != nil {
+		if d == nil {
 			return false
 		}
 	}
