@@ -274,12 +274,12 @@ func skillsValidate(c *cli.Context, s *streams) error {
 	for _, rec := range reg.All() {
 		ds := append(ast.Diagnostics(nil), rec.Diags...)
 		if rec.Kind == registry.KindScript {
-			u := workspace.Parse(rec.Location, rec.Src)
+			u := workspace.Parse(rec.Location, rec.Source())
 			_, ds = lint.CheckParsed(u.File, u.ParsedCopy(), nil, env.opts)
-		} else if s, _ := agentskills.Parse(agentskills.Input{Path: rec.Location, Src: rec.Src}, agentskills.Options{}); s != nil {
+		} else if s, _ := agentskills.Parse(agentskills.Input{Path: rec.Location, Src: rec.Source()}, agentskills.Options{}); s != nil {
 			ds = skillmd.Finish(s, ds, env.opts)
 		}
-		results = append(results, ast.FileDiagnostics{File: rec.Location, Src: rec.Src, Diags: ds})
+		results = append(results, ast.FileDiagnostics{File: rec.Location, Src: rec.Source(), Diags: ds})
 	}
 	byPath := map[string]ast.Diagnostics{}
 	for _, p := range reg.Problems() {

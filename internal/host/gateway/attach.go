@@ -116,7 +116,7 @@ func (g *Gateway) Attach(ctx context.Context, req AttachRequest) (*AttachResult,
 		}
 	}
 	out.AttachedAt = g.now().UTC().Format(time.RFC3339Nano)
-	ex, err := g.execute(ctx, ExecRequest{Record: rec, Source: rec.Src, Inputs: inputs, TraceID: req.Options.TraceID,
+	ex, err := g.execute(ctx, ExecRequest{Record: rec, Source: rec.Source(), Inputs: inputs, TraceID: req.Options.TraceID,
 		TriggerName: "attach " + typ + " " + ref, Caller: req.Options.Caller})
 	if err != nil {
 		if r, ok := err.(*Reason); ok {

@@ -68,11 +68,11 @@ func analyze(rec *registry.Record) *docTerms {
 	d[fieldTags] = stemAll(words(strings.Join(append(rec.Tags, frontmatterTags(rec)...), " ")))
 	d[fieldHeadings] = stemAll(words(strings.Join(rec.Headings, "\n")))
 	if rec.Kind == registry.KindPackage {
-		d[fieldParagraph] = stemAll(words(firstParagraph(rec.Body)))
+		d[fieldParagraph] = stemAll(words(firstParagraph(rec.Text())))
 	}
 	d[fieldTools] = stemAll(words(strings.Join(rec.Tools, " ")))
 	if rec.Kind == registry.KindPackage {
-		d[fieldBody] = bodyStems(rec.Body)
+		d[fieldBody] = bodyStems(rec.Text())
 	}
 	return &d
 }

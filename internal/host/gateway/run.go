@@ -120,7 +120,7 @@ func (g *Gateway) Run(ctx context.Context, req RunRequest) (*RunResponse, error)
 	if err := checkInputs(rec, req.Inputs, nil); err != nil {
 		return nil, &RequestError{Reason: *err}
 	}
-	ex, err := g.execute(ctx, ExecRequest{Record: rec, Source: rec.Src, Inputs: req.Inputs, TraceID: req.Options.TraceID, TriggerName: "run", Caller: req.Options.Caller})
+	ex, err := g.execute(ctx, ExecRequest{Record: rec, Source: rec.Source(), Inputs: req.Inputs, TraceID: req.Options.TraceID, TriggerName: "run", Caller: req.Options.Caller})
 	if err != nil {
 		if r, ok := err.(*Reason); ok {
 			return nil, &RequestError{Reason: *r}
@@ -167,7 +167,7 @@ func (g *Gateway) execute(ctx context.Context, req ExecRequest) (*Execution, err
 // packageExecution is a package's load receipt with its instructions.
 func packageExecution(rec *registry.Record, inputs map[string]any) Execution {
 	r := skillrt.ReceiptOf(rec)
-	return Execution{Kind: string(registry.KindPackage), Receipt: &r, Instructions: rec.Body, Inputs: inputs}
+	return Execution{Kind: string(registry.KindPackage), Receipt: &r, Instructions: rec.Text(), Inputs: inputs}
 }
 
 // resolve finds a visible skill by id or name and checks it may be used.

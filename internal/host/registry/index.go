@@ -38,7 +38,8 @@ type cache struct {
 	hashes map[string]stamp
 	pkgs   map[string]*Record
 	dirs   map[string]dirStamp
-	dirty  bool // changed since the last save
+	dirty  bool     // changed since the last save
+	src    *srcFile // the loaded cache file's sources region
 }
 
 // dirStamp is a package directory's listing, valid while the

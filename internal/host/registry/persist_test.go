@@ -46,7 +46,7 @@ func TestCacheFile(t *testing.T) {
 	for _, name := range []string{"alpha", "beta", "gamma"} {
 		a, _ := first.Lookup(name)
 		b, _ := second.Lookup(name)
-		if a.Digest != b.Digest || !reflect.DeepEqual(a.Frontmatter, b.Frontmatter) || !reflect.DeepEqual(a.Resources, b.Resources) || a.Body != b.Body || string(a.Src) != string(b.Src) || a.Loadable != b.Loadable {
+		if a.Digest != b.Digest || !reflect.DeepEqual(a.Frontmatter, b.Frontmatter) || !reflect.DeepEqual(a.Resources, b.Resources) || a.Text() != b.Text() || string(a.Source()) != string(b.Source()) || a.Loadable != b.Loadable {
 			t.Errorf("%s from the cache differs:\n%+v\n%+v", name, b, a)
 		}
 	}
@@ -115,6 +115,14 @@ func TestCacheFile(t *testing.T) {
 	}
 }
 
+// read returns a copy of r with its Src and Body read (what a record
+// parsed from its package holds).
+func read(r *Record) *Record {
+	cp := *r
+	cp.Src, cp.Body, cp.lazy = r.Source(), r.Text(), nil
+	return &cp
+}
+
 // TestCacheFileRecords: every field of a record read back from the cache
 // file equals the record parsed from the package — frontmatter of every
 // YAML value type, classification, validation diagnostics, resources,
@@ -142,7 +150,10 @@ func TestCacheFileRecords(t *testing.T) {
 	}
 	var diags, class, typed bool
 	for i := range a {
-		if !reflect.DeepEqual(a[i], b[i]) {
+		if b[i].lazy == nil || b[i].Src != nil || b[i].Body != "" {
+			t.Errorf("%s from the cache has its source read at load", a[i].ID)
+		}
+		if !reflect.DeepEqual(a[i], read(b[i])) {
 			t.Errorf("%s from the cache differs:\n%+v\nparsed:\n%+v", a[i].ID, b[i], a[i])
 		}
 		diags = diags || len(a[i].Diags) > 0
@@ -166,5 +177,51 @@ func TestCacheFileRecords(t *testing.T) {
 		if c := third.All(); !reflect.DeepEqual(a, c) {
 			t.Errorf("a cache cut at %d of %d bytes changed the records", n, len(data))
 		}
+	}
+}
+
+// TestCacheFileSourcesLater: a record loaded from the cache file reads
+// its Src and Body only when asked, from the file it was loaded from —
+// also after a later save replaced that file — and, once that file is
+// closed, from its package.
+func TestCacheFileSourcesLater(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"alpha/SKILL.md": skillMD("alpha", "Reads spreadsheets aloud."),
+		"beta/SKILL.md":  skillMD("beta", "Merges PDF files quickly."),
+	})
+	file := filepath.Join(t.TempDir(), "registry.cache")
+	opts := Options{Roots: []Root{{Dir: root, Origin: OriginProject}}, CacheFile: file}
+	first := New(opts)
+	first.Refresh()
+	want := map[string]*Record{}
+	for _, r := range first.All() {
+		want[r.Name] = r
+	}
+
+	// unread records survive a save that replaces the file (the save
+	// reads them first)...
+	second := New(opts)
+	second.Refresh()
+	write(t, root, map[string]string{"gamma/SKILL.md": skillMD("gamma", "Draws charts.")})
+	second.Refresh()
+	for _, name := range []string{"alpha", "beta"} {
+		r, ok := second.Lookup(name)
+		if !ok || r.Text() != want[name].Body || string(r.Source()) != string(want[name].Src) {
+			t.Errorf("%s after a save: body %q, source %q", name, r.Text(), r.Source())
+		}
+	}
+
+	// ...and a record whose file was closed before it was read is read
+	// from its package
+	third := New(opts)
+	third.Refresh()
+	alpha, _ := third.Lookup("alpha")
+	cp := *alpha
+	third.cache.mu.Lock()
+	third.cache.src.close()
+	third.cache.mu.Unlock()
+	if cp.Text() != want["alpha"].Body || string(cp.Source()) != string(want["alpha"].Src) {
+		t.Errorf("alpha with its cache file closed: body %q, source %q", cp.Text(), cp.Source())
 	}
 }

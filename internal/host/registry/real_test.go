@@ -2,6 +2,7 @@ package registry
 
 import (
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -69,5 +70,44 @@ func TestRealPackages(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCacheFileRealPackages reads the 127 real packages back from the
+// cache file: every record equals the parsed one once its Src and Body
+// are read, diagnostics with fixes and related locations included (the
+// set has both kinds).
+func TestCacheFileRealPackages(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "gateway", "real", "skills"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Roots: []Root{{Dir: root, Origin: OriginConfig}}, CacheFile: filepath.Join(t.TempDir(), "registry.cache")}
+	first := New(opts)
+	first.Refresh()
+	second := New(opts)
+	second.Refresh()
+	a, b := first.All(), second.All()
+	if len(a) != 127 || len(b) != len(a) {
+		t.Fatalf("%d records, %d from the cache", len(a), len(b))
+	}
+	plain, fixes := 0, 0
+	for i := range a {
+		if b[i].lazy == nil {
+			t.Errorf("%s was not read from the cache file", a[i].ID)
+		}
+		if !reflect.DeepEqual(a[i], read(b[i])) {
+			t.Errorf("%s from the cache differs:\n%+v\nparsed:\n%+v", a[i].ID, b[i], a[i])
+		}
+		for _, d := range a[i].Diags {
+			if d.Fixes != nil || d.Related != nil {
+				fixes++
+			} else {
+				plain++
+			}
+		}
+	}
+	if plain == 0 || fixes == 0 {
+		t.Errorf("%d plain diagnostics, %d with fixes or related locations: the set should exercise both", plain, fixes)
 	}
 }

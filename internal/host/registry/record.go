@@ -84,7 +84,9 @@ type Record struct {
 	// may set for the package's scripts: its metadata env
 	// (space-separated names; packages only).
 	Env []string `json:"env,omitempty"`
-	// Body is the package's Markdown body (packages only).
+	// Body is the package's Markdown body (packages only). A record
+	// loaded from the cache file (Options.CacheFile) has it empty until
+	// read: read it with Text.
 	Body string `json:"-"`
 	// Loadable is false when the skill cannot be used (see
 	// agentskills.Skill.Loadable; collisions and disabled skills too).
@@ -92,12 +94,32 @@ type Record struct {
 	// ShadowedBy is the id of the visible skill that hides this one.
 	ShadowedBy string `json:"shadowed_by,omitempty"`
 	// Diags are the validation diagnostics of Location (Src holds its
-	// bytes for rendering). Src is read-only: a record loaded from the
-	// cache file (Options.CacheFile) shares its bytes with the file's
-	// string.
+	// bytes for rendering). A record loaded from the cache file has Src
+	// nil until read: read it with Source.
 	Diags ast.Diagnostics `json:"-"`
 	Src   []byte          `json:"-"`
 	rank  int
+	lazy  *lazySrc // where a cached record's Src and Body are
+}
+
+// Source returns the bytes of Location (Src), read from the cache file
+// the first time a cached record is asked for them.
+func (r *Record) Source() []byte {
+	if r.lazy == nil {
+		return r.Src
+	}
+	r.lazy.load()
+	return r.lazy.loadedSrc
+}
+
+// Text returns the package's Markdown body (Body), read from the cache
+// file the first time a cached record is asked for it.
+func (r *Record) Text() string {
+	if r.lazy == nil {
+		return r.Body
+	}
+	r.lazy.load()
+	return r.lazy.loadedBody
 }
 
 // Visible reports whether the model may see and load the skill.

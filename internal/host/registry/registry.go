@@ -76,7 +76,7 @@ func (r *Registry) Refresh() {
 	r.refreshing.Lock()
 	defer r.refreshing.Unlock()
 	if r.opts.CacheFile != "" && !r.loaded {
-		r.cache.load(r.opts.CacheFile, r.opts.validationKey())
+		r.cache.load(r.opts.CacheFile, r.opts)
 		r.loaded = true
 	}
 	sr := scan(r.opts)

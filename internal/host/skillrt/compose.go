@@ -239,7 +239,7 @@ func ActiveSkills(reg *registry.Registry, as []Active) string {
 		if !ok {
 			continue
 		}
-		body := closingTag().ReplaceAllString(rec.Body, "&lt;/$1")
+		body := closingTag().ReplaceAllString(rec.Text(), "&lt;/$1")
 		fmt.Fprintf(&b, "<skill name=\"%s\" origin=\"%s\" digest=\"%s\" root_dir=\"%s\">\n%s\n</skill>\n",
 			escape(rec.Name), escape(rec.Origin), rec.Digest, escape(rec.Root), strings.TrimRight(body, "\n"))
 	}
