@@ -16,25 +16,44 @@ func closest(name string, candidates []string) string {
 	if name == "" {
 		return ""
 	}
-	best, bestDist, ties := "", 1<<30, 0
+	p := newPick()
 	var rows []int // distance's scratch
 	limit := maxDistance(name)
 	for _, c := range candidates {
 		if c == name || c == "" {
 			continue
 		}
-		d := distance(name, c, limit, &rows)
-		switch {
-		case d < bestDist:
-			best, bestDist, ties = c, d, 0
-		case d == bestDist && c != best:
-			ties++
-		}
+		p.offer(c, distance(name, c, limit, &rows))
 	}
-	if bestDist > limit+1 || ties > 0 {
+	return p.result(limit)
+}
+
+// pick keeps the closest candidate offered so far and how many others
+// were as close.
+type pick struct {
+	best       string
+	dist, ties int
+}
+
+func newPick() pick { return pick{dist: 1 << 30} }
+
+// offer considers candidate c at distance d.
+func (p *pick) offer(c string, d int) {
+	switch {
+	case d < p.dist:
+		p.best, p.dist, p.ties = c, d, 0
+	case d == p.dist && c != p.best:
+		p.ties++
+	}
+}
+
+// result is the single closest candidate within limit+1, or "" when there
+// is none or several tie.
+func (p *pick) result(limit int) string {
+	if p.dist > limit+1 || p.ties > 0 {
 		return ""
 	}
-	return best
+	return p.best
 }
 
 // nameSet is a list of did-you-mean candidates prepared for many look-ups
@@ -144,7 +163,7 @@ func closestScan(name string, ns *nameSet) string {
 		ns.setNames(ns.fill())
 		ns.fill = nil
 	}
-	best, bestDist, ties := "", 1<<30, 0
+	p := newPick()
 	var rows []int // distance's scratch
 	limit := maxDistance(name)
 	var sig uint64
@@ -159,18 +178,9 @@ func closestScan(name string, ns *nameSet) string {
 			max(bits.OnesCount64(sig&^cs), bits.OnesCount64(cs&^sig)) > limit {
 			continue
 		}
-		d := distance(name, c, limit, &rows)
-		switch {
-		case d < bestDist:
-			best, bestDist, ties = c, d, 0
-		case d == bestDist && c != best:
-			ties++
-		}
+		p.offer(c, distance(name, c, limit, &rows))
 	}
-	if bestDist > limit+1 || ties > 0 {
-		return ""
-	}
-	return best
+	return p.result(limit)
 }
 
 // maxDistance is the largest edit distance still considered a typo.

@@ -25,9 +25,12 @@ type catalogJudged struct {
 	Relevant []string `json:"relevant"`
 }
 
-func loadCatalogJudged(t testing.TB) []catalogJudged {
+func loadCatalogJudged(t testing.TB) []catalogJudged { return loadIntents(t, catalogIntents) }
+
+// loadIntents reads a judged set: intents with the skills that answer them.
+func loadIntents(t testing.TB, path string) []catalogJudged {
 	t.Helper()
-	data, err := os.ReadFile(catalogIntents)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

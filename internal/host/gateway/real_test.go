@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -24,18 +23,7 @@ const (
 
 // loadRealJudged reads the real intents as they are written (relevant
 // skills named by package directory).
-func loadRealJudged(t testing.TB) []catalogJudged {
-	t.Helper()
-	data, err := os.ReadFile(realIntents)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var js []catalogJudged
-	if err := json.Unmarshal(data, &js); err != nil {
-		t.Fatal(err)
-	}
-	return js
-}
+func loadRealJudged(t testing.TB) []catalogJudged { return loadIntents(t, realIntents) }
 
 // byDirectory maps the judged set's directory names to the names of the
 // skills the registry loaded from them (31 packages carry a frontmatter
