@@ -38,9 +38,6 @@ type Weights struct {
 	// BM25Body weighs the words of a package's whole body (its first
 	// maxBodyWords).
 	BM25Body float64 `json:"bm25_body"`
-	// BM25Usage weighs the words of a package body's usage sections
-	// ("When to use", "Use cases", "Triggers": see usageSections).
-	BM25Usage float64 `json:"bm25_usage"`
 	// Lexicon is the weight of a synonym the lexicon adds to an intent
 	// (the typed word weighs 1).
 	Lexicon float64 `json:"lexicon"`

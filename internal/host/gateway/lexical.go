@@ -12,8 +12,7 @@ import (
 )
 
 // The fields of the lexical index. Packages fill name, description,
-// tags, headings, paragraph (the body's first paragraph), body and
-// usage (the body's "When to use" sections, see usageSections);
+// tags, headings and paragraph (the body's first paragraph);
 // skillscripts fill name, description, tags, headings (their target
 // names) and tools (the connector tools they dispatch to).
 const (
@@ -24,7 +23,6 @@ const (
 	fieldParagraph
 	fieldTools
 	fieldBody
-	fieldUsage
 	nFields
 )
 
@@ -75,7 +73,6 @@ func analyze(rec *registry.Record) *docTerms {
 	d[fieldTools] = stemAll(words(strings.Join(rec.Tools, " ")))
 	if rec.Kind == registry.KindPackage {
 		d[fieldBody] = bodyStems(rec.Text())
-		d[fieldUsage] = stemAll(usageSections(rec.Text(), maxUsageWords))
 	}
 	return &d
 }
@@ -235,7 +232,7 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 	if len(terms) == 0 || len(ix.recs) == 0 {
 		return nil, nil
 	}
-	fw := [nFields]float64{ix.w.BM25Name, ix.w.BM25Description, ix.w.BM25Tags, ix.w.BM25Headings, ix.w.BM25Paragraph, ix.w.BM25Tools, ix.w.BM25Body, ix.w.BM25Usage}
+	fw := [nFields]float64{ix.w.BM25Name, ix.w.BM25Description, ix.w.BM25Tags, ix.w.BM25Headings, ix.w.BM25Paragraph, ix.w.BM25Tools, ix.w.BM25Body}
 	n := float64(len(ix.recs))
 	scores := make([]float64, len(ix.recs))
 	// coverage: which intent terms each document matches (bit i for

@@ -14,7 +14,7 @@ import (
 
 // analyzerVersion changes whenever analyze, the stemmer or the field
 // layout changes: a persisted index of another version is rebuilt.
-const analyzerVersion = 4
+const analyzerVersion = 3
 
 // indexMagic starts a persisted index file.
 const indexMagic = "skillc-gateway-index 2\n"
