@@ -16,10 +16,17 @@ import (
 // each collection the tuner sets GOGC so that the next collection starts
 // when the heap reaches gcBudget — never lower than 100 (the heap may
 // always double: a large workspace is collected as often as with the
-// default, it never thrashes) and never higher than gcMaxPercent.
+// default, it never thrashes) and never higher than gcMaxPercent. While
+// GOGC is above 100 a soft memory limit of gcLimit also holds: the
+// runtime then returns freed pages sooner (resident memory stays near the
+// budget); at GOGC 100 there is no limit, so a live heap near it is never
+// collected over and over.
 const (
 	// gcBudget is the heap size the tuner lets a small live heap grow to.
 	gcBudget = 64 << 20
+	// gcLimit is the soft memory limit (runtime/debug.SetMemoryLimit)
+	// while the live heap is under half of gcBudget.
+	gcLimit = gcBudget + 16<<20
 	// gcMaxPercent bounds GOGC for a tiny live heap.
 	gcMaxPercent = 800
 	// gcMinLive is the smallest live heap the policy computes with.
@@ -40,7 +47,8 @@ func gcPercentFor(live uint64) int {
 // gcTuner re-computes GOGC after every garbage collection.
 type gcTuner struct {
 	stopped atomic.Bool
-	prev    int // GOGC before the tuner, restored by stop
+	prev    int   // GOGC before the tuner, restored by stop
+	prevLim int64 // the memory limit before the tuner, restored by stop
 	mu      sync.Mutex
 	percent int // the GOGC set last (under mu)
 	sample  []metrics.Sample
@@ -69,6 +77,7 @@ func startGCTuner(getenv func(string) (string, bool)) *gcTuner {
 	}
 	t := &gcTuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
 	t.prev = debug.SetGCPercent(100)
+	t.prevLim = debug.SetMemoryLimit(-1)
 	t.percent = 100
 	t.tune()
 	t.arm()
@@ -104,11 +113,17 @@ func (t *gcTuner) tune() {
 		return
 	}
 	p := gcPercentFor(t.sample[0].Value.Uint64())
-	// small changes are not worth a call (it takes the heap lock)
-	if d := p - t.percent; d > -t.percent/16 && d < t.percent/16 {
+	// small changes are not worth a call (it takes the heap lock), but
+	// the way back to 100 (and the limit's removal) always is
+	if d := p - t.percent; p == t.percent || p > 100 && d > -t.percent/16 && d < t.percent/16 {
 		return
 	}
 	t.percent = p
+	if p > 100 {
+		debug.SetMemoryLimit(gcLimit)
+	} else {
+		debug.SetMemoryLimit(t.prevLim)
+	}
 	debug.SetGCPercent(p)
 }
 
@@ -120,4 +135,5 @@ func (t *gcTuner) stop() {
 		return
 	}
 	debug.SetGCPercent(t.prev)
+	debug.SetMemoryLimit(t.prevLim)
 }

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"testing"
 	"time"
@@ -90,6 +91,9 @@ func TestTuneGCFollowsCollections(t *testing.T) {
 	if got := gogc(t); got != set || set <= 100 {
 		t.Errorf("GOGC %d, tuner set %d; want the same, above 100 for a test's small heap", got, set)
 	}
+	if lim := debug.SetMemoryLimit(-1); lim != gcLimit {
+		t.Errorf("memory limit %d with GOGC %d, want %d", lim, set, gcLimit)
+	}
 	// a large live heap brings it back to 100
 	ballast := make([]byte, gcBudget)
 	for i := range ballast {
@@ -108,10 +112,16 @@ func TestTuneGCFollowsCollections(t *testing.T) {
 	if got := gogc(t); got != 100 || set != 100 {
 		t.Errorf("with %d MiB live: GOGC %d (tuner %d), want 100", len(ballast)>>20, got, set)
 	}
+	if lim := debug.SetMemoryLimit(-1); lim != tu.prevLim {
+		t.Errorf("with %d MiB live: memory limit %d, want none (%d)", len(ballast)>>20, lim, tu.prevLim)
+	}
 	runtime.KeepAlive(ballast)
 	tu.stop()
 	tu.stop() // twice is fine
 	if got := gogc(t); got != tu.prev {
 		t.Errorf("after stop GOGC %d, want the previous %d", got, tu.prev)
+	}
+	if lim := debug.SetMemoryLimit(-1); lim != tu.prevLim {
+		t.Errorf("after stop memory limit %d, want the previous %d", lim, tu.prevLim)
 	}
 }
