@@ -157,7 +157,11 @@ type state struct {
 	propTypes map[propKey]*types.Type   // their properties' types (propType)
 	visible   map[*check.Scope]*nameSet // did-you-mean candidates by scope (namesVisible)
 	loopBinds map[string]*check.Binding // the first loop-scoped binding by name (loopBinding)
-	_         struct{}                  //// did-you-mean candidates by scope (namesVisible)
+	qualDone  bool
+	qual      []*ast.DispatchStmt // qualified's answer, shared by the connector rules
+	sRefsDone bool
+	sRefs     []skillRef // skillRefs' answer, shared by the store rules
+	_         struct{}   //// did-you-mean candidates by scope (namesVisible)
 }
 
 func newState(f *ast.File, info *check.Info) *state {

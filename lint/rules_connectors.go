@@ -9,14 +9,19 @@ import (
 )
 
 // qualified returns the "$ conn.tool" dispatches with their wired
-// connector (nil when not wired).
+// connector (nil when not wired), computed once per file (the callers
+// only read it).
 func qualified(p *Pass) []*ast.DispatchStmt {
+	if p.st.qualDone {
+		return p.st.qual
+	}
 	var out []*ast.DispatchStmt
 	for _, d := range p.st.idx().dispatches {
 		if d.Connector != nil && d.Tool != nil {
 			out = append(out, d)
 		}
 	}
+	p.st.qual, p.st.qualDone = out, true
 	return out
 }
 

@@ -9,14 +9,19 @@ import (
 )
 
 // skillRefs returns the ops that name another skill literally
-// (execute_skill, $ execute_skill, inline).
+// (execute_skill, $ execute_skill, inline), computed once per file (the
+// callers only read it).
 func skillRefs(p *Pass) []skillRef {
+	if p.st.sRefsDone {
+		return p.st.sRefs
+	}
 	var out []skillRef
 	for _, s := range p.st.idx().argOps {
 		if a, name, ok := skillRefLit(s); ok {
 			out = append(out, skillRef{op: s, arg: a, name: name})
 		}
 	}
+	p.st.sRefs, p.st.sRefsDone = out, true
 	return out
 }
 

@@ -75,10 +75,16 @@ func (s *state) namesVisible(f *ast.File, scope *check.Scope) *nameSet {
 	ns := &nameSet{fill: func() []string {
 		// a name bound in two scopes is listed twice: closest's answer
 		// does not depend on repeats (a repeat of the best is no tie)
-		var cands []string
+		n := 0
+		scope.EachName(func(string) { n++ })
+		cands := make([]string, 0, n+len(check.Ambient())+len(f.Targets)+1)
 		scope.EachName(func(n string) { cands = append(cands, n) })
 		cands = append(cands, check.Ambient()...)
-		cands = append(cands, targetNames(f)...)
+		for _, t := range f.Targets { // targetNames without its growing list
+			if t.Name != nil {
+				cands = append(cands, t.Name.Name)
+			}
+		}
 		if inElse {
 			cands = append(cands, "ERROR_CONTEXT")
 		}

@@ -48,6 +48,8 @@ func lspCommand() *cli.Command {
 				}
 				defer pprof.StopCPUProfile()
 			}
+			// the server's collector policy (GOGC / GOMEMLIMIT set by the user win)
+			defer lsp.TuneGC(os.LookupEnv)()
 			home, _ := os.UserHomeDir()
 			self, err := os.Executable()
 			if err != nil {
