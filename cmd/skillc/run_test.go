@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillscript/skillc/internal/host/trace"
 	"github.com/skillscript/skillc/internal/testsupport/testcorpus"
 	"github.com/urfave/cli/v2"
 )
@@ -175,5 +177,45 @@ default: run
 	// redacted whole (issue 13 item 8).
 	if strings.Contains(out+errOut, "tok-abcdef-123456") || !strings.Contains(out, "{{secret-derived}}") {
 		t.Errorf("secret handling wrong:\n%s", out)
+	}
+}
+
+// TestRunImportsCrowdedSpool pins that skillc run imports the trace
+// spool itself once more than spoolImportAt runs wait in it, so a spool
+// nobody reads stays bounded, and that no run is lost on the way.
+func TestRunImportsCrowdedSpool(t *testing.T) {
+	home := isolate(t)
+	defer func(n int) { spoolImportAt = n }(spoolImportAt)
+	spoolImportAt = 2
+	skill := filepath.Join(t.TempDir(), "hello.skill.md")
+	if err := os.WriteFile(skill, []byte("# Skill: hello\n# Status: Draft\nrun:\n    emit(text=\"hi\")\ndefault: run\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spooled := func() int {
+		m, _ := filepath.Glob(filepath.Join(home, "traces", trace.SpoolDir, "*.run"))
+		return len(m)
+	}
+	for i := 1; i <= 2; i++ {
+		if out, errs, code := runCLI(t, skill); code != 0 || strings.TrimSpace(out) != "hi" {
+			t.Fatalf("run %d: exit %d, stdout %q, stderr %q", i, code, out, errs)
+		}
+		if n := spooled(); n != i {
+			t.Fatalf("after run %d the spool holds %d runs, want %d", i, n, i)
+		}
+	}
+	if out, errs, code := runCLI(t, skill); code != 0 || strings.TrimSpace(out) != "hi" {
+		t.Fatalf("run 3: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if n := spooled(); n != 0 {
+		t.Fatalf("after the third run the spool holds %d runs, want 0 (imported)", n)
+	}
+	st, err := trace.Open(filepath.Join(home, "traces", trace.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Fires(context.Background(), trace.Filter{Skill: "hello"})
+	if err != nil || len(runs) != 3 {
+		t.Fatalf("runs in the store = %d, %v; want 3", len(runs), err)
 	}
 }

@@ -71,8 +71,19 @@ func runTraced(ctx context.Context, c *cli.Context, h *ihost.Host, r eval.Runner
 		pre = &parsedSkill{u.File, u.Info}
 	}
 	res, _, err := st.ExecParsed(ctx, r, meta, name, src, pre.f, pre.info, inputs, secretEnv())
+	if sp, ok := st.(*trace.Spool); ok && sp.Crowded(spoolImportAt) {
+		// nobody has read the traces for a long time: import the spool
+		// into the trace store now (opening it imports) so that it stays
+		// bounded; the store is closed with the host
+		if _, ierr := h.Traces(ctx, true); ierr != nil {
+			fmt.Fprintf(c.App.ErrWriter, "skillc: note: the trace spool holds over %d runs and could not be imported: %v\n", spoolImportAt, ierr)
+		}
+	}
 	return res, err
 }
+
+// spoolImportAt is trace.SpoolImportAt; tests lower it.
+var spoolImportAt = trace.SpoolImportAt
 
 func secretEnv() []string {
 	var out []string

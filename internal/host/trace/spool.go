@@ -49,6 +49,25 @@ func OpenSpool(dir string) (*Spool, error) {
 	return &Spool{dir: sd, now: time.Now}, nil
 }
 
+// SpoolImportAt is how many spooled runs may wait before skillc run
+// imports them itself: without a reader (skillc traces, serve, the
+// dashboard) the spool would grow without bound, and on common file
+// systems every later create in a crowded folder costs more.
+const SpoolImportAt = 1000
+
+// Crowded reports whether more than limit files wait in the spool. It
+// reads at most limit+1 names, so a spool that is not crowded costs one
+// short directory read.
+func (sp *Spool) Crowded(limit int) bool {
+	f, err := os.Open(sp.dir)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(limit + 1)
+	return len(names) > limit
+}
+
 // spoolLine is one line of a spooled run: the begin record (Run and
 // Source), the finish record (Finish, with the outcome fields and Ops
 // of the run) or an abort (Abort, AbortAt).

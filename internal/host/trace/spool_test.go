@@ -101,3 +101,35 @@ func TestSpoolCorruptNamed(t *testing.T) {
 		t.Errorf("Open with a corrupt spool file = %v, want an error naming %s", err, bad)
 	}
 }
+
+// TestSpoolCrowded pins how many waiting runs make a spool crowded, and
+// that opening the store (the import) empties it.
+func TestSpoolCrowded(t *testing.T) {
+	dir := t.TempDir()
+	sp, err := OpenSpool(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := []byte("# Skill: hello\n# Status: Draft\nrun:\n    emit(text=\"hi\")\ndefault: run\n")
+	f, _ := syntax.Parse("hello.skill.md", src)
+	for i := 0; i < 3; i++ {
+		if _, _, err := sp.ExecParsed(context.Background(), eval.Runner{}, Run{Trigger: "cli"}, "hello.skill.md", src, f, check.Check(f), nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !sp.Crowded(2) || sp.Crowded(3) {
+		t.Fatalf("three waiting runs: Crowded(2) = %v, Crowded(3) = %v; want true, false", sp.Crowded(2), sp.Crowded(3))
+	}
+	st, err := Open(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if sp.Crowded(0) {
+		t.Error("the spool is still crowded after the store imported it")
+	}
+	runs, err := st.Fires(context.Background(), Filter{Skill: "hello"})
+	if err != nil || len(runs) != 3 {
+		t.Fatalf("imported runs = %d, %v; want 3", len(runs), err)
+	}
+}
