@@ -440,12 +440,16 @@ func (d *dec) record() *Record {
 	} else {
 		l.bodyOff, l.bodyN = d.uint(), d.uint()
 	}
-	if l.off+l.n > d.srcLen || l.bodyOff+l.bodyN > d.srcLen {
+	if !within(l.off, l.n, d.srcLen) || !within(l.bodyOff, l.bodyN, d.srcLen) {
 		d.err = errDamaged
 	}
 	r.lazy = l
 	return r
 }
+
+// within reports whether n bytes at off lie inside a region of size
+// bytes, without the sum overflowing (a damaged file may hold any value).
+func within(off, n, size uint64) bool { return n <= size && off <= size-n }
 
 // srcFile is the sources region of a loaded cache file, kept open so
 // that a record's Src and Body can be read when asked for (a rename of

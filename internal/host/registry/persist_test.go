@@ -225,3 +225,20 @@ func TestCacheFileSourcesLater(t *testing.T) {
 		t.Errorf("alpha with its cache file closed: body %q, source %q", cp.Text(), cp.Source())
 	}
 }
+
+// TestWithin pins the bounds check of a cached record's source region,
+// including offsets and lengths whose sum overflows.
+func TestWithin(t *testing.T) {
+	const max = ^uint64(0)
+	for _, c := range []struct {
+		off, n, size uint64
+		want         bool
+	}{
+		{0, 0, 0, true}, {0, 10, 10, true}, {5, 5, 10, true}, {6, 5, 10, false},
+		{0, 11, 10, false}, {10, max - 4, 10, false}, {max, 2, 10, false}, {max, 0, 10, false},
+	} {
+		if got := within(c.off, c.n, c.size); got != c.want {
+			t.Errorf("within(%d, %d, %d) = %v, want %v", c.off, c.n, c.size, got, c.want)
+		}
+	}
+}
