@@ -199,35 +199,47 @@ type hit struct {
 	cover uint64
 }
 
-// queryTerms returns the stems to search for the intent terms with
-// their weights: each term's stem at 1, the lexicon's synonyms of it at
-// weights.lexicon (a stem both typed and implied keeps the larger).
-func (ix *index) queryTerms(terms []string) map[string]qterm {
-	q := map[string]qterm{}
+// concepts returns, for each intent term, the stems to search for it
+// with their weights: the term's stem at 1, the lexicon's synonyms of it
+// at weights.lexicon. A stem is searched once: a stem the intent typed
+// belongs to the term that typed it, a stem only implied to the first
+// term implying it.
+func (ix *index) concepts(terms []string) [][]qterm {
+	out := make([][]qterm, len(terms))
+	seen := map[string]bool{}
 	for i, t := range terms {
 		s := stem(t)
-		q[s] = qterm{w: 1, of: i}
+		if !seen[s] {
+			seen[s] = true
+			out[i] = append(out[i], qterm{stem: s, w: 1})
+		}
 	}
 	for i, t := range terms {
 		for _, syn := range ix.lex[stem(t)] {
-			if q[syn].w < ix.w.Lexicon {
-				q[syn] = qterm{w: ix.w.Lexicon, of: i}
+			if !seen[syn] {
+				seen[syn] = true
+				out[i] = append(out[i], qterm{stem: syn, w: ix.w.Lexicon})
 			}
 		}
 	}
-	return q
+	return out
 }
 
-// qterm is a searched stem: its weight and the intent term it comes
-// from.
+// qterm is a searched stem and its weight.
 type qterm struct {
-	w  float64
-	of int
+	stem string
+	w    float64
 }
 
 // search returns up to limit matches of any of the terms, best first:
 // BM25F, each field's term frequency weighted and length-normalised
-// before one saturation per term.
+// before one saturation per intent term. An intent term and the
+// lexicon's synonyms of it count as one term (a concept): their
+// frequencies add up, a synonym's at the lexicon weight, before the one
+// saturation, with the inverse document frequency of the typed word (or,
+// when the catalog does not use that word, of the most common synonym).
+// So a word with many synonyms weighs no more than a word with none, and
+// a rare synonym cannot outweigh the word the user typed.
 func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, error) {
 	if len(terms) == 0 || len(ix.recs) == 0 {
 		return nil, nil
@@ -238,28 +250,50 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 	// coverage: which intent terms each document matches (bit i for
 	// terms[i], the first 64)
 	cover := make([]uint64, len(ix.recs))
-	for t, q := range ix.queryTerms(terms) {
-		qw := q.w
-		ps := ix.postings(t)
-		if len(ps) == 0 {
-			continue
-		}
-		df := float64(len(ps))
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		for _, p := range ps {
-			tf := 0.0
-			for f := range nFields {
-				if p.tf[f] == 0 {
-					continue
+	// the concept's weighted, length-normalised frequency per document,
+	// and the documents it touched
+	tfs := make([]float64, len(ix.recs))
+	var touched []int32
+	for i, concept := range ix.concepts(terms) {
+		touched = touched[:0]
+		typed, common := 0.0, 0.0
+		for _, q := range concept {
+			ps := ix.postings(q.stem)
+			if len(ps) == 0 {
+				continue
+			}
+			df := float64(len(ps))
+			if q.w == 1 {
+				typed = df
+			}
+			common = math.Max(common, df)
+			for _, p := range ps {
+				tf := 0.0
+				for f := range nFields {
+					if p.tf[f] == 0 {
+						continue
+					}
+					norm := 1 - bm25B + bm25B*float64(ix.lens[p.doc][f])/ix.avg[f]
+					tf += fw[f] * float64(p.tf[f]) / norm
 				}
-				norm := 1 - bm25B + bm25B*float64(ix.lens[p.doc][f])/ix.avg[f]
-				tf += fw[f] * float64(p.tf[f]) / norm
+				if tf == 0 {
+					continue // only in fields weighted 0
+				}
+				if tfs[p.doc] == 0 {
+					touched = append(touched, p.doc)
+				}
+				tfs[p.doc] += q.w * tf
 			}
-			if tf == 0 {
-				continue // only in fields weighted 0
-			}
-			scores[p.doc] += qw * idf * tf / (bm25K1 + tf)
-			cover[p.doc] |= 1 << (q.of % 64)
+		}
+		df := typed
+		if df == 0 {
+			df = common
+		}
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		for _, d := range touched {
+			scores[d] += idf * tfs[d] / (bm25K1 + tfs[d])
+			cover[d] |= 1 << (i % 64)
+			tfs[d] = 0
 		}
 	}
 	var out []hit

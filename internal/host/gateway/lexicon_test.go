@@ -137,3 +137,51 @@ func TestFrontmatterTags(t *testing.T) {
 		}
 	}
 }
+
+// TestSynonymsCountOnce checks that an intent word and its lexicon
+// synonyms count as one term: a skill naming four synonyms of one intent
+// word ranks below a skill matching two intent words, and a skill with
+// a rare synonym ranks below one with the (commoner) word typed.
+func TestSynonymsCountOnce(t *testing.T) {
+	w := DefaultConfig().Weights
+	search := func(recs []*registry.Record, terms ...string) []string {
+		t.Helper()
+		ix, _ := buildIndex(context.Background(), recs, 1, w, analyze)
+		hits, _ := ix.search(context.Background(), terms, 10)
+		var got []string
+		for _, h := range hits {
+			got = append(got, h.rec.Name)
+		}
+		return got
+	}
+	pkg := func(name, desc string) *registry.Record {
+		return &registry.Record{ID: "project/" + name, Name: name, Kind: registry.KindPackage, Description: desc}
+	}
+	// accessibility, a11y, wcag, screen reader: one concept
+	got := search([]*registry.Record{
+		pkg("many", "Accessibility, a11y and WCAG checks with a screen reader."),
+		pkg("both", "Accessibility of a signup form, checked."),
+		pkg("forms", "Builds a form."),
+		pkg("other", "Nothing in common."),
+	}, "accessibility", "form")
+	if len(got) < 2 || got[0] != "both" {
+		t.Errorf("accessibility form ranks %v, want both first", got)
+	}
+	// animated is common, its synonym gif rare: the typed word still wins
+	got = search([]*registry.Record{
+		pkg("gif", "Makes a GIF of a product."),
+		pkg("typed", "Makes an animated product."),
+		pkg("a", "Animated charts."),
+		pkg("b", "Animated logos."),
+		pkg("c", "Animated maps."),
+	}, "animated", "product")
+	if len(got) < 2 || got[0] != "typed" || got[1] != "gif" {
+		t.Errorf("animated product ranks %v, want typed then gif", got)
+	}
+	// a synonym still bridges when the typed word is absent from the
+	// catalog
+	got = search([]*registry.Record{pkg("sheet", "Edits an Excel workbook."), pkg("other", "Nothing in common.")}, "spreadsheet")
+	if len(got) != 1 || got[0] != "sheet" {
+		t.Errorf("spreadsheet finds %v, want sheet", got)
+	}
+}
