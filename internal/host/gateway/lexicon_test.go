@@ -100,6 +100,11 @@ func TestStopWords(t *testing.T) {
 	if got := strings.Join(in.terms, " "); got != "site show google missing" {
 		t.Errorf("terms %q", got)
 	}
+	// us is a pronoun like me, we and our
+	in = g.parseIntent("write posts that sound like us")
+	if got := strings.Join(in.terms, " "); got != "write posts sound like" {
+		t.Errorf("terms %q", got)
+	}
 }
 
 // TestFirstWords checks that firstWords splits like words and stops at n.
