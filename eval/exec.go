@@ -243,17 +243,21 @@ func (x *run) execIf(s *ast.IfStmt, sc *scope) error {
 		if ok {
 			if x.flow {
 				x.taintBranches(s, sc)
+				return x.underTaint(true, func() error { return x.execBlock(cl.Body, sc) })
 			}
-			return x.underTaint(x.flow, func() error { return x.execBlock(cl.Body, sc) })
+			return x.execBlock(cl.Body, sc)
 		}
 	}
 	if x.flow {
 		x.taintBranches(s, sc)
 	}
-	if s.Else != nil {
-		return x.underTaint(x.flow, func() error { return x.execBlock(s.Else.Body, sc) })
+	if s.Else == nil {
+		return nil
 	}
-	return nil
+	if x.flow {
+		return x.underTaint(true, func() error { return x.execBlock(s.Else.Body, sc) })
+	}
+	return x.execBlock(s.Else.Body, sc)
 }
 
 func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
@@ -283,7 +287,10 @@ func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
 	// what the body binds), without a new scope and map per item.
 	inner := newScope(scopeLoop, sc)
 	outerLeft := x.loopLeft
-	defer func() { x.loopLeft = outerLeft }()
+	defer func() {
+		x.loopLeft = outerLeft
+		clear(inner.ents[:cap(inner.ents)]) // the last iteration's values, for the collector
+	}()
 	return x.underTaint(listTainted, func() error {
 		for i, it := range items {
 			x.loopLeft = len(items) - i

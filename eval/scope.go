@@ -99,9 +99,11 @@ func (s *scope) indexed(i int) {
 }
 
 // reset empties s for the next iteration of a loop: what a fresh scope
-// would hold, without allocating one.
+// would hold, without allocating one. The bindings past the new length
+// are not cleared: the next bindings overwrite them whole, and until then
+// they keep at most one iteration's values reachable (execForeach clears
+// them when the loop ends).
 func (s *scope) reset() {
-	clear(s.ents) // drop the references for the collector
 	s.ents = s.ents[:0]
 	s.index = nil
 	s.held = 0

@@ -251,8 +251,8 @@ func (x *run) renderText(t *ast.Text, sc *scope) (string, error) {
 	return s, nil
 }
 
-// renderValue is renderText boxed into an interface value, which for a
-// short text costs one allocation for the header and the bytes together.
+// renderValue is renderText boxed into an interface value; a short text
+// is carved from the run's string chunks (no allocation of its own).
 func (x *run) renderValue(t *ast.Text, sc *scope) (any, error) {
 	if t == nil || len(t.Parts) == 1 {
 		return x.renderText(t, sc)
@@ -261,7 +261,7 @@ func (x *run) renderValue(t *ast.Text, sc *scope) (any, error) {
 	if err := x.appendText(t, sc); err != nil {
 		return "", err
 	}
-	v := value.BoxBytes(x.scratch[start:])
+	v := x.strs.Box(x.scratch[start:])
 	x.scratch = x.scratch[:start]
 	return v, nil
 }
@@ -327,7 +327,7 @@ func (x *run) renderPart(b *strings.Builder, p ast.TextPart, sc *scope) error {
 			return err
 		}
 		b.WriteString(value.String(v))
-		if n := int64(b.Len()); n > x.r.maxValueBytes() {
+		if n := int64(b.Len()); n > x.lim.value {
 			return x.checkSize("", n)
 		}
 	case *ast.SecretRef:
@@ -439,6 +439,19 @@ func (x *run) checkNoSecret(v any) error {
 	if !x.secrets.Issued() {
 		return nil // no sentinel exists yet, so no value holds one
 	}
+	return x.checkNoSentinel(v)
+}
+
+// checkNoSecretText is checkNoSecret of a string.
+func (x *run) checkNoSecretText(s string) error {
+	if !x.secrets.Issued() {
+		return nil
+	}
+	return x.checkNoSentinel(s)
+}
+
+// checkNoSentinel is checkNoSecret once a sentinel has been issued.
+func (x *run) checkNoSentinel(v any) error {
 	switch t := v.(type) {
 	case string:
 		if x.secrets.Has(t) {
@@ -446,13 +459,13 @@ func (x *run) checkNoSecret(v any) error {
 		}
 	case []any:
 		for _, e := range t {
-			if err := x.checkNoSecret(e); err != nil {
+			if err := x.checkNoSentinel(e); err != nil {
 				return err
 			}
 		}
 	case *value.Object:
 		for _, e := range t.All() {
-			if err := x.checkNoSecret(e); err != nil {
+			if err := x.checkNoSentinel(e); err != nil {
 				return err
 			}
 		}

@@ -85,3 +85,36 @@ func FuzzSmallInt(f *testing.F) {
 		}
 	})
 }
+
+// TestStringsArena: strings boxed into shared chunks are the strings of
+// their bytes for every length (in a chunk, across chunk and header-chunk
+// boundaries, past the longest boxed in a chunk), independent of the
+// buffer, compare equal to plain strings and survive collections.
+func TestStringsArena(t *testing.T) {
+	var a Strings
+	buf := []byte(strings.Repeat("0123456789", 40))
+	var got []any
+	var want []string
+	for i := 0; i < 3000; i++ {
+		n := (i * 7) % (len(buf) + 1)
+		got = append(got, a.Box(buf[:n]))
+		want = append(want, strings.Repeat("0123456789", 40)[:n])
+		for j := range buf {
+			buf[j]++ // the boxes must not alias the buffer
+		}
+		copy(buf, strings.Repeat("0123456789", 40))
+	}
+	for j := range buf {
+		buf[j] = 'X'
+	}
+	runtime.GC()
+	for i, v := range got {
+		s, ok := v.(string)
+		if !ok || s != want[i] {
+			t.Fatalf("box %d = %#v, want %q", i, v, want[i])
+		}
+		if v != any(want[i]) {
+			t.Fatalf("box %d does not compare equal to the string", i)
+		}
+	}
+}
