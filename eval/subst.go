@@ -47,6 +47,19 @@ func (x *run) substInfo(s *ast.Subst) *substInfo {
 // the filter chain. missing reports a base that did not resolve (only
 // possible when the error is nil in mechanical mode, or with a fallback).
 func (x *run) resolve(s *ast.Subst, sc *scope) (any, error) {
+	if s.Bad == "" && s.Root != nil && len(s.Path) == 0 && len(s.Filters) == 0 && !x.touched {
+		// the common plain ${X} bound in a scope, in a run without
+		// tainted data: what lookupPath returns (USER without a path is
+		// its value as bound; ambient names are looked up below)
+		if v, ok := sc.lookup(s.Root.Name); ok {
+			return v, nil
+		}
+	}
+	return x.resolveRef(s, sc)
+}
+
+// resolveRef is resolve without its fast path.
+func (x *run) resolveRef(s *ast.Subst, sc *scope) (any, error) {
 	if s.Bad != "" || s.Root == nil {
 		if s.Legacy {
 			return x.source(s.Range), nil // bash $(...) passes through

@@ -118,3 +118,28 @@ func TestStringsArena(t *testing.T) {
 		}
 	}
 }
+
+// TestLeadingInt: the integer fast path of the decoder takes exactly the
+// positive integers of at most 15 digits, with ParseFloat's value, and
+// leaves every other number to the general path.
+func TestLeadingInt(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int // length taken; 0 = left to the general path
+	}{
+		{"7", 1}, {"7,", 1}, {"123]", 3}, {"999999999999999", 15}, {"100000000000000 ", 15},
+		{"1234567890123456", 0}, {"0", 0}, {"0123", 0}, {"-5", 0}, {"12.5", 0}, {"1e3", 0}, {"1E3", 0},
+		{"", 0}, {"x", 0}, {"12x", 2},
+	} {
+		f, n := leadingInt(c.in)
+		if n != c.want {
+			t.Errorf("leadingInt(%q) took %d bytes, want %d", c.in, n, c.want)
+			continue
+		}
+		if n > 0 {
+			if want, err := strconv.ParseFloat(c.in[:n], 64); err != nil || f != want {
+				t.Errorf("leadingInt(%q) = %v, want %v", c.in, f, want)
+			}
+		}
+	}
+}
