@@ -18,12 +18,12 @@ type scope struct {
 type binding struct {
 	name string
 	v    any
-	m    varMeta
-	rec  bool
 	// A list grown by $append is kept unboxed in list (lazy set) and
 	// boxed into v only when read: appending in a loop then costs no
 	// allocation for a new interface value per element.
 	list []any
+	m    varMeta
+	rec  bool
 	lazy bool
 }
 

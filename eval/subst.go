@@ -271,8 +271,11 @@ func (x *run) renderValue(t *ast.Text, sc *scope) (any, error) {
 		return x.renderText(t, sc)
 	}
 	start := len(x.scratch)
-	if err := x.appendText(t, sc); err != nil {
-		return "", err
+	for _, p := range t.Parts { // appendText, without a call per text
+		if err := x.appendPart(p, sc); err != nil {
+			x.scratch = x.scratch[:start]
+			return "", err
+		}
 	}
 	v := x.strs.Box(x.scratch[start:])
 	x.scratch = x.scratch[:start]
