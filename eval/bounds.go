@@ -140,6 +140,14 @@ func byteCount(n int64) string {
 // sizeOf estimates the bytes v holds: the length of strings and keys plus
 // a small overhead per element. It walks lists and objects.
 func sizeOf(v any) int64 {
+	if s, ok := v.(string); ok {
+		return int64(len(s)) // inlined: the common case
+	}
+	return sizeOfValue(v)
+}
+
+// sizeOfValue is sizeOf of any value.
+func sizeOfValue(v any) int64 {
 	switch x := v.(type) {
 	case nil:
 		return 0

@@ -204,7 +204,11 @@ func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
 			return &RunError{Kind: KindTypeMismatch, Msg: "$append " + name + ": expected a list or string, got " + value.TypeName(c)}
 		}
 	}
-	elem := value.Clone(v)
+	elem := v
+	switch v.(type) {
+	case []any, *value.Object:
+		elem = value.Clone(v) // what value.Clone copies; other values are kept
+	}
 	add = 16 + sizeOf(elem)
 	if err := x.checkSize(name, m.size+add); err != nil {
 		return err

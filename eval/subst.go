@@ -326,11 +326,30 @@ func appendValue(dst []byte, v any) []byte {
 		return append(dst, t...)
 	case float64:
 		// the integer branch of value.FormatNumber
+		if t >= 0 && t < 1e9 && t == float64(uint32(t)) {
+			return appendSmall(dst, uint32(t))
+		}
 		if a := math.Abs(t); t == 0 || a >= 1e-6 && a < 1e15 && t == math.Trunc(t) {
 			return strconv.AppendInt(dst, int64(t), 10)
 		}
 	}
 	return append(dst, value.String(v)...)
+}
+
+// appendSmall appends the decimal digits of n (what strconv.AppendUint
+// writes) without its general machinery.
+func appendSmall(dst []byte, n uint32) []byte {
+	var buf [10]byte
+	i := len(buf)
+	for {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	return append(dst, buf[i:]...)
 }
 
 func (x *run) renderPart(b *strings.Builder, p ast.TextPart, sc *scope) error {
