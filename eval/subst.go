@@ -457,8 +457,12 @@ func (x *run) evalObject(e *ast.ObjectLit, sc *scope) (any, error) {
 }
 
 // evalPlain evaluates e outside a sink: a secret marker is refused.
-func (x *run) evalPlain(e ast.Expr, sc *scope) (any, error) {
-	v, err := x.eval(e, sc)
+func (x *run) evalPlain(e ast.Expr, sc *scope) (v any, err error) {
+	if s, ok := e.(*ast.Subst); ok {
+		v, err = x.resolve(s, sc) // what eval does for it, one call less
+	} else {
+		v, err = x.eval(e, sc)
+	}
 	if err != nil {
 		return nil, err
 	}
