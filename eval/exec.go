@@ -302,7 +302,7 @@ func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
 				return err
 			}
 			inner.reset()
-			inner.ents = append(inner.ents, binding{name: iter, v: it}) // part of the list, already counted
+			inner.bindFirst(iter, it) // part of the list, already counted
 			if listTainted {
 				inner.setMeta(iter, varMeta{tainted: true})
 			}

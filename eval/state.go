@@ -144,9 +144,7 @@ func (x *run) bind(sc *scope, name string, v any, tainted bool) error {
 		e := &t.ents[i]
 		e.v, e.list, e.lazy = v, nil, false
 	} else {
-		t.ents = append(t.ents, binding{name: name, v: v})
-		i = len(t.ents) - 1
-		t.indexed(i)
+		i = t.add(name, v)
 	}
 	t.held += n - old
 	if tainted || recorded || n >= metaMinSize {
