@@ -175,11 +175,20 @@ func (d *decoder) array(depth int) (any, error) {
 		list := make([]any, 0, countElems(d.s[d.i:]))
 		for {
 			d.skipSpace()
-			v, err := d.value(depth + 1)
-			if err != nil {
-				return nil, err
+			if f, n := leadingInt(d.s[d.i:]); n > 0 {
+				d.i += n // what value and number do for it, without the calls
+				list = append(list, d.floats.box(f))
+			} else {
+				v, err := d.value(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				list = append(list, v)
 			}
-			list = append(list, v)
+			if d.i < len(d.s) && d.s[d.i] == ',' {
+				d.i++ // listEnd's common case
+				continue
+			}
 			if done, err := d.listEnd(']'); done || err != nil {
 				if err != nil {
 					return nil, err
