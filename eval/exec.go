@@ -121,7 +121,17 @@ func (x *run) execStmt(s ast.Stmt, sc *scope) error {
 		}
 	}
 	saved := x.flowFrom()
-	err := x.dispatchStmt(s, sc)
+	var err error
+	switch s := s.(type) { // the common statements without a call to dispatchStmt
+	case *ast.SetStmt:
+		err = x.execSet(s, sc)
+	case *ast.AppendStmt:
+		err = x.execAppend(s, sc)
+	case *ast.IfStmt:
+		err = x.execIf(s, sc)
+	default:
+		err = x.dispatchStmt(s, sc)
+	}
 	if err != nil && x.flow {
 		re := classify(err)
 		re.Tainted = true

@@ -51,8 +51,10 @@ func (x *run) resolve(s *ast.Subst, sc *scope) (any, error) {
 		// the common plain ${X} bound in a scope, in a run without
 		// tainted data: what lookupPath returns (USER without a path is
 		// its value as bound; ambient names are looked up below)
-		if v, ok := sc.lookup(s.Root.Name); ok {
-			return v, nil
+		for o := sc; o != nil; o = o.parent { // sc.lookup, inlined
+			if i := o.find(s.Root.Name); i >= 0 {
+				return o.ents[i].value(), nil
+			}
 		}
 	}
 	return x.resolveRef(s, sc)
