@@ -64,16 +64,29 @@ func (x *run) step() error { return x.spend(1) }
 // spend counts n ops against the op budget.
 func (x *run) spend(n int64) error {
 	x.budget.ops += n
-	if max := x.r.maxOps(); x.budget.ops > max {
-		return fatalf(KindOpBudget, "the run executed more than %d ops (the op budget, max_ops / SKILLSCRIPT_MAX_OPS)", max)
+	if x.budget.ops > x.lim.ops {
+		return x.overOps()
 	}
 	return nil
+}
+
+// overOps is the failure of a run past its op budget.
+func (x *run) overOps() error {
+	return fatalf(KindOpBudget, "the run executed more than %d ops (the op budget, max_ops / SKILLSCRIPT_MAX_OPS)", x.lim.ops)
 }
 
 // checkSize fails when a value of n bytes for variable name (or, when
 // name is "", an interpolated text) exceeds the per-value cap.
 func (x *run) checkSize(name string, n int64) error {
-	if max := x.r.maxValueBytes(); n > max {
+	if n > x.lim.value {
+		return x.tooLarge(name, n)
+	}
+	return nil
+}
+
+// tooLarge is the failure of a value of n bytes over the per-value cap.
+func (x *run) tooLarge(name string, n int64) error {
+	if max := x.lim.value; n > max {
 		what := "the text"
 		if name != "" {
 			what = "$" + name
@@ -85,12 +98,26 @@ func (x *run) checkSize(name string, n int64) error {
 
 // hold adds delta bytes to the run's memory estimate.
 func (x *run) hold(delta int64) error {
-	x.budget.mem += delta
 	x.held += delta
-	if max := x.r.maxMemoryBytes(); delta > 0 && x.budget.mem > max {
-		return fatalf(KindMemoryBudget, "the run would hold about %s, more than its memory budget of %s (max_memory_bytes / SKILLSCRIPT_MAX_MEMORY_BYTES)", byteCount(x.budget.mem), byteCount(max))
+	if x.budget.mem += delta; x.budget.mem <= x.lim.mem || delta <= 0 {
+		return nil
 	}
-	return nil
+	return x.overMemory()
+}
+
+// overMemory is the failure of a run past its memory budget.
+func (x *run) overMemory() error {
+	return fatalf(KindMemoryBudget, "the run would hold about %s, more than its memory budget of %s (max_memory_bytes / SKILLSCRIPT_MAX_MEMORY_BYTES)", byteCount(x.budget.mem), byteCount(x.lim.mem))
+}
+
+// limits are the runner's bounds, resolved once per run (a Runner is not
+// modified by Run).
+type limits struct {
+	ops, value, mem int64
+}
+
+func (r *Runner) limits() limits {
+	return limits{ops: r.maxOps(), value: r.maxValueBytes(), mem: r.maxMemoryBytes()}
 }
 
 // release returns the bytes a finished child run held: what its caller
@@ -113,6 +140,14 @@ func byteCount(n int64) string {
 // sizeOf estimates the bytes v holds: the length of strings and keys plus
 // a small overhead per element. It walks lists and objects.
 func sizeOf(v any) int64 {
+	if s, ok := v.(string); ok {
+		return int64(len(s)) // inlined: the common case
+	}
+	return sizeOfValue(v)
+}
+
+// sizeOfValue is sizeOf of any value.
+func sizeOfValue(v any) int64 {
 	switch x := v.(type) {
 	case nil:
 		return 0
@@ -125,6 +160,10 @@ func sizeOf(v any) int64 {
 	case []any:
 		n := int64(24)
 		for _, e := range x {
+			if _, isNum := e.(float64); isNum {
+				n += 16 + 8 // a decoded JSON array's elements, without a call each
+				continue
+			}
 			n += 16 + sizeOf(e)
 		}
 		return n

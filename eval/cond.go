@@ -64,9 +64,48 @@ func (x *run) operand(e ast.Expr, sc *scope) (any, error) {
 	return x.evalPlain(e, sc)
 }
 
+// operandText is value.String of the operand e: what == and != compare.
+func (x *run) operandText(e ast.Expr, sc *scope) (string, error) {
+	if t, ok := constText(e); ok {
+		if err := x.checkNoSecretText(t); err != nil {
+			return "", err
+		}
+		return t, nil
+	}
+	v, err := x.operand(e, sc)
+	if err != nil {
+		return "", err
+	}
+	return value.String(v), nil
+}
+
+// constText returns the text of a string literal without substitutions
+// (what eval returns for it).
+func constText(e ast.Expr) (string, bool) {
+	if s, ok := e.(*ast.StringLit); ok && s.Value != nil && len(s.Value.Parts) == 1 {
+		if l, ok := s.Value.Parts[0].(*ast.Lit); ok {
+			return litValue(l), true
+		}
+	}
+	return "", false
+}
+
 func (x *run) compare(c *ast.CompareCond, sc *scope) (bool, error) {
 	if op := x.condOp(c); op == ast.OpIn || op == ast.OpNotIn {
 		return x.membership(c, op, sc)
+	}
+	if c.Op == ast.OpEq || c.Op == ast.OpNe {
+		// equality compares texts: a literal side is used as it is,
+		// without boxing it into a value first
+		a, err := x.operandText(c.X, sc)
+		if err != nil {
+			return false, err
+		}
+		b, err := x.operandText(c.Y, sc)
+		if err != nil {
+			return false, err
+		}
+		return (a == b) == (c.Op == ast.OpEq), nil
 	}
 	a, err := x.operand(c.X, sc)
 	if err != nil {

@@ -121,7 +121,17 @@ func (x *run) execStmt(s ast.Stmt, sc *scope) error {
 		}
 	}
 	saved := x.flowFrom()
-	err := x.dispatchStmt(s, sc)
+	var err error
+	switch s := s.(type) { // the common statements without a call to dispatchStmt
+	case *ast.SetStmt:
+		err = x.execSet(s, sc)
+	case *ast.AppendStmt:
+		err = x.execAppend(s, sc)
+	case *ast.IfStmt:
+		err = x.execIf(s, sc)
+	default:
+		err = x.dispatchStmt(s, sc)
+	}
 	if err != nil && x.flow {
 		re := classify(err)
 		re.Tainted = true
@@ -204,7 +214,11 @@ func (x *run) execAppend(s *ast.AppendStmt, sc *scope) error {
 			return &RunError{Kind: KindTypeMismatch, Msg: "$append " + name + ": expected a list or string, got " + value.TypeName(c)}
 		}
 	}
-	elem := value.Clone(v)
+	elem := v
+	switch v.(type) {
+	case []any, *value.Object:
+		elem = value.Clone(v) // what value.Clone copies; other values are kept
+	}
 	add = 16 + sizeOf(elem)
 	if err := x.checkSize(name, m.size+add); err != nil {
 		return err
@@ -243,17 +257,21 @@ func (x *run) execIf(s *ast.IfStmt, sc *scope) error {
 		if ok {
 			if x.flow {
 				x.taintBranches(s, sc)
+				return x.underTaint(true, func() error { return x.execBlock(cl.Body, sc) })
 			}
-			return x.underTaint(x.flow, func() error { return x.execBlock(cl.Body, sc) })
+			return x.execBlock(cl.Body, sc)
 		}
 	}
 	if x.flow {
 		x.taintBranches(s, sc)
 	}
-	if s.Else != nil {
-		return x.underTaint(x.flow, func() error { return x.execBlock(s.Else.Body, sc) })
+	if s.Else == nil {
+		return nil
 	}
-	return nil
+	if x.flow {
+		return x.underTaint(true, func() error { return x.execBlock(s.Else.Body, sc) })
+	}
+	return x.execBlock(s.Else.Body, sc)
 }
 
 func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
@@ -283,7 +301,10 @@ func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
 	// what the body binds), without a new scope and map per item.
 	inner := newScope(scopeLoop, sc)
 	outerLeft := x.loopLeft
-	defer func() { x.loopLeft = outerLeft }()
+	defer func() {
+		x.loopLeft = outerLeft
+		clear(inner.ents[:cap(inner.ents)]) // the last iteration's values, for the collector
+	}()
 	return x.underTaint(listTainted, func() error {
 		for i, it := range items {
 			x.loopLeft = len(items) - i
@@ -291,7 +312,7 @@ func (x *run) execForeach(s *ast.ForeachStmt, sc *scope) error {
 				return err
 			}
 			inner.reset()
-			inner.set(iter, it) // part of the list, already counted
+			inner.bindFirst(iter, it) // part of the list, already counted
 			if listTainted {
 				inner.setMeta(iter, varMeta{tainted: true})
 			}

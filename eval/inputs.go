@@ -224,6 +224,7 @@ func (x *run) setDeadline(at time.Time) {
 	ctx, cancel := contextWithDeadline(x.ctx, at, x.r.clock())
 	prev := x.cancel
 	x.ctx, x.cancel = ctx, func() { cancel(); prev() }
+	x.done = ctx.Done()
 	x.deadline = at
 }
 

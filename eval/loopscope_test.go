@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -77,4 +78,72 @@ default: run
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("emissions %q, want %q", got, want)
 	}
+}
+
+// TestAppendAliasing: $append stores a copy of a list or object value, so
+// appending to the source afterwards, or to a copy of the result, changes
+// neither; the texts a loop renders (carved from shared chunks) keep their
+// values after the loop, across many chunks and past the longest text a
+// chunk takes.
+func TestAppendAliasing(t *testing.T) {
+	src := `# Skill: alias
+# Status: Draft
+run:
+    $set INNER = ["a"]
+    $set OBJ = {"k": "v"}
+    $set OUT = []
+    foreach K in [1, 2, 3]:
+        $append OUT ${INNER}
+        $append INNER "${K}"
+    $append OUT ${OBJ}
+    $set COPY = ${OUT}
+    $append COPY "x"
+    emit(text="${OUT}")
+    emit(text="${INNER}")
+    emit(text="${COPY|length} ${OUT|length}")
+    $set JS = "[` + nums(3000) + `]"
+    $ json_parse ${JS} -> NUMS
+    $set TEXTS = []
+    $set PAD = "` + strings.Repeat("p", 300) + `"
+    foreach N in ${NUMS}:
+        $set T = "t-${N}"
+        $append TEXTS ${T}
+        if ${N} == "2999":
+            $append TEXTS "${PAD}${N}"
+    emit(text="${TEXTS|length}")
+    emit(text="${TEXTS}")
+default: run
+`
+	f, ds := syntax.Parse("alias.skill.md", []byte(src))
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	res, err := (&eval.Runner{}).Run(context.Background(), f, check.Check(f), nil)
+	if err != nil || res.Failed() {
+		t.Fatalf("%v %+v", err, res.Errors)
+	}
+	var texts []string
+	for i := range 3000 {
+		texts = append(texts, fmt.Sprintf("%q", fmt.Sprintf("t-%d", i)))
+	}
+	texts = append(texts, `"`+strings.Repeat("p", 300)+`2999"`)
+	all := "[" + strings.Join(texts, ",") + "]"
+	want := []string{
+		`[["a"],["a","1"],["a","1","2"],{"k":"v"}]`,
+		`["a","1","2","3"]`,
+		"5 4",
+		"3001",
+		all,
+	}
+	if got := res.Emissions; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("emissions %.300q, want %.300q", got, want)
+	}
+}
+
+func nums(n int) string {
+	s := make([]string, n)
+	for i := range s {
+		s[i] = fmt.Sprint(i)
+	}
+	return strings.Join(s, ",")
 }

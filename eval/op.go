@@ -168,14 +168,16 @@ func (x *run) opFailure(ctx context.Context, op *opCall, err error) error {
 // alive fails, fatally, once the run's deadline has passed or its caller
 // cancelled it. A mutating op cut off this way is an uncertain effect.
 func (x *run) alive(op *opCall) error {
-	if x.doneOf != x.ctx {
-		x.done, x.doneOf = x.ctx.Done(), x.ctx
-	}
 	select {
 	case <-x.done:
+		return x.cutOff(op)
 	default:
 		return nil // a closed-channel test, cheaper than Err's lock per statement
 	}
+}
+
+// cutOff is alive's failure once the run's context has ended.
+func (x *run) cutOff(op *opCall) error {
 	err := x.ctx.Err()
 	if err == nil {
 		return nil

@@ -8,7 +8,7 @@ import (
 )
 
 var appendValueSamples = []any{nil, "", "x", 0.0, math.Copysign(0, -1), 1.0, -7.0, 19999.0, 1e15 - 1, 1e15, 1e21, 0.5, 1e-7,
-	1e-6, -1e-6, math.NaN(), math.Inf(1), math.Inf(-1), true, []any{1.0, "a"}, value.NewObject(0)}
+	1e-6, -1e-6, 1e9 - 1, 1e9, 4294967295.0, 4294967296.0, 123456789.5, math.NaN(), math.Inf(1), math.Inf(-1), true, []any{1.0, "a"}, value.NewObject(0)}
 
 // TestAppendValue: appendValue writes what value.String returns.
 func TestAppendValue(t *testing.T) {

@@ -18,12 +18,12 @@ type scope struct {
 type binding struct {
 	name string
 	v    any
-	m    varMeta
-	rec  bool
 	// A list grown by $append is kept unboxed in list (lazy set) and
 	// boxed into v only when read: appending in a loop then costs no
 	// allocation for a new interface value per element.
 	list []any
+	m    varMeta
+	rec  bool
 	lazy bool
 }
 
@@ -57,13 +57,54 @@ func (s *scope) find(name string) int {
 		return -1
 	}
 	for i := range s.ents {
-		// the length and first byte settle most mismatches without a
-		// call to compare memory
-		if n := s.ents[i].name; len(n) == len(name) && (len(n) == 0 || n[0] == name[0]) && n == name {
+		if n := s.ents[i].name; len(n) == len(name) && sameName(n, name) {
 			return i
 		}
 	}
 	return -1
+}
+
+// sameName reports whether the names a and b, of the same length, are
+// equal. Variable names are short: a byte loop settles them without a
+// call to compare memory.
+func sameName(a, b string) bool {
+	for i := range len(a) {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// add appends a binding of name to v to s and returns its position,
+// writing the fields of a slot already allocated rather than copying a
+// whole binding.
+func (s *scope) add(name string, v any) int {
+	i := len(s.ents)
+	if i == cap(s.ents) {
+		s.ents = append(s.ents, binding{name: name, v: v})
+	} else {
+		s.ents = s.ents[:i+1]
+		e := &s.ents[i]
+		e.name, e.v, e.list = name, v, nil
+		e.m, e.rec, e.lazy = varMeta{}, false, false
+	}
+	s.indexed(i)
+	return i
+}
+
+// bindFirst binds name to v as the first binding of the emptied loop
+// scope s (see reset), field by field rather than by copying a whole
+// binding.
+func (s *scope) bindFirst(name string, v any) {
+	if cap(s.ents) == 0 {
+		s.ents = append(s.ents, binding{name: name, v: v})
+		return
+	}
+	s.ents = s.ents[:1]
+	e := &s.ents[0]
+	e.name, e.v, e.list = name, v, nil
+	e.m, e.rec, e.lazy = varMeta{}, false, false
 }
 
 // get returns name's value in s itself (not its parents).
@@ -81,8 +122,7 @@ func (s *scope) set(name string, v any) {
 		e.v, e.list, e.lazy = v, nil, false
 		return
 	}
-	s.ents = append(s.ents, binding{name: name, v: v})
-	s.indexed(len(s.ents) - 1)
+	s.add(name, v)
 }
 
 // indexed keeps the index up to date after binding i was added.
@@ -99,9 +139,11 @@ func (s *scope) indexed(i int) {
 }
 
 // reset empties s for the next iteration of a loop: what a fresh scope
-// would hold, without allocating one.
+// would hold, without allocating one. The bindings past the new length
+// are not cleared: the next bindings overwrite them whole, and until then
+// they keep at most one iteration's values reachable (execForeach clears
+// them when the loop ends).
 func (s *scope) reset() {
-	clear(s.ents) // drop the references for the collector
 	s.ents = s.ents[:0]
 	s.index = nil
 	s.held = 0

@@ -17,8 +17,7 @@ type run struct {
 	r      *Runner
 	ctx    context.Context // carries the deadline and the caller identity
 	cancel context.CancelFunc
-	done   <-chan struct{} // ctx.Done(), for alive
-	doneOf context.Context // the ctx done belongs to
+	done   <-chan struct{} // ctx.Done(), for alive; set with ctx
 	parent context.Context // the caller's context, to tell cancellation from the deadline
 	f      *ast.File
 	info   *check.Info
@@ -49,11 +48,13 @@ type run struct {
 	textLoopNoted map[*ast.ForeachStmt]bool
 	scratch       []byte            // renderText's buffer, used as a stack
 	floats        value.Floats      // boxes the numbers of list literals
+	strs          value.Strings     // boxes the texts renderValue builds
 	inlined       map[string]string // data skills baked in by inline(), name → text
 	dispatch      int
 	loopLeft      int // iterations left in the innermost foreach (a sizing hint for $append)
 
 	budget *budget // the composed run's op count and memory estimate
+	lim    limits  // the runner's bounds
 	held   int64   // bytes this run holds in the memory estimate
 
 	// Taint (taint.go): flow is the taint of the statement being run, pc
@@ -95,9 +96,11 @@ func (r *Runner) newRun(ctx context.Context, f *ast.File, info *check.Info, dept
 	}
 	x.res.Mechanical = mech
 	x.budget = &budget{}
+	x.lim = r.limits()
 	x.root = newScope(scopeSkill, nil)
 	x.secrets = newSecretBox(info, r.Secrets)
 	x.ctx, x.cancel = context.WithCancel(withIdentity(ctx, identity))
+	x.done = x.ctx.Done()
 	return x
 }
 
@@ -141,9 +144,7 @@ func (x *run) bind(sc *scope, name string, v any, tainted bool) error {
 		e := &t.ents[i]
 		e.v, e.list, e.lazy = v, nil, false
 	} else {
-		t.ents = append(t.ents, binding{name: name, v: v})
-		i = len(t.ents) - 1
-		t.indexed(i)
+		i = t.add(name, v)
 	}
 	t.held += n - old
 	if tainted || recorded || n >= metaMinSize {

@@ -47,6 +47,21 @@ func (x *run) substInfo(s *ast.Subst) *substInfo {
 // the filter chain. missing reports a base that did not resolve (only
 // possible when the error is nil in mechanical mode, or with a fallback).
 func (x *run) resolve(s *ast.Subst, sc *scope) (any, error) {
+	if s.Bad == "" && s.Root != nil && len(s.Path) == 0 && len(s.Filters) == 0 && !x.touched {
+		// the common plain ${X} bound in a scope, in a run without
+		// tainted data: what lookupPath returns (USER without a path is
+		// its value as bound; ambient names are looked up below)
+		for o := sc; o != nil; o = o.parent { // sc.lookup, inlined
+			if i := o.find(s.Root.Name); i >= 0 {
+				return o.ents[i].value(), nil
+			}
+		}
+	}
+	return x.resolveRef(s, sc)
+}
+
+// resolveRef is resolve without its fast path.
+func (x *run) resolveRef(s *ast.Subst, sc *scope) (any, error) {
 	if s.Bad != "" || s.Root == nil {
 		if s.Legacy {
 			return x.source(s.Range), nil // bash $(...) passes through
@@ -251,17 +266,20 @@ func (x *run) renderText(t *ast.Text, sc *scope) (string, error) {
 	return s, nil
 }
 
-// renderValue is renderText boxed into an interface value, which for a
-// short text costs one allocation for the header and the bytes together.
+// renderValue is renderText boxed into an interface value; a short text
+// is carved from the run's string chunks (no allocation of its own).
 func (x *run) renderValue(t *ast.Text, sc *scope) (any, error) {
 	if t == nil || len(t.Parts) == 1 {
 		return x.renderText(t, sc)
 	}
 	start := len(x.scratch)
-	if err := x.appendText(t, sc); err != nil {
-		return "", err
+	for _, p := range t.Parts { // appendText, without a call per text
+		if err := x.appendPart(p, sc); err != nil {
+			x.scratch = x.scratch[:start]
+			return "", err
+		}
 	}
-	v := value.BoxBytes(x.scratch[start:])
+	v := x.strs.Box(x.scratch[start:])
 	x.scratch = x.scratch[:start]
 	return v, nil
 }
@@ -310,11 +328,30 @@ func appendValue(dst []byte, v any) []byte {
 		return append(dst, t...)
 	case float64:
 		// the integer branch of value.FormatNumber
+		if t >= 0 && t < 1e9 && t == float64(uint32(t)) {
+			return appendSmall(dst, uint32(t))
+		}
 		if a := math.Abs(t); t == 0 || a >= 1e-6 && a < 1e15 && t == math.Trunc(t) {
 			return strconv.AppendInt(dst, int64(t), 10)
 		}
 	}
 	return append(dst, value.String(v)...)
+}
+
+// appendSmall appends the decimal digits of n (what strconv.AppendUint
+// writes) without its general machinery.
+func appendSmall(dst []byte, n uint32) []byte {
+	var buf [10]byte
+	i := len(buf)
+	for {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	return append(dst, buf[i:]...)
 }
 
 func (x *run) renderPart(b *strings.Builder, p ast.TextPart, sc *scope) error {
@@ -327,7 +364,7 @@ func (x *run) renderPart(b *strings.Builder, p ast.TextPart, sc *scope) error {
 			return err
 		}
 		b.WriteString(value.String(v))
-		if n := int64(b.Len()); n > x.r.maxValueBytes() {
+		if n := int64(b.Len()); n > x.lim.value {
 			return x.checkSize("", n)
 		}
 	case *ast.SecretRef:
@@ -422,8 +459,12 @@ func (x *run) evalObject(e *ast.ObjectLit, sc *scope) (any, error) {
 }
 
 // evalPlain evaluates e outside a sink: a secret marker is refused.
-func (x *run) evalPlain(e ast.Expr, sc *scope) (any, error) {
-	v, err := x.eval(e, sc)
+func (x *run) evalPlain(e ast.Expr, sc *scope) (v any, err error) {
+	if s, ok := e.(*ast.Subst); ok {
+		v, err = x.resolve(s, sc) // what eval does for it, one call less
+	} else {
+		v, err = x.eval(e, sc)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -439,6 +480,19 @@ func (x *run) checkNoSecret(v any) error {
 	if !x.secrets.Issued() {
 		return nil // no sentinel exists yet, so no value holds one
 	}
+	return x.checkNoSentinel(v)
+}
+
+// checkNoSecretText is checkNoSecret of a string.
+func (x *run) checkNoSecretText(s string) error {
+	if !x.secrets.Issued() {
+		return nil
+	}
+	return x.checkNoSentinel(s)
+}
+
+// checkNoSentinel is checkNoSecret once a sentinel has been issued.
+func (x *run) checkNoSentinel(v any) error {
 	switch t := v.(type) {
 	case string:
 		if x.secrets.Has(t) {
@@ -446,13 +500,13 @@ func (x *run) checkNoSecret(v any) error {
 		}
 	case []any:
 		for _, e := range t {
-			if err := x.checkNoSecret(e); err != nil {
+			if err := x.checkNoSentinel(e); err != nil {
 				return err
 			}
 		}
 	case *value.Object:
 		for _, e := range t.All() {
-			if err := x.checkNoSecret(e); err != nil {
+			if err := x.checkNoSentinel(e); err != nil {
 				return err
 			}
 		}

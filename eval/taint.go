@@ -38,8 +38,13 @@ func (x *run) taint() {
 // value. It costs nothing in a run that has bound no tainted value.
 func (x *run) tainted(name string, sc *scope) bool {
 	if !x.touched {
-		return false
+		return false // inlined: the common case costs no call
 	}
+	return x.taintedIn(name, sc)
+}
+
+// taintedIn is tainted for a run that has seen tainted data.
+func (x *run) taintedIn(name string, sc *scope) bool {
 	for s := sc; s != nil; s = s.parent {
 		if i := s.find(name); i >= 0 {
 			return s.ents[i].m.tainted
@@ -60,9 +65,14 @@ func (x *run) flowFrom() bool {
 // (a branch chosen by a tainted condition, the body of a loop over a
 // tainted list, the else: handler of a tainted failure).
 func (x *run) underTaint(cond bool, fn func() error) error {
-	if !cond || x.pc {
-		return fn()
+	if cond && !x.pc {
+		return x.underTaintSet(fn)
 	}
+	return fn()
+}
+
+// underTaintSet runs fn with the control context tainted.
+func (x *run) underTaintSet(fn func() error) error {
 	x.pc, x.touched = true, true
 	defer func() { x.pc = false }()
 	return fn()

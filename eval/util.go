@@ -26,17 +26,16 @@ func jsonValue(v any) []byte { return []byte(value.ToJSON(v)) }
 // are the source text. Correctly decoded text never matches this: its
 // Latin-1 runes are not valid UTF-8 as single bytes.
 func litValue(l *ast.Lit) string {
-	s := l.Value
-	high := false
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			high = true
-			break
+	for i := range len(l.Value) {
+		if l.Value[i] >= utf8.RuneSelf {
+			return repairedLit(l.Value)
 		}
 	}
-	if !high {
-		return s
-	}
+	return l.Value // inlined: ASCII text is returned as it is
+}
+
+// repairedLit is litValue of a literal with non-ASCII bytes.
+func repairedLit(s string) string {
 	b := make([]byte, 0, len(s))
 	for _, r := range s {
 		if r >= 0x100 {

@@ -123,3 +123,45 @@ func BoxBytes(b []byte) any {
 	}
 	return boxAt(stringType, unsafe.Pointer(s))
 }
+
+// Strings boxes strings with few allocations: their bytes and their
+// headers are carved from chunks of storage that double up to 4 KiB, so a
+// loop that builds one short string per iteration allocates once per
+// chunk instead of once per string. A boxed string keeps its header chunk
+// (at most 4 KiB) and the byte chunks of that chunk's strings reachable.
+// The zero value is ready to use; it is not safe for concurrent use.
+type Strings struct {
+	bytes []byte
+	heads []string
+}
+
+// The chunk sizes of Strings: bytes double from minStrChunk up to
+// maxStrChunk, headers from 1 up to maxStrHeads; a string longer than
+// maxArenaString is boxed on its own (BoxBytes).
+const (
+	minStrChunk    = 64
+	maxStrChunk    = 4096
+	maxStrHeads    = 256
+	maxArenaString = 256
+)
+
+// Box returns string(b) as an interface value.
+func (a *Strings) Box(b []byte) any {
+	n := len(b)
+	switch {
+	case n == 0:
+		return ""
+	case n > maxArenaString:
+		return BoxBytes(b)
+	}
+	if len(a.bytes)+n > cap(a.bytes) {
+		a.bytes = make([]byte, 0, min(max(2*cap(a.bytes), minStrChunk), maxStrChunk))
+	}
+	start := len(a.bytes)
+	a.bytes = append(a.bytes, b...)
+	if len(a.heads) == cap(a.heads) {
+		a.heads = make([]string, 0, min(max(2*cap(a.heads), 1), maxStrHeads))
+	}
+	a.heads = append(a.heads, unsafe.String(&a.bytes[start], n))
+	return boxAt(stringType, unsafe.Pointer(&a.heads[len(a.heads)-1]))
+}

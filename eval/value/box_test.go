@@ -85,3 +85,61 @@ func FuzzSmallInt(f *testing.F) {
 		}
 	})
 }
+
+// TestStringsArena: strings boxed into shared chunks are the strings of
+// their bytes for every length (in a chunk, across chunk and header-chunk
+// boundaries, past the longest boxed in a chunk), independent of the
+// buffer, compare equal to plain strings and survive collections.
+func TestStringsArena(t *testing.T) {
+	var a Strings
+	buf := []byte(strings.Repeat("0123456789", 40))
+	var got []any
+	var want []string
+	for i := 0; i < 3000; i++ {
+		n := (i * 7) % (len(buf) + 1)
+		got = append(got, a.Box(buf[:n]))
+		want = append(want, strings.Repeat("0123456789", 40)[:n])
+		for j := range buf {
+			buf[j]++ // the boxes must not alias the buffer
+		}
+		copy(buf, strings.Repeat("0123456789", 40))
+	}
+	for j := range buf {
+		buf[j] = 'X'
+	}
+	runtime.GC()
+	for i, v := range got {
+		s, ok := v.(string)
+		if !ok || s != want[i] {
+			t.Fatalf("box %d = %#v, want %q", i, v, want[i])
+		}
+		if v != any(want[i]) {
+			t.Fatalf("box %d does not compare equal to the string", i)
+		}
+	}
+}
+
+// TestLeadingInt: the integer fast path of the decoder takes exactly the
+// positive integers of at most 15 digits, with ParseFloat's value, and
+// leaves every other number to the general path.
+func TestLeadingInt(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int // length taken; 0 = left to the general path
+	}{
+		{"7", 1}, {"7,", 1}, {"123]", 3}, {"999999999999999", 15}, {"100000000000000 ", 15},
+		{"1234567890123456", 0}, {"0", 0}, {"0123", 0}, {"-5", 0}, {"12.5", 0}, {"1e3", 0}, {"1E3", 0},
+		{"", 0}, {"x", 0}, {"12x", 2},
+	} {
+		f, n := leadingInt(c.in)
+		if n != c.want {
+			t.Errorf("leadingInt(%q) took %d bytes, want %d", c.in, n, c.want)
+			continue
+		}
+		if n > 0 {
+			if want, err := strconv.ParseFloat(c.in[:n], 64); err != nil || f != want {
+				t.Errorf("leadingInt(%q) = %v, want %v", c.in, f, want)
+			}
+		}
+	}
+}

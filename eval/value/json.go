@@ -175,11 +175,20 @@ func (d *decoder) array(depth int) (any, error) {
 		list := make([]any, 0, countElems(d.s[d.i:]))
 		for {
 			d.skipSpace()
-			v, err := d.value(depth + 1)
-			if err != nil {
-				return nil, err
+			if f, n := leadingInt(d.s[d.i:]); n > 0 {
+				d.i += n // what value and number do for it, without the calls
+				list = append(list, d.floats.box(f))
+			} else {
+				v, err := d.value(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				list = append(list, v)
 			}
-			list = append(list, v)
+			if d.i < len(d.s) && d.s[d.i] == ',' {
+				d.i++ // listEnd's common case
+				continue
+			}
 			if done, err := d.listEnd(']'); done || err != nil {
 				if err != nil {
 					return nil, err
@@ -227,6 +236,10 @@ func (d *decoder) listEnd(closing byte) (bool, error) {
 }
 
 func (d *decoder) number() (any, error) {
+	if f, n := leadingInt(d.s[d.i:]); n > 0 {
+		d.i += n
+		return d.floats.box(f), nil // the common case, converted while scanned
+	}
 	start := d.i
 	n := scanJSONNumber(d.s[d.i:])
 	if n == 0 {
@@ -246,6 +259,29 @@ func (d *decoder) number() (any, error) {
 		return Numeral(text), nil // keeps 2.50, 1e3, -0 and long integers as written
 	}
 	return d.floats.box(f), nil
+}
+
+// leadingInt returns the value and length of the JSON number at the start
+// of s when it is a positive integer of at most 15 digits (exact in a
+// float64, so the value is ParseFloat's); n is 0 for any other number (a
+// sign, a leading zero, a fraction or exponent, more digits), which the
+// general path decodes.
+func leadingInt(s string) (f float64, n int) {
+	if len(s) == 0 || s[0] < '1' || s[0] > '9' {
+		return 0, 0
+	}
+	v := int64(s[0] - '0')
+	i := 1
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		if i == 15 {
+			return 0, 0
+		}
+		v = v*10 + int64(s[i]-'0')
+	}
+	if i < len(s) && (s[i] == '.' || s[i] == 'e' || s[i] == 'E') {
+		return 0, 0
+	}
+	return float64(v), i
 }
 
 // scanJSONNumber returns the length of the JSON number at the start of s, or
@@ -550,6 +586,9 @@ func FormatNumber(f float64) string {
 // countElems does: exact for valid text, where an empty one counts 1.
 func CountMembers(s string) int { return countElems(s) }
 
+// elemByte marks the bytes countElems acts on.
+var elemByte = [256]bool{'"': true, '[': true, '{': true, ']': true, '}': true, ',': true}
+
 // countElems returns the number of elements of the array whose content
 // starts s (just after its '['), counting the commas outside strings and
 // nested values up to the closing ']'. Malformed text gives a wrong count,
@@ -557,6 +596,9 @@ func CountMembers(s string) int { return countElems(s) }
 func countElems(s string) int {
 	n, depth := 1, 0
 	for i := 0; i < len(s); i++ {
+		if !elemByte[s[i]] {
+			continue // most bytes: one table load, no switch
+		}
 		switch s[i] {
 		case '"':
 			for i++; i < len(s) && s[i] != '"'; i++ {
