@@ -81,6 +81,7 @@ func (r *Registry) Refresh() {
 	}
 	sr := scan(r.opts)
 	recs, more := r.index(sr.cands)
+	sr.closeBases()
 	r.persist(sr.cands)
 	probs := append(sr.probs, more...)
 	for _, e := range r.opts.External {
