@@ -24,7 +24,7 @@ import (
 // cacheMagic starts a cache file; its number changes whenever the
 // layout or the way a record is derived from a package changes (a file
 // of another version is ignored).
-const cacheMagic = "skillc-registry-cache 5\n"
+const cacheMagic = "skillc-registry-cache 6\n"
 
 // The cache file (all integers uvarint unless said; a string is its
 // length then its bytes; a time is its Unix nanoseconds, zig-zag):
@@ -37,14 +37,17 @@ const cacheMagic = "skillc-registry-cache 5\n"
 //	  packages: n × (dir, record)
 //	  rare:     a gob stream of the few records' classification and
 //	            contract (by package index)
-//	sources:  every record's Src, then the bodies that are not its tail
+//	sources:  per record its Src, the body when it is not Src's tail,
+//	          and its extras: frontmatter, headings and diagnostics
 //
-// A record is written field by field (below); its Src and Body are
-// written as offsets into the sources region. Loading reads the
+// A record is written field by field (below); its Src, Body and extras
+// are written as offsets into the sources region. Loading reads the
 // metadata only (every string of it a substring of one string); a
 // record's Src and Body are read from the sources region when first
-// asked for (Record.Source, Record.Text), so a second `skills discover`
-// over 5,000 real packages reads about 5 MB rather than 98 MB (RS1).
+// asked for (Record.Source, Record.Text), and so are its extras
+// (Record.FrontmatterMap, HeadingTexts, Diagnostics), which a second
+// `skills discover` does not need: at 5,000 real packages it reads
+// about 5 MB rather than 98 MB (RS1, DS2).
 
 // rareParts are what few package records have, kept in gob.
 type rareParts struct {
@@ -58,7 +61,7 @@ type rareParts struct {
 func (o Options) validationKey() string { return fmt.Sprintf("%+v", o.Validation) }
 
 // enc appends the cache file's primitives to a buffer.
-type enc struct{ b, blob []byte }
+type enc struct{ b, blob, x []byte }
 
 func (e *enc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 func (e *enc) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
@@ -153,16 +156,14 @@ func (e *enc) value(v any) {
 	}
 }
 
-// record writes rec but its rare parts.
+// record writes rec but its rare parts; its extras (frontmatter,
+// headings, diagnostics) go to the sources region with its Src and
+// Body.
 func (e *enc) record(r *Record) {
 	for _, s := range []string{string(r.Kind), r.Name, r.Origin, r.ID, r.Description, r.Location, r.Root, r.Status, r.Digest, r.Domain, r.ShadowedBy} {
 		e.str(s)
 	}
-	e.bool(r.Frontmatter != nil)
-	if r.Frontmatter != nil {
-		e.value(r.Frontmatter)
-	}
-	for _, ss := range [][]string{r.Tags, r.ClassProblems, r.Headings, r.Requires, r.Tools, r.Env} {
+	for _, ss := range [][]string{r.Tags, r.ClassProblems, r.Requires, r.Tools, r.Env} {
 		e.strs(ss)
 	}
 	e.uint(uint64(len(r.Resources)))
@@ -172,14 +173,25 @@ func (e *enc) record(r *Record) {
 		e.str(res.SHA256)
 	}
 	e.bool(r.Loadable)
-	if plainDiags(r.Diags) {
-		e.uint(uint64(len(r.Diags)) + 1)
-		for _, d := range r.Diags {
-			e.diag(d)
+	x := &enc{b: e.x[:0]}
+	fm := r.FrontmatterMap()
+	x.bool(fm != nil)
+	if fm != nil {
+		x.value(fm)
+	}
+	x.strs(r.HeadingTexts())
+	if ds := r.Diagnostics(); plainDiags(ds) {
+		x.uint(uint64(len(ds)) + 1)
+		for _, d := range ds {
+			x.diag(d)
 		}
 	} else {
-		e.uint(0) // none, or in the gob stream
+		x.uint(0) // none, or in the gob stream
 	}
+	e.x = x.b
+	e.uint(uint64(len(e.blob)))
+	e.uint(uint64(len(x.b)))
+	e.blob = append(e.blob, x.b...)
 	src, body := r.Source(), r.Text()
 	e.bool(src != nil)
 	e.uint(uint64(len(e.blob)))
@@ -401,6 +413,25 @@ func (d *dec) diag(x *ast.Diagnostic) {
 	}
 }
 
+// extras reads a record's extras written by enc.record into l.
+func (d *dec) extras(l *lazySrc) {
+	if d.bool() {
+		l.fm, _ = d.value(0).(map[string]any)
+	}
+	l.heads = d.strs()
+	if n := d.count(); n > 1 {
+		ds := make([]ast.Diagnostic, n-1)
+		l.diags = make(ast.Diagnostics, n-1)
+		for i := range ds {
+			d.diag(&ds[i])
+			l.diags[i] = &ds[i]
+		}
+	}
+	if d.err == nil && d.i != len(d.s) {
+		d.err = errDamaged
+	}
+}
+
 // record reads a record written by enc.record (its strings share d.s;
 // its Src and Body are read from d.src when asked for).
 func (d *dec) record() *Record {
@@ -410,10 +441,7 @@ func (d *dec) record() *Record {
 		*p = d.str()
 	}
 	r.Kind = Kind(kind)
-	if d.bool() {
-		r.Frontmatter, _ = d.value(0).(map[string]any)
-	}
-	for _, p := range []*[]string{&r.Tags, &r.ClassProblems, &r.Headings, &r.Requires, &r.Tools, &r.Env} {
+	for _, p := range []*[]string{&r.Tags, &r.ClassProblems, &r.Requires, &r.Tools, &r.Env} {
 		*p = d.strs()
 	}
 	if n := d.count(); n > 0 {
@@ -423,15 +451,8 @@ func (d *dec) record() *Record {
 		}
 	}
 	r.Loadable = d.bool()
-	if n := d.count(); n > 1 {
-		ds := make([]ast.Diagnostic, n-1)
-		r.Diags = make(ast.Diagnostics, n-1)
-		for i := range ds {
-			d.diag(&ds[i])
-			r.Diags[i] = &ds[i]
-		}
-	}
-	l := &lazySrc{src: d.src, root: r.Root, hasSrc: d.bool(), off: d.uint(), n: d.uint()}
+	l := &lazySrc{src: d.src, root: r.Root, extraOff: d.uint(), extraN: d.uint()}
+	l.hasSrc, l.off, l.n = d.bool(), d.uint(), d.uint()
 	if l.tail = d.bool(); l.tail {
 		l.bodyN = d.uint()
 		if l.bodyN > l.n {
@@ -440,7 +461,7 @@ func (d *dec) record() *Record {
 	} else {
 		l.bodyOff, l.bodyN = d.uint(), d.uint()
 	}
-	if !within(l.off, l.n, d.srcLen) || !within(l.bodyOff, l.bodyN, d.srcLen) {
+	if !within(l.off, l.n, d.srcLen) || !within(l.bodyOff, l.bodyN, d.srcLen) || !within(l.extraOff, l.extraN, d.srcLen) {
 		d.err = errDamaged
 	}
 	r.lazy = l
@@ -482,18 +503,49 @@ func (s *srcFile) close() {
 	}
 }
 
-// lazySrc is where a cached record's Src and Body are: read once, when
-// first asked for. A region that cannot be read any more (the file was
-// closed before a save replaced it) is rebuilt from the package itself.
+// lazySrc is where a cached record's Src and Body, and its extras, are:
+// each read once, when first asked for. A region that cannot be read any
+// more (the file was closed before a save replaced it) or does not
+// decode is rebuilt from the package itself.
 type lazySrc struct {
-	src            *srcFile
-	root           string
-	hasSrc, tail   bool
-	off, n         uint64
-	bodyOff, bodyN uint64
-	once           sync.Once
-	loadedSrc      []byte
-	loadedBody     string
+	src              *srcFile
+	root             string
+	hasSrc, tail     bool
+	off, n           uint64
+	bodyOff, bodyN   uint64
+	extraOff, extraN uint64
+	once             sync.Once
+	loadedSrc        []byte
+	loadedBody       string
+	// rareDiags are diagnostics the gob stream carried (a list with a
+	// nil entry), nil for none
+	rareDiags ast.Diagnostics
+	extraOnce sync.Once
+	fm        map[string]any
+	heads     []string
+	diags     ast.Diagnostics
+}
+
+// loadExtra reads the extras: frontmatter, headings and diagnostics.
+func (l *lazySrc) loadExtra() {
+	l.extraOnce.Do(func() {
+		b, err := l.src.readAt(l.extraOff, l.extraN)
+		if err == nil {
+			d := &dec{s: string(b)}
+			d.extras(l)
+			err = d.err
+		}
+		if err != nil {
+			l.fm, l.heads, l.diags = nil, nil, nil
+			if rec := parsePackage(l.root, l.src.opts); rec != nil {
+				l.fm, l.heads, l.diags = rec.Frontmatter, rec.Headings, rec.Diags
+			}
+			return
+		}
+		if l.rareDiags != nil {
+			l.diags = l.rareDiags
+		}
+	})
 }
 
 func (l *lazySrc) load() {
@@ -595,9 +647,7 @@ func (c *cache) load(file string, o Options) {
 		}
 		r := pkgs[p.I].Rec
 		r.Class, r.Contract = p.Class, p.Contract
-		if p.Diags != nil {
-			r.Diags = p.Diags
-		}
+		r.lazy.rareDiags = p.Diags
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -661,7 +711,7 @@ func (c *cache) save(file, opts string, live map[string]bool) error {
 		}
 	}
 	for k, r := range c.pkgs {
-		if live[k] && plainValue(r.Frontmatter) {
+		if live[k] && plainValue(r.FrontmatterMap()) {
 			pkgs = append(pkgs, k)
 		}
 	}
@@ -692,10 +742,11 @@ func (c *cache) save(file, opts string, live map[string]bool) error {
 		r := c.pkgs[k]
 		e.str(k)
 		e.record(r)
-		if plain := plainDiags(r.Diags); r.Class != nil || r.Contract != nil || (len(r.Diags) > 0 && !plain) {
+		ds := r.Diagnostics()
+		if plain := plainDiags(ds); r.Class != nil || r.Contract != nil || (len(ds) > 0 && !plain) {
 			p := rareParts{I: i, Class: r.Class, Contract: r.Contract}
 			if !plain {
-				p.Diags = r.Diags
+				p.Diags = ds
 			}
 			rare = append(rare, p)
 		}

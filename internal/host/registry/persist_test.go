@@ -46,7 +46,7 @@ func TestCacheFile(t *testing.T) {
 	for _, name := range []string{"alpha", "beta", "gamma"} {
 		a, _ := first.Lookup(name)
 		b, _ := second.Lookup(name)
-		if a.Digest != b.Digest || !reflect.DeepEqual(a.Frontmatter, b.Frontmatter) || !reflect.DeepEqual(a.Resources, b.Resources) || a.Text() != b.Text() || string(a.Source()) != string(b.Source()) || a.Loadable != b.Loadable {
+		if a.Digest != b.Digest || !reflect.DeepEqual(a.FrontmatterMap(), b.FrontmatterMap()) || !reflect.DeepEqual(a.Resources, b.Resources) || a.Text() != b.Text() || string(a.Source()) != string(b.Source()) || a.Loadable != b.Loadable {
 			t.Errorf("%s from the cache differs:\n%+v\n%+v", name, b, a)
 		}
 	}
@@ -115,11 +115,11 @@ func TestCacheFile(t *testing.T) {
 	}
 }
 
-// read returns a copy of r with its Src and Body read (what a record
-// parsed from its package holds).
+// read returns a copy of r with its Src, Body and extras read (what a
+// record parsed from its package holds).
 func read(r *Record) *Record {
 	cp := *r
-	cp.Src, cp.Body, cp.lazy = r.Source(), r.Text(), nil
+	cp.Src, cp.Body, cp.Frontmatter, cp.Headings, cp.Diags, cp.lazy = r.Source(), r.Text(), r.FrontmatterMap(), r.HeadingTexts(), r.Diagnostics(), nil
 	return &cp
 }
 
@@ -150,8 +150,8 @@ func TestCacheFileRecords(t *testing.T) {
 	}
 	var diags, class, typed bool
 	for i := range a {
-		if b[i].lazy == nil || b[i].Src != nil || b[i].Body != "" {
-			t.Errorf("%s from the cache has its source read at load", a[i].ID)
+		if b[i].lazy == nil || b[i].Src != nil || b[i].Body != "" || b[i].Frontmatter != nil || b[i].Headings != nil || b[i].Diags != nil {
+			t.Errorf("%s from the cache has its source or extras read at load", a[i].ID)
 		}
 		if !reflect.DeepEqual(a[i], read(b[i])) {
 			t.Errorf("%s from the cache differs:\n%+v\nparsed:\n%+v", a[i].ID, b[i], a[i])
@@ -181,7 +181,7 @@ func TestCacheFileRecords(t *testing.T) {
 }
 
 // TestCacheFileSourcesLater: a record loaded from the cache file reads
-// its Src and Body only when asked, from the file it was loaded from —
+// its Src and Body (and its extras) only when asked, from the file it was loaded from —
 // also after a later save replaced that file — and, once that file is
 // closed, from its package.
 func TestCacheFileSourcesLater(t *testing.T) {
@@ -223,6 +223,9 @@ func TestCacheFileSourcesLater(t *testing.T) {
 	third.cache.mu.Unlock()
 	if cp.Text() != want["alpha"].Body || string(cp.Source()) != string(want["alpha"].Src) {
 		t.Errorf("alpha with its cache file closed: body %q, source %q", cp.Text(), cp.Source())
+	}
+	if !reflect.DeepEqual(cp.FrontmatterMap(), want["alpha"].Frontmatter) || !reflect.DeepEqual(cp.HeadingTexts(), want["alpha"].Headings) || !reflect.DeepEqual(cp.Diagnostics(), want["alpha"].Diags) {
+		t.Errorf("alpha's extras with its cache file closed: %v %v %v", cp.FrontmatterMap(), cp.HeadingTexts(), cp.Diagnostics())
 	}
 }
 
