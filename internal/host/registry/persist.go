@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"math"
@@ -24,12 +25,13 @@ import (
 // cacheMagic starts a cache file; its number changes whenever the
 // layout or the way a record is derived from a package changes (a file
 // of another version is ignored).
-const cacheMagic = "skillc-registry-cache 6\n"
+const cacheMagic = "skillc-registry-cache 7\n"
 
 // The cache file (all integers uvarint unless said; a string is its
 // length then its bytes; a time is its Unix nanoseconds, zig-zag):
 //
-//	magic, the metadata's length (8 bytes, little-endian)
+//	magic, the metadata's length (8 bytes, little-endian), the
+//	metadata's CRC-32C (4 bytes, little-endian)
 //	metadata:
 //	  validation options
 //	  hashes:   n × (path, size, mtime, sum)
@@ -37,8 +39,14 @@ const cacheMagic = "skillc-registry-cache 6\n"
 //	  packages: n × (dir, record)
 //	  rare:     a gob stream of the few records' classification and
 //	            contract (by package index)
-//	sources:  per record its Src, the body when it is not Src's tail,
-//	          and its extras: frontmatter, headings and diagnostics
+//	sources:  per record one region: its extras (frontmatter, headings
+//	          and diagnostics), its Src, and its body when that is not
+//	          Src's tail
+//
+// The record's metadata holds its region's offset, lengths and CRC-32C:
+// a damaged metadata region makes the whole file ignored, a damaged
+// record region makes that record parsed again from its package when
+// it is read (DS3).
 //
 // A record is written field by field (below); its Src, Body and extras
 // are written as offsets into the sources region. Loading reads the
@@ -189,24 +197,26 @@ func (e *enc) record(r *Record) {
 		x.uint(0) // none, or in the gob stream
 	}
 	e.x = x.b
-	e.uint(uint64(len(e.blob)))
-	e.uint(uint64(len(x.b)))
+	start := len(e.blob)
 	e.blob = append(e.blob, x.b...)
 	src, body := r.Source(), r.Text()
-	e.bool(src != nil)
-	e.uint(uint64(len(e.blob)))
-	e.uint(uint64(len(src)))
 	e.blob = append(e.blob, src...)
-	if strings.HasSuffix(string(src), body) {
-		e.bool(true)
-		e.uint(uint64(len(body)))
-	} else {
-		e.bool(false)
-		e.uint(uint64(len(e.blob)))
-		e.uint(uint64(len(body)))
+	tail := strings.HasSuffix(string(src), body)
+	if !tail {
 		e.blob = append(e.blob, body...)
 	}
+	e.uint(uint64(start))
+	e.uint(uint64(len(x.b)))
+	e.bool(src != nil)
+	e.uint(uint64(len(src)))
+	e.bool(tail)
+	e.uint(uint64(len(body)))
+	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.blob[start:], castagnoli))
 }
+
+// castagnoli is the CRC-32C table (computed by the processor on amd64
+// and arm64).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // diag writes a diagnostic; its lists keep nil apart from empty.
 func (e *enc) diag(d *ast.Diagnostic) {
@@ -451,21 +461,32 @@ func (d *dec) record() *Record {
 		}
 	}
 	r.Loadable = d.bool()
-	l := &lazySrc{src: d.src, root: r.Root, extraOff: d.uint(), extraN: d.uint()}
-	l.hasSrc, l.off, l.n = d.bool(), d.uint(), d.uint()
-	if l.tail = d.bool(); l.tail {
-		l.bodyN = d.uint()
-		if l.bodyN > l.n {
-			d.err = errDamaged
-		}
-	} else {
-		l.bodyOff, l.bodyN = d.uint(), d.uint()
+	l := &lazySrc{src: d.src, root: r.Root, off: d.uint(), extraN: d.uint()}
+	l.hasSrc, l.srcN, l.tail, l.bodyN = d.bool(), d.uint(), d.bool(), d.uint()
+	l.crc = d.uint32()
+	// the region is extras, Src, then the body unless it is Src's tail;
+	// each length is at most the sources region's, so the sums below
+	// cannot overflow
+	l.n = l.extraN + l.srcN
+	if !l.tail {
+		l.n += l.bodyN
 	}
-	if !within(l.off, l.n, d.srcLen) || !within(l.bodyOff, l.bodyN, d.srcLen) || !within(l.extraOff, l.extraN, d.srcLen) {
+	if l.extraN > d.srcLen || l.srcN > d.srcLen || l.bodyN > d.srcLen || (l.tail && l.bodyN > l.srcN) || !within(l.off, l.n, d.srcLen) {
 		d.err = errDamaged
 	}
 	r.lazy = l
 	return r
+}
+
+// uint32 reads 4 bytes, little-endian.
+func (d *dec) uint32() uint32 {
+	if d.err != nil || d.i+4 > len(d.s) {
+		d.err = errDamaged
+		return 0
+	}
+	v := binary.LittleEndian.Uint32([]byte(d.s[d.i : d.i+4]))
+	d.i += 4
+	return v
 }
 
 // within reports whether n bytes at off lie inside a region of size
@@ -508,65 +529,59 @@ func (s *srcFile) close() {
 // more (the file was closed before a save replaced it) or does not
 // decode is rebuilt from the package itself.
 type lazySrc struct {
-	src              *srcFile
-	root             string
-	hasSrc, tail     bool
-	off, n           uint64
-	bodyOff, bodyN   uint64
-	extraOff, extraN uint64
-	once             sync.Once
-	loadedSrc        []byte
-	loadedBody       string
+	src                 *srcFile
+	root                string
+	off, n              uint64 // the record's region
+	extraN, srcN, bodyN uint64
+	hasSrc, tail        bool
+	crc                 uint32
+	once                sync.Once
 	// rareDiags are diagnostics the gob stream carried (a list with a
 	// nil entry), nil for none
-	rareDiags ast.Diagnostics
-	extraOnce sync.Once
-	fm        map[string]any
-	heads     []string
-	diags     ast.Diagnostics
+	rareDiags  ast.Diagnostics
+	loadedSrc  []byte
+	loadedBody string
+	fm         map[string]any
+	heads      []string
+	diags      ast.Diagnostics
 }
 
 // loadExtra reads the extras: frontmatter, headings and diagnostics.
-func (l *lazySrc) loadExtra() {
-	l.extraOnce.Do(func() {
-		b, err := l.src.readAt(l.extraOff, l.extraN)
+func (l *lazySrc) loadExtra() { l.load() }
+
+// load reads the record's region once: its extras, Src and Body. A
+// region that cannot be read, whose CRC differs or that does not decode
+// is rebuilt from the package.
+func (l *lazySrc) load() {
+	l.once.Do(func() {
+		b, err := l.src.readAt(l.off, l.n)
+		if err == nil && crc32.Checksum(b, castagnoli) != l.crc {
+			err = errDamaged
+		}
 		if err == nil {
-			d := &dec{s: string(b)}
+			d := &dec{s: string(b[:l.extraN])}
 			d.extras(l)
 			err = d.err
 		}
 		if err != nil {
-			l.fm, l.heads, l.diags = nil, nil, nil
+			l.fm, l.heads, l.diags, l.loadedSrc, l.loadedBody = nil, nil, nil, nil, ""
 			if rec := parsePackage(l.root, l.src.opts); rec != nil {
-				l.fm, l.heads, l.diags = rec.Frontmatter, rec.Headings, rec.Diags
+				l.fm, l.heads, l.diags, l.loadedSrc, l.loadedBody = rec.Frontmatter, rec.Headings, rec.Diags, rec.Src, rec.Body
 			}
 			return
 		}
 		if l.rareDiags != nil {
 			l.diags = l.rareDiags
 		}
-	})
-}
-
-func (l *lazySrc) load() {
-	l.once.Do(func() {
-		src, err := l.src.readAt(l.off, l.n)
-		var body []byte
-		if err == nil && l.tail {
-			body = src[len(src)-int(l.bodyN):]
-		} else if err == nil {
-			body, err = l.src.readAt(l.bodyOff, l.bodyN)
+		src := b[l.extraN : l.extraN+l.srcN : l.extraN+l.srcN]
+		if l.tail {
+			l.loadedBody = string(src[len(src)-int(l.bodyN):])
+		} else {
+			l.loadedBody = string(b[l.extraN+l.srcN:])
 		}
-		if err != nil {
-			if rec := parsePackage(l.root, l.src.opts); rec != nil {
-				l.loadedSrc, l.loadedBody = rec.Src, rec.Body
-			}
-			return
+		if l.hasSrc {
+			l.loadedSrc = src
 		}
-		if !l.hasSrc {
-			src = nil
-		}
-		l.loadedSrc, l.loadedBody = src, string(body)
 	})
 }
 
@@ -578,18 +593,23 @@ func readMeta(f *os.File) (string, int64, int64, error) {
 	if err != nil {
 		return "", 0, 0, err
 	}
-	head := make([]byte, len(cacheMagic)+8)
+	head := make([]byte, len(cacheMagic)+12)
 	if _, err := f.ReadAt(head, 0); err != nil || string(head[:len(cacheMagic)]) != cacheMagic {
 		return "", 0, 0, errDamaged
 	}
 	n := binary.LittleEndian.Uint64(head[len(cacheMagic):])
+	sum := binary.LittleEndian.Uint32(head[len(cacheMagic)+8:])
 	base := int64(len(head))
 	if n > uint64(st.Size()-base) {
 		return "", 0, 0, errDamaged
 	}
+	// read in large pieces (io.Copy's 32 KB would be 400 system calls at
+	// 5,000 real packages), summed on the way
 	var sb strings.Builder
 	sb.Grow(int(n))
-	if _, err := io.Copy(&sb, io.NewSectionReader(f, base, int64(n))); err != nil || sb.Len() != int(n) {
+	h := crc32.New(castagnoli)
+	buf := make([]byte, min(max(int64(n), 1), 1<<20))
+	if _, err := io.CopyBuffer(&sb, io.TeeReader(io.NewSectionReader(f, base, int64(n)), h), buf); err != nil || sb.Len() != int(n) || h.Sum32() != sum {
 		return "", 0, 0, errDamaged
 	}
 	return sb.String(), base + int64(n), st.Size() - base - int64(n), nil
@@ -765,6 +785,7 @@ func (c *cache) save(file, opts string, live map[string]bool) error {
 		old.close()
 	}
 	head := binary.LittleEndian.AppendUint64([]byte(cacheMagic), uint64(len(e.b)+tail.Len()))
+	head = binary.LittleEndian.AppendUint32(head, crc32.Update(crc32.Checksum(e.b, castagnoli), castagnoli, tail.Bytes()))
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -244,4 +245,53 @@ func TestWithin(t *testing.T) {
 			t.Errorf("within(%d, %d, %d) = %v, want %v", c.off, c.n, c.size, got, c.want)
 		}
 	}
+}
+
+// FuzzCacheFile loads damaged cache files: whatever the bytes, a new
+// registry neither panics nor differs from one built without the cache
+// (every record read in full, sources and extras included). The seeds
+// are the real file, the file with one byte changed in its head, its
+// metadata and its sources, and the file cut short.
+func FuzzCacheFile(f *testing.F) {
+	root := f.TempDir()
+	write(f, root, map[string]string{
+		"plain/SKILL.md":        skillMD("plain", "Reads spreadsheets aloud."),
+		"plain/scripts/read.py": "print('plain')\n",
+		"warned/SKILL.md":       "---\nname: warned\ndescription: A package with extra keys.\nsource: somewhere\ntags: [a, b]\nmetadata:\n  classification.role: sidecar\n  classification.invocation: attach\n  classification.effect_mode: read_only\n  classification.attach_targets: run\n---\n# Warned\n\n## Steps\n\nBody.\n",
+		"nofront/SKILL.md":      "# No frontmatter\n",
+	})
+	roots := []Root{{Dir: root, Origin: OriginProject}}
+	want := New(Options{Roots: roots})
+	want.Refresh()
+	file := filepath.Join(f.TempDir(), "registry.cache")
+	New(Options{Roots: roots, CacheFile: file}).Refresh()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	for _, at := range []int{len(cacheMagic) + 3, len(cacheMagic) + 9, len(cacheMagic) + 40, len(data) / 2, len(data) - 10} {
+		d := bytes.Clone(data)
+		d[at] ^= 0x5a
+		f.Add(d)
+	}
+	f.Add(data[:len(data)-7])
+	f.Add([]byte(cacheMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file := filepath.Join(t.TempDir(), "registry.cache")
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got := New(Options{Roots: roots, CacheFile: file})
+		got.Refresh()
+		a, b := want.All(), got.All()
+		if len(a) != len(b) {
+			t.Fatalf("%d records, %d without the cache", len(b), len(a))
+		}
+		for i := range a {
+			if !reflect.DeepEqual(a[i], read(b[i])) {
+				t.Errorf("%s differs:\n%+v\nwithout the cache:\n%+v", a[i].ID, read(b[i]), a[i])
+			}
+		}
+	})
 }
