@@ -265,6 +265,29 @@ type dec struct {
 	err    error
 	src    *srcFile
 	srcLen uint64
+	// blocks, when set, is the least number of records, lazySrcs, list
+	// strings and listing entries allocated at a time (take): loading
+	// the file then costs a few allocations per 512 records instead of
+	// several per record
+	blocks  int
+	recs    []Record
+	lazies  []lazySrc
+	strList []string
+	ents    []dirEnt
+}
+
+// take returns n elements of *block, allocating a new block of at
+// least least elements when it is short.
+func take[T any](block *[]T, n, least int) []T {
+	if n == 0 {
+		return []T{} // empty, not nil (as make gives)
+	}
+	if n > cap(*block)-len(*block) {
+		*block = make([]T, 0, max(n, least))
+	}
+	b := *block
+	*block = b[:len(b)+n]
+	return b[len(b) : len(b)+n : len(b)+n]
 }
 
 func (d *dec) uint() uint64 {
@@ -330,7 +353,7 @@ func (d *dec) strs() []string {
 	if n == 0 || d.err != nil {
 		return nil
 	}
-	out := make([]string, n-1)
+	out := take(&d.strList, n-1, d.blocks)
 	for i := range out {
 		out[i] = d.str()
 	}
@@ -445,7 +468,7 @@ func (d *dec) extras(l *lazySrc) {
 // record reads a record written by enc.record (its strings share d.s;
 // its Src and Body are read from d.src when asked for).
 func (d *dec) record() *Record {
-	r := &Record{}
+	r := &take(&d.recs, 1, d.blocks)[0]
 	var kind string
 	for _, p := range []*string{&kind, &r.Name, &r.Origin, &r.ID, &r.Description, &r.Location, &r.Root, &r.Status, &r.Digest, &r.Domain, &r.ShadowedBy} {
 		*p = d.str()
@@ -461,7 +484,8 @@ func (d *dec) record() *Record {
 		}
 	}
 	r.Loadable = d.bool()
-	l := &lazySrc{src: d.src, root: r.Root, off: d.uint(), extraN: d.uint()}
+	l := &take(&d.lazies, 1, d.blocks)[0]
+	l.src, l.root, l.off, l.extraN = d.src, r.Root, d.uint(), d.uint()
 	l.hasSrc, l.srcN, l.tail, l.bodyN = d.bool(), d.uint(), d.bool(), d.uint()
 	l.crc = d.uint32()
 	// the region is extras, Src, then the body unless it is Src's tail;
@@ -629,7 +653,7 @@ func (c *cache) load(file string, o Options) {
 		return
 	}
 	sf := &srcFile{f: f, base: base, opts: o}
-	d := &dec{s: meta, src: sf, srcLen: uint64(size)}
+	d := &dec{s: meta, src: sf, srcLen: uint64(size), blocks: 512}
 	if d.str() != o.validationKey() || d.err != nil {
 		f.Close()
 		return
@@ -641,7 +665,7 @@ func (c *cache) load(file string, o Options) {
 	dirs := make([]persistedDir, d.count())
 	for i := range dirs {
 		dirs[i] = persistedDir{Path: d.str(), MTime: d.time()}
-		ents := make([]dirEnt, d.count())
+		ents := take(&d.ents, d.count(), d.blocks)
 		for j := range ents {
 			ents[j] = dirEnt{Name: d.str(), Mode: fs.FileMode(d.uint())}
 		}

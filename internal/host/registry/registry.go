@@ -159,7 +159,7 @@ func (r *Registry) persist(cands []candidate) {
 
 // install swaps in a new catalog.
 func (r *Registry) install(recs []*Record, probs ast.Diagnostics, sr scanResult) {
-	byName, byID := map[string]*Record{}, map[string]*Record{}
+	byName, byID := make(map[string]*Record, len(recs)), make(map[string]*Record, len(recs))
 	for _, rec := range recs {
 		// an unloadable record never takes the id of a loadable one
 		if prev, ok := byID[rec.ID]; !ok || !prev.Loadable {
@@ -216,6 +216,9 @@ func resolve(recs []*Record) ast.Diagnostics {
 
 // resolveName handles the records sharing one name (sorted by rank).
 func resolveName(group []*Record) ast.Diagnostics {
+	if len(group) == 1 {
+		return nil // nothing to collide with or shadow (most names)
+	}
 	var probs ast.Diagnostics
 	// Only records that could load claim their name: a SKILL.md without
 	// frontmatter, name or description reports its own error and neither
