@@ -734,11 +734,12 @@ type persistedPkg struct {
 	Rec *Record
 }
 
-// save writes the entries the last Refresh used (live paths and
-// directories) to file atomically: a temporary file renamed over it.
+// save writes the entries the last Refresh used (live package paths and
+// directories, and the listings of the scanned directories) to file
+// atomically: a temporary file renamed over it.
 // Records whose frontmatter holds values the file cannot carry are left
 // out (they are parsed again next time).
-func (c *cache) save(file, opts string, live map[string]bool) error {
+func (c *cache) save(file, opts string, live, scanned map[string]bool) error {
 	e := &enc{b: make([]byte, 0, 1<<20)}
 	e.str(opts)
 	var rare []rareParts
@@ -750,7 +751,7 @@ func (c *cache) save(file, opts string, live map[string]bool) error {
 		}
 	}
 	for k := range c.dirs {
-		if live[k] || underLive(k, live) {
+		if live[k] || scanned[k] || underLive(k, live) {
 			dirs = append(dirs, k)
 		}
 	}

@@ -188,7 +188,8 @@ func BenchmarkSecondRefresh(b *testing.B) {
 // change that the registry from the cache equals one built without it:
 // a SKILL.md edited at the same size with a newer modification time, or
 // at another size with its old modification time restored, a package
-// added, removed or renamed, a SKILL.md renamed away and back, a file
+// added (at the root, in a new directory, in a directory already
+// listed), removed or renamed, a SKILL.md renamed away and back, a file
 // added to a package, and a file added to a package reached through a
 // symbolic link (whose own modification time does not change).
 func TestCacheFileSeesChanges(t *testing.T) {
@@ -239,6 +240,12 @@ func TestCacheFileSeesChanges(t *testing.T) {
 		}},
 		{"package added", func() error {
 			return os.CopyFS(filepath.Join(root, "added"), os.DirFS(pkg(2)))
+		}},
+		{"package added in a new group directory", func() error {
+			return os.CopyFS(filepath.Join(root, "group", "first"), os.DirFS(pkg(7)))
+		}},
+		{"package added in that group directory", func() error {
+			return os.CopyFS(filepath.Join(root, "group", "second"), os.DirFS(pkg(8)))
 		}},
 		{"package removed", func() error { return os.RemoveAll(pkg(3)) }},
 		{"package renamed", func() error { return os.Rename(pkg(4), pkg(4)+"-renamed") }},

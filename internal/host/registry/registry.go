@@ -79,10 +79,10 @@ func (r *Registry) Refresh() {
 		r.cache.load(r.opts.CacheFile, r.opts)
 		r.loaded = true
 	}
-	sr := scan(r.opts)
+	sr := scan(r.opts, r.cache)
 	recs, more := r.index(sr.cands)
 	sr.closeBases()
-	r.persist(sr.cands)
+	r.persist(sr)
 	probs := append(sr.probs, more...)
 	for _, e := range r.opts.External {
 		cp := *e
@@ -136,7 +136,7 @@ func (r *Registry) index(cands []candidate) ([]*Record, ast.Diagnostics) {
 // persist saves the cache when this Refresh changed it. A cache that
 // cannot be written only costs the next process time, so the error is
 // dropped.
-func (r *Registry) persist(cands []candidate) {
+func (r *Registry) persist(sr scanResult) {
 	if r.opts.CacheFile == "" {
 		return
 	}
@@ -147,14 +147,17 @@ func (r *Registry) persist(cands []candidate) {
 	if !dirty {
 		return
 	}
-	live := map[string]bool{}
-	for _, c := range cands {
+	live, scanned := map[string]bool{}, make(map[string]bool, len(sr.dirs))
+	for _, c := range sr.cands {
 		if c.kind == KindPackage {
 			abs, _ := filepath.Abs(c.path)
 			live[abs] = true
 		}
 	}
-	_ = r.cache.save(r.opts.CacheFile, r.opts.validationKey(), live)
+	for _, d := range sr.dirs {
+		scanned[d] = true
+	}
+	_ = r.cache.save(r.opts.CacheFile, r.opts.validationKey(), live, scanned)
 }
 
 // install swaps in a new catalog.

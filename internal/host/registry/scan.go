@@ -65,6 +65,7 @@ type candidate struct {
 type walker struct {
 	root     Root
 	base     *statDir // the root, for relative stats
+	cache    *cache   // directory listings
 	order    int
 	maxDepth int
 	maxDirs  int
@@ -101,7 +102,13 @@ func (w *walker) walk(dir, real, rel string, depth int) {
 		w.out = append(w.out, candidate{kind: KindPackage, path: dir, origin: w.root.Origin, order: w.order, base: w.base, rel: rel, file: st, fileName: name})
 		return
 	}
-	ents, err := os.ReadDir(dir)
+	// listed from the cache while the directory's modification time is
+	// unchanged (DS5), as a package's own directories are
+	st, err := w.base.stat(rel)
+	var ents []dirEnt
+	if err == nil {
+		ents, err = w.cache.readDir(dir, st)
+	}
 	if err != nil {
 		if depth == 0 && os.IsNotExist(err) {
 			return // an absent root is normal (no user skills)
@@ -115,11 +122,11 @@ func (w *walker) walk(dir, real, rel string, depth int) {
 }
 
 // entry handles one directory entry.
-func (w *walker) entry(dir, real, rel string, depth int, e os.DirEntry) {
-	name := e.Name()
+func (w *walker) entry(dir, real, rel string, depth int, e dirEnt) {
+	name := e.Name
 	path := joinName(dir, name)
-	isDir, sub := e.IsDir(), joinName(real, name)
-	if e.Type()&os.ModeSymlink != 0 {
+	isDir, sub := e.Mode.IsDir(), joinName(real, name)
+	if e.Mode&os.ModeSymlink != 0 {
 		st, err := os.Stat(path)
 		if err != nil {
 			w.problem(path, "cannot follow the symbolic link %s: %v", path, err)
@@ -172,8 +179,8 @@ type scanResult struct {
 	truncated []string
 }
 
-// scan walks every root.
-func scan(opts Options) scanResult {
+// scan walks every root, listing directories through c.
+func scan(opts Options, c *cache) scanResult {
 	var res scanResult
 	for i, root := range opts.Roots {
 		abs, err := filepath.Abs(root.Dir)
@@ -184,7 +191,7 @@ func scan(opts Options) scanResult {
 		if err != nil {
 			real = abs
 		}
-		w := &walker{root: root, base: openStatDir(abs), order: i, maxDepth: opts.maxDepth(), maxDirs: opts.maxDirs(), seen: map[string]bool{}}
+		w := &walker{root: root, base: openStatDir(abs), cache: c, order: i, maxDepth: opts.maxDepth(), maxDirs: opts.maxDirs(), seen: map[string]bool{}}
 		res.bases = append(res.bases, w.base)
 		w.walk(abs, real, "", 0)
 		res.cands, res.probs, res.dirs = append(res.cands, w.out...), append(res.probs, w.probs...), append(res.dirs, w.watched...)
