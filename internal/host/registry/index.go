@@ -60,8 +60,16 @@ func newCache() *cache {
 	return &cache{hashes: map[string]stamp{}, pkgs: map[string]*Record{}, dirs: map[string]dirStamp{}}
 }
 
+// racyWindow is how recent a directory's modification time may be for
+// its listing to be reused: file systems keep modification times at a
+// granularity of up to a few milliseconds (2 s on FAT), so a directory
+// listed within that time of a change may change again without a new
+// modification time.
+const racyWindow = 2 * time.Second
+
 // readDir lists dir, from the cache when the directory's modification
-// time (st, its stat made by the caller) did not change.
+// time (st, its stat made by the caller) did not change and was not
+// racily recent when it was listed.
 func (c *cache) readDir(dir string, st fileStat) ([]dirEnt, error) {
 	c.mu.Lock()
 	d, ok := c.dirs[dir]
@@ -77,8 +85,14 @@ func (c *cache) readDir(dir string, st fileStat) ([]dirEnt, error) {
 	for i, e := range ents {
 		out[i] = dirEnt{Name: e.Name(), Mode: e.Type()}
 	}
+	mtime := st.mtime
+	if time.Since(mtime) < racyWindow {
+		// changed so recently that another change may yet keep this
+		// modification time (a coarse file-system clock): not reused
+		mtime = time.Time{}
+	}
 	c.mu.Lock()
-	c.dirs[dir] = dirStamp{mtime: st.mtime, ents: out}
+	c.dirs[dir] = dirStamp{mtime: mtime, ents: out}
 	c.dirty = true
 	c.mu.Unlock()
 	return out, nil

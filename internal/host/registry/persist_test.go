@@ -295,3 +295,30 @@ func FuzzCacheFile(f *testing.F) {
 		}
 	})
 }
+
+// TestRacyListing: a directory listed within racyWindow of its last
+// change is listed again next time (another change in the same clock
+// tick would keep its modification time); an older one is reused.
+func TestRacyListing(t *testing.T) {
+	fresh, old := t.TempDir(), t.TempDir()
+	hourAgo := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(old, hourAgo, hourAgo); err != nil {
+		t.Fatal(err)
+	}
+	c := newCache()
+	for _, dir := range []string{fresh, old} {
+		st, err := os.Stat(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.readDir(dir, statOf(st)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !c.dirs[fresh].mtime.IsZero() {
+		t.Errorf("a listing made right after a change is kept for reuse (mtime %v)", c.dirs[fresh].mtime)
+	}
+	if !c.dirs[old].mtime.Equal(hourAgo) {
+		t.Errorf("an hour-old directory's listing is not kept (mtime %v)", c.dirs[old].mtime)
+	}
+}

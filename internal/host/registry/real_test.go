@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -197,6 +198,19 @@ func TestCacheFileSeesChanges(t *testing.T) {
 	elsewhere := t.TempDir()
 	write(t, elsewhere, map[string]string{"linked/SKILL.md": skillMD("linked", "Reached through a link.")})
 	mustLink(t, filepath.Join(elsewhere, "linked"), filepath.Join(root, "linked"))
+	// an hour old, so that the listings are reused (racyWindow)
+	hourAgo := time.Now().Add(-time.Hour)
+	for _, dir := range []string{root, elsewhere} {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type()&fs.ModeSymlink == 0 {
+				err = os.Chtimes(p, hourAgo, hourAgo)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	file := filepath.Join(t.TempDir(), "registry.cache")
 	opts := Options{Roots: []Root{{Dir: root, Origin: OriginProject}}, CacheFile: file}
 	New(opts).Refresh()
