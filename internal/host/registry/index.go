@@ -92,8 +92,11 @@ func (c *cache) readDir(dir string, st fileStat) ([]dirEnt, error) {
 		mtime = time.Time{}
 	}
 	c.mu.Lock()
-	c.dirs[dir] = dirStamp{mtime: mtime, ents: out}
-	c.dirty = true
+	if !ok || !d.mtime.Equal(mtime) || !slices.Equal(d.ents, out) {
+		// a racy listing read again unchanged does not rewrite the file
+		c.dirs[dir] = dirStamp{mtime: mtime, ents: out}
+		c.dirty = true
+	}
 	c.mu.Unlock()
 	return out, nil
 }
