@@ -167,11 +167,31 @@ func realShapedTree(tb testing.TB, n int) string {
 	return root
 }
 
+// ageTree sets the modification times of the files and directories
+// under dirs an hour back, so that their listings are reused
+// (racyWindow) as those of a catalog written before are.
+func ageTree(tb testing.TB, dirs ...string) {
+	tb.Helper()
+	hourAgo := time.Now().Add(-time.Hour)
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type()&fs.ModeSymlink == 0 {
+				err = os.Chtimes(p, hourAgo, hourAgo)
+			}
+			return err
+		})
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkSecondRefresh is the registry's part of a second `skills
 // discover` at 5,000 real-shaped packages: a new registry over the cache
 // file an earlier one wrote (load it, scan, stat, reuse every record).
 func BenchmarkSecondRefresh(b *testing.B) {
 	root := realShapedTree(b, 5000)
+	ageTree(b, root)
 	opts := Options{Roots: []Root{{Dir: root, Origin: OriginProject}}, MaxDirs: 6000, CacheFile: filepath.Join(b.TempDir(), "registry.cache")}
 	New(opts).Refresh()
 	b.ReportAllocs()
@@ -198,19 +218,7 @@ func TestCacheFileSeesChanges(t *testing.T) {
 	elsewhere := t.TempDir()
 	write(t, elsewhere, map[string]string{"linked/SKILL.md": skillMD("linked", "Reached through a link.")})
 	mustLink(t, filepath.Join(elsewhere, "linked"), filepath.Join(root, "linked"))
-	// an hour old, so that the listings are reused (racyWindow)
-	hourAgo := time.Now().Add(-time.Hour)
-	for _, dir := range []string{root, elsewhere} {
-		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && d.Type()&fs.ModeSymlink == 0 {
-				err = os.Chtimes(p, hourAgo, hourAgo)
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	ageTree(t, root, elsewhere)
 	file := filepath.Join(t.TempDir(), "registry.cache")
 	opts := Options{Roots: []Root{{Dir: root, Origin: OriginProject}}, CacheFile: file}
 	New(opts).Refresh()
