@@ -25,7 +25,13 @@ const oneShotHeapFloor = 64 << 20
 // limit), then, from the first collection on, GOGC 400 and no limit, so
 // a command whose live heap outgrows the floor is not collected over and
 // over against it.
-func oneShotGC() {
+func oneShotGC() { heapFloorGC(oneShotGCPercent) }
+
+// heapFloorGC is oneShotGC with percent as the GOGC after the first
+// collection: `skills discover` keeps the default 100 there, since its
+// first run over a large catalog holds hundreds of megabytes live
+// (decision DS4).
+func heapFloorGC(percent int) {
 	if _, ok := os.LookupEnv("GOGC"); ok {
 		return
 	}
@@ -35,7 +41,7 @@ func oneShotGC() {
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(oneShotHeapFloor)
 	afterFirstGC(func() {
-		debug.SetGCPercent(oneShotGCPercent)
+		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(math.MaxInt64)
 	})
 }

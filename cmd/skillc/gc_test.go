@@ -61,3 +61,37 @@ func TestOneShotGC(t *testing.T) {
 		t.Errorf("with GOGC set, oneShotGC changed GOGC to %d", got)
 	}
 }
+
+// TestHeapFloorGCPercent: `skills discover`'s collector (decision DS4)
+// is CP2's floor followed by the percent it is given, 100, rather than
+// GOGC 400.
+func TestHeapFloorGCPercent(t *testing.T) {
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
+		if v, ok := os.LookupEnv(env); ok {
+			t.Cleanup(func() { os.Setenv(env, v) })
+			os.Unsetenv(env)
+		}
+	}
+	heapFloorGC(100)
+	if gogc := debug.SetGCPercent(-1); gogc != -1 && gogc != 100 {
+		t.Errorf("after heapFloorGC(100): GOGC %d, want -1 (off) until the floor", gogc)
+	}
+	switched := false
+	for i := 0; i < 100 && !switched; i++ {
+		runtime.GC()
+		runtime.Gosched()
+		switched = debug.SetMemoryLimit(-1) == math.MaxInt64
+	}
+	if !switched {
+		t.Fatal("the memory limit was not lifted after collections")
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC after the first collection = %d, want 100", got)
+	}
+}

@@ -272,7 +272,7 @@ func skillsValidate(c *cli.Context, s *streams) error {
 	reg := env.reg
 	var results []ast.FileDiagnostics
 	for _, rec := range reg.All() {
-		ds := append(ast.Diagnostics(nil), rec.Diags...)
+		ds := append(ast.Diagnostics(nil), rec.Diagnostics()...)
 		if rec.Kind == registry.KindScript {
 			u := workspace.Parse(rec.Location, rec.Source())
 			_, ds = lint.CheckParsed(u.File, u.ParsedCopy(), nil, env.opts)

@@ -128,6 +128,7 @@ func gatewayErr(c *cli.Context, s *streams, err error) error {
 }
 
 func skillsDiscover(c *cli.Context, s *streams) error {
+	heapFloorGC(100) // a second discover's heap stays under the floor (DS4)
 	g, done, err := openGateway(c, s, false)
 	if err != nil {
 		return err

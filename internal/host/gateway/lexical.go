@@ -66,7 +66,7 @@ func analyze(rec *registry.Record) *docTerms {
 	d[fieldName] = stemAll(words(splitName(rec.Name)))
 	d[fieldDescription] = stemAll(words(rec.Description))
 	d[fieldTags] = stemAll(words(strings.Join(append(rec.Tags, frontmatterTags(rec)...), " ")))
-	d[fieldHeadings] = stemAll(words(strings.Join(rec.Headings, "\n")))
+	d[fieldHeadings] = stemAll(words(strings.Join(rec.HeadingTexts(), "\n")))
 	if rec.Kind == registry.KindPackage {
 		d[fieldParagraph] = stemAll(words(firstParagraph(rec.Text())))
 	}
@@ -82,7 +82,7 @@ func analyze(rec *registry.Record) *docTerms {
 // metadata.tags is the standard place): a list or a comma-separated
 // string.
 func frontmatterTags(rec *registry.Record) []string {
-	switch v := rec.Frontmatter["tags"].(type) {
+	switch v := rec.FrontmatterMap()["tags"].(type) {
 	case string:
 		return []string{v}
 	case []any:

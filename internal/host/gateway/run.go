@@ -194,7 +194,7 @@ func (g *Gateway) resolve(id string) (*registry.Record, *Reason) {
 
 // firstError describes why a record does not load.
 func firstError(r *registry.Record) string {
-	for _, d := range r.Diags {
+	for _, d := range r.Diagnostics() {
 		if d.Severity.String() == "error" {
 			return d.Message
 		}

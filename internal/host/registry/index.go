@@ -60,17 +60,21 @@ func newCache() *cache {
 	return &cache{hashes: map[string]stamp{}, pkgs: map[string]*Record{}, dirs: map[string]dirStamp{}}
 }
 
+// racyWindow is how recent a directory's modification time may be for
+// its listing to be reused: file systems keep modification times at a
+// granularity of up to a few milliseconds (2 s on FAT), so a directory
+// listed within that time of a change may change again without a new
+// modification time.
+const racyWindow = 2 * time.Second
+
 // readDir lists dir, from the cache when the directory's modification
-// time did not change.
-func (c *cache) readDir(dir string) ([]dirEnt, error) {
-	st, err := os.Lstat(dir)
-	if err != nil {
-		return nil, err
-	}
+// time (st, its stat made by the caller) did not change and was not
+// racily recent when it was listed.
+func (c *cache) readDir(dir string, st fileStat) ([]dirEnt, error) {
 	c.mu.Lock()
 	d, ok := c.dirs[dir]
 	c.mu.Unlock()
-	if ok && d.mtime.Equal(st.ModTime()) {
+	if ok && d.mtime.Equal(st.mtime) {
 		return d.ents, nil
 	}
 	ents, err := os.ReadDir(dir)
@@ -81,9 +85,18 @@ func (c *cache) readDir(dir string) ([]dirEnt, error) {
 	for i, e := range ents {
 		out[i] = dirEnt{Name: e.Name(), Mode: e.Type()}
 	}
+	mtime := st.mtime
+	if time.Since(mtime) < racyWindow {
+		// changed so recently that another change may yet keep this
+		// modification time (a coarse file-system clock): not reused
+		mtime = time.Time{}
+	}
 	c.mu.Lock()
-	c.dirs[dir] = dirStamp{mtime: st.ModTime(), ents: out}
-	c.dirty = true
+	if !ok || !d.mtime.Equal(mtime) || !slices.Equal(d.ents, out) {
+		// a racy listing read again unchanged does not rewrite the file
+		c.dirs[dir] = dirStamp{mtime: mtime, ents: out}
+		c.dirty = true
+	}
 	c.mu.Unlock()
 	return out, nil
 }
@@ -156,13 +169,12 @@ func skipResource(name string, dir bool) bool {
 	return name == ".DS_Store" || strings.HasSuffix(name, ".pyc")
 }
 
-// manifest lists every regular file of the package in dir, sorted by
-// path, with sizes and hashes. Symbolic links that stay inside the
-// package are followed; those that leave it are reported and left out.
-// known is the Lstat of one top-level file the caller already made (the
-// scan's of SKILL.md), or nil.
-func manifest(dir string, known fs.FileInfo, cache *cache) ([]Resource, ast.Diagnostics, error) {
-	if out, ok := manifestPlain(dir, known, cache); ok {
+// manifest lists every regular file of the package in dir (the
+// candidate c), sorted by path, with sizes and hashes. Symbolic links
+// that stay inside the package are followed; those that leave it are
+// reported and left out.
+func manifest(dir string, c candidate, cache *cache) ([]Resource, ast.Diagnostics, error) {
+	if out, ok := manifestPlain(dir, c, cache); ok {
 		return out, nil, nil
 	}
 	root, err := os.OpenRoot(dir)
@@ -207,14 +219,25 @@ func manifest(dir string, known fs.FileInfo, cache *cache) ([]Resource, ast.Diag
 
 // manifestPlain is manifest's fast path for the usual package: no
 // symbolic links and every file's hash already cached (same size and
-// modification time). It reads the directories and stats the files, and
-// opens nothing (and does not stat known, a top-level file's Lstat the
-// caller made); ok is false when the package needs the full walk
-// through os.Root (a link, an uncached file, an error).
-func manifestPlain(dir string, known fs.FileInfo, cache *cache) (out []Resource, ok bool) {
+// modification time). It stats the directories (relative to the scan
+// root, c.base) and the files, reads a directory only when its
+// modification time changed, and opens nothing; it does not stat the
+// package file again (the scan's stat, c.file). ok is false when the
+// package needs the full walk through os.Root (a link, an uncached file,
+// an error).
+func manifestPlain(dir string, c candidate, cache *cache) (out []Resource, ok bool) {
+	if c.base == nil {
+		return nil, false
+	}
 	var walk func(abs, rel string) bool
 	walk = func(abs, rel string) bool {
-		ents, err := cache.readDir(abs)
+		// the directory is followed if it is a link (the package itself
+		// may be one): its listing is the target's
+		st, err := c.base.stat(relJoin(c.rel, rel))
+		if err != nil || !st.mode.IsDir() {
+			return false
+		}
+		ents, err := cache.readDir(abs, st)
 		if err != nil {
 			return false
 		}
@@ -222,7 +245,7 @@ func manifestPlain(dir string, known fs.FileInfo, cache *cache) (out []Resource,
 			if skipResource(d.Name, d.Mode.IsDir()) {
 				continue
 			}
-			p, r := joinName(abs, d.Name), path.Join(rel, d.Name)
+			p, r := joinName(abs, d.Name), relJoin(rel, d.Name)
 			switch t := d.Mode; {
 			case t&fs.ModeSymlink != 0:
 				return false
@@ -231,23 +254,23 @@ func manifestPlain(dir string, known fs.FileInfo, cache *cache) (out []Resource,
 					return false
 				}
 			case t.IsRegular():
-				st := known
-				if rel != "" || known == nil || known.Name() != d.Name {
+				st := c.file
+				if rel != "" || c.fileName != d.Name {
 					var err error
-					if st, err = os.Lstat(p); err != nil {
+					if st, err = c.base.lstat(relJoin(c.rel, r)); err != nil {
 						return false
 					}
 				}
-				if !st.Mode().IsRegular() {
+				if !st.mode.IsRegular() {
 					return false
 				}
 				cache.mu.Lock()
 				s, hit := cache.hashes[p]
 				cache.mu.Unlock()
-				if !hit || s.size != st.Size() || !s.mtime.Equal(st.ModTime()) {
+				if !hit || s.size != st.size || !s.mtime.Equal(st.mtime) {
 					return false
 				}
-				out = append(out, Resource{Path: r, Size: st.Size(), SHA256: s.sum})
+				out = append(out, Resource{Path: r, Size: st.size, SHA256: s.sum})
 			}
 		}
 		return true
@@ -255,7 +278,7 @@ func manifestPlain(dir string, known fs.FileInfo, cache *cache) (out []Resource,
 	if !walk(dir, "") {
 		return nil, false
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	slices.SortFunc(out, func(a, b Resource) int { return strings.Compare(a.Path, b.Path) })
 	return out, true
 }
 
@@ -273,7 +296,7 @@ func Digest(rs []Resource) string {
 // parsed again only when its digest changed since the last Refresh.
 func indexPackage(c candidate, opts Options, cc *cache) (*Record, ast.Diagnostics) {
 	abs, _ := filepath.Abs(c.path)
-	res, probs, err := manifest(abs, c.file, cc)
+	res, probs, err := manifest(abs, c, cc)
 	if err != nil {
 		probs = append(probs, inFile(abs, ast.Errorf(agentskills.RuleScanLimit, ast.Range{}, "cannot list the package files: %v", err)))
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"math"
@@ -24,12 +25,13 @@ import (
 // cacheMagic starts a cache file; its number changes whenever the
 // layout or the way a record is derived from a package changes (a file
 // of another version is ignored).
-const cacheMagic = "skillc-registry-cache 5\n"
+const cacheMagic = "skillc-registry-cache 7\n"
 
 // The cache file (all integers uvarint unless said; a string is its
 // length then its bytes; a time is its Unix nanoseconds, zig-zag):
 //
-//	magic, the metadata's length (8 bytes, little-endian)
+//	magic, the metadata's length (8 bytes, little-endian), the
+//	metadata's CRC-32C (4 bytes, little-endian)
 //	metadata:
 //	  validation options
 //	  hashes:   n × (path, size, mtime, sum)
@@ -37,14 +39,23 @@ const cacheMagic = "skillc-registry-cache 5\n"
 //	  packages: n × (dir, record)
 //	  rare:     a gob stream of the few records' classification and
 //	            contract (by package index)
-//	sources:  every record's Src, then the bodies that are not its tail
+//	sources:  per record one region: its extras (frontmatter, headings
+//	          and diagnostics), its Src, and its body when that is not
+//	          Src's tail
 //
-// A record is written field by field (below); its Src and Body are
-// written as offsets into the sources region. Loading reads the
+// The record's metadata holds its region's offset, lengths and CRC-32C:
+// a damaged metadata region makes the whole file ignored, a damaged
+// record region makes that record parsed again from its package when
+// it is read (DS3).
+//
+// A record is written field by field (below); its Src, Body and extras
+// are written as offsets into the sources region. Loading reads the
 // metadata only (every string of it a substring of one string); a
 // record's Src and Body are read from the sources region when first
-// asked for (Record.Source, Record.Text), so a second `skills discover`
-// over 5,000 real packages reads about 5 MB rather than 98 MB (RS1).
+// asked for (Record.Source, Record.Text), and so are its extras
+// (Record.FrontmatterMap, HeadingTexts, Diagnostics), which a second
+// `skills discover` does not need: at 5,000 real packages it reads
+// about 5 MB rather than 98 MB (RS1, DS2).
 
 // rareParts are what few package records have, kept in gob.
 type rareParts struct {
@@ -58,7 +69,7 @@ type rareParts struct {
 func (o Options) validationKey() string { return fmt.Sprintf("%+v", o.Validation) }
 
 // enc appends the cache file's primitives to a buffer.
-type enc struct{ b, blob []byte }
+type enc struct{ b, blob, x []byte }
 
 func (e *enc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 func (e *enc) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
@@ -153,16 +164,14 @@ func (e *enc) value(v any) {
 	}
 }
 
-// record writes rec but its rare parts.
+// record writes rec but its rare parts; its extras (frontmatter,
+// headings, diagnostics) go to the sources region with its Src and
+// Body.
 func (e *enc) record(r *Record) {
 	for _, s := range []string{string(r.Kind), r.Name, r.Origin, r.ID, r.Description, r.Location, r.Root, r.Status, r.Digest, r.Domain, r.ShadowedBy} {
 		e.str(s)
 	}
-	e.bool(r.Frontmatter != nil)
-	if r.Frontmatter != nil {
-		e.value(r.Frontmatter)
-	}
-	for _, ss := range [][]string{r.Tags, r.ClassProblems, r.Headings, r.Requires, r.Tools, r.Env} {
+	for _, ss := range [][]string{r.Tags, r.ClassProblems, r.Requires, r.Tools, r.Env} {
 		e.strs(ss)
 	}
 	e.uint(uint64(len(r.Resources)))
@@ -172,29 +181,42 @@ func (e *enc) record(r *Record) {
 		e.str(res.SHA256)
 	}
 	e.bool(r.Loadable)
-	if plainDiags(r.Diags) {
-		e.uint(uint64(len(r.Diags)) + 1)
-		for _, d := range r.Diags {
-			e.diag(d)
+	x := &enc{b: e.x[:0]}
+	fm := r.FrontmatterMap()
+	x.bool(fm != nil)
+	if fm != nil {
+		x.value(fm)
+	}
+	x.strs(r.HeadingTexts())
+	if ds := r.Diagnostics(); plainDiags(ds) {
+		x.uint(uint64(len(ds)) + 1)
+		for _, d := range ds {
+			x.diag(d)
 		}
 	} else {
-		e.uint(0) // none, or in the gob stream
+		x.uint(0) // none, or in the gob stream
 	}
+	e.x = x.b
+	start := len(e.blob)
+	e.blob = append(e.blob, x.b...)
 	src, body := r.Source(), r.Text()
-	e.bool(src != nil)
-	e.uint(uint64(len(e.blob)))
-	e.uint(uint64(len(src)))
 	e.blob = append(e.blob, src...)
-	if strings.HasSuffix(string(src), body) {
-		e.bool(true)
-		e.uint(uint64(len(body)))
-	} else {
-		e.bool(false)
-		e.uint(uint64(len(e.blob)))
-		e.uint(uint64(len(body)))
+	tail := strings.HasSuffix(string(src), body)
+	if !tail {
 		e.blob = append(e.blob, body...)
 	}
+	e.uint(uint64(start))
+	e.uint(uint64(len(x.b)))
+	e.bool(src != nil)
+	e.uint(uint64(len(src)))
+	e.bool(tail)
+	e.uint(uint64(len(body)))
+	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.blob[start:], castagnoli))
 }
+
+// castagnoli is the CRC-32C table (computed by the processor on amd64
+// and arm64).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // diag writes a diagnostic; its lists keep nil apart from empty.
 func (e *enc) diag(d *ast.Diagnostic) {
@@ -243,6 +265,29 @@ type dec struct {
 	err    error
 	src    *srcFile
 	srcLen uint64
+	// blocks, when set, is the least number of records, lazySrcs, list
+	// strings and listing entries allocated at a time (take): loading
+	// the file then costs a few allocations per 512 records instead of
+	// several per record
+	blocks  int
+	recs    []Record
+	lazies  []lazySrc
+	strList []string
+	ents    []dirEnt
+}
+
+// take returns n elements of *block, allocating a new block of at
+// least least elements when it is short.
+func take[T any](block *[]T, n, least int) []T {
+	if n == 0 {
+		return []T{} // empty, not nil (as make gives)
+	}
+	if n > cap(*block)-len(*block) {
+		*block = make([]T, 0, max(n, least))
+	}
+	b := *block
+	*block = b[:len(b)+n]
+	return b[len(b) : len(b)+n : len(b)+n]
 }
 
 func (d *dec) uint() uint64 {
@@ -308,7 +353,7 @@ func (d *dec) strs() []string {
 	if n == 0 || d.err != nil {
 		return nil
 	}
-	out := make([]string, n-1)
+	out := take(&d.strList, n-1, d.blocks)
 	for i := range out {
 		out[i] = d.str()
 	}
@@ -401,19 +446,35 @@ func (d *dec) diag(x *ast.Diagnostic) {
 	}
 }
 
+// extras reads a record's extras written by enc.record into l.
+func (d *dec) extras(l *lazySrc) {
+	if d.bool() {
+		l.fm, _ = d.value(0).(map[string]any)
+	}
+	l.heads = d.strs()
+	if n := d.count(); n > 1 {
+		ds := make([]ast.Diagnostic, n-1)
+		l.diags = make(ast.Diagnostics, n-1)
+		for i := range ds {
+			d.diag(&ds[i])
+			l.diags[i] = &ds[i]
+		}
+	}
+	if d.err == nil && d.i != len(d.s) {
+		d.err = errDamaged
+	}
+}
+
 // record reads a record written by enc.record (its strings share d.s;
 // its Src and Body are read from d.src when asked for).
 func (d *dec) record() *Record {
-	r := &Record{}
+	r := &take(&d.recs, 1, d.blocks)[0]
 	var kind string
 	for _, p := range []*string{&kind, &r.Name, &r.Origin, &r.ID, &r.Description, &r.Location, &r.Root, &r.Status, &r.Digest, &r.Domain, &r.ShadowedBy} {
 		*p = d.str()
 	}
 	r.Kind = Kind(kind)
-	if d.bool() {
-		r.Frontmatter, _ = d.value(0).(map[string]any)
-	}
-	for _, p := range []*[]string{&r.Tags, &r.ClassProblems, &r.Headings, &r.Requires, &r.Tools, &r.Env} {
+	for _, p := range []*[]string{&r.Tags, &r.ClassProblems, &r.Requires, &r.Tools, &r.Env} {
 		*p = d.strs()
 	}
 	if n := d.count(); n > 0 {
@@ -423,28 +484,33 @@ func (d *dec) record() *Record {
 		}
 	}
 	r.Loadable = d.bool()
-	if n := d.count(); n > 1 {
-		ds := make([]ast.Diagnostic, n-1)
-		r.Diags = make(ast.Diagnostics, n-1)
-		for i := range ds {
-			d.diag(&ds[i])
-			r.Diags[i] = &ds[i]
-		}
+	l := &take(&d.lazies, 1, d.blocks)[0]
+	l.src, l.root, l.off, l.extraN = d.src, r.Root, d.uint(), d.uint()
+	l.hasSrc, l.srcN, l.tail, l.bodyN = d.bool(), d.uint(), d.bool(), d.uint()
+	l.crc = d.uint32()
+	// the region is extras, Src, then the body unless it is Src's tail;
+	// each length is at most the sources region's, so the sums below
+	// cannot overflow
+	l.n = l.extraN + l.srcN
+	if !l.tail {
+		l.n += l.bodyN
 	}
-	l := &lazySrc{src: d.src, root: r.Root, hasSrc: d.bool(), off: d.uint(), n: d.uint()}
-	if l.tail = d.bool(); l.tail {
-		l.bodyN = d.uint()
-		if l.bodyN > l.n {
-			d.err = errDamaged
-		}
-	} else {
-		l.bodyOff, l.bodyN = d.uint(), d.uint()
-	}
-	if !within(l.off, l.n, d.srcLen) || !within(l.bodyOff, l.bodyN, d.srcLen) {
+	if l.extraN > d.srcLen || l.srcN > d.srcLen || l.bodyN > d.srcLen || (l.tail && l.bodyN > l.srcN) || !within(l.off, l.n, d.srcLen) {
 		d.err = errDamaged
 	}
 	r.lazy = l
 	return r
+}
+
+// uint32 reads 4 bytes, little-endian.
+func (d *dec) uint32() uint32 {
+	if d.err != nil || d.i+4 > len(d.s) {
+		d.err = errDamaged
+		return 0
+	}
+	v := binary.LittleEndian.Uint32([]byte(d.s[d.i : d.i+4]))
+	d.i += 4
+	return v
 }
 
 // within reports whether n bytes at off lie inside a region of size
@@ -482,39 +548,64 @@ func (s *srcFile) close() {
 	}
 }
 
-// lazySrc is where a cached record's Src and Body are: read once, when
-// first asked for. A region that cannot be read any more (the file was
-// closed before a save replaced it) is rebuilt from the package itself.
+// lazySrc is where a cached record's Src and Body, and its extras, are:
+// each read once, when first asked for. A region that cannot be read any
+// more (the file was closed before a save replaced it) or does not
+// decode is rebuilt from the package itself.
 type lazySrc struct {
-	src            *srcFile
-	root           string
-	hasSrc, tail   bool
-	off, n         uint64
-	bodyOff, bodyN uint64
-	once           sync.Once
-	loadedSrc      []byte
-	loadedBody     string
+	src                 *srcFile
+	root                string
+	off, n              uint64 // the record's region
+	extraN, srcN, bodyN uint64
+	hasSrc, tail        bool
+	crc                 uint32
+	once                sync.Once
+	// rareDiags are diagnostics the gob stream carried (a list with a
+	// nil entry), nil for none
+	rareDiags  ast.Diagnostics
+	loadedSrc  []byte
+	loadedBody string
+	fm         map[string]any
+	heads      []string
+	diags      ast.Diagnostics
 }
 
+// loadExtra reads the extras: frontmatter, headings and diagnostics.
+func (l *lazySrc) loadExtra() { l.load() }
+
+// load reads the record's region once: its extras, Src and Body. A
+// region that cannot be read, whose CRC differs or that does not decode
+// is rebuilt from the package.
 func (l *lazySrc) load() {
 	l.once.Do(func() {
-		src, err := l.src.readAt(l.off, l.n)
-		var body []byte
-		if err == nil && l.tail {
-			body = src[len(src)-int(l.bodyN):]
-		} else if err == nil {
-			body, err = l.src.readAt(l.bodyOff, l.bodyN)
+		b, err := l.src.readAt(l.off, l.n)
+		if err == nil && crc32.Checksum(b, castagnoli) != l.crc {
+			err = errDamaged
+		}
+		if err == nil {
+			d := &dec{s: string(b[:l.extraN])}
+			d.extras(l)
+			err = d.err
 		}
 		if err != nil {
+			l.fm, l.heads, l.diags, l.loadedSrc, l.loadedBody = nil, nil, nil, nil, ""
 			if rec := parsePackage(l.root, l.src.opts); rec != nil {
-				l.loadedSrc, l.loadedBody = rec.Src, rec.Body
+				l.fm, l.heads, l.diags, l.loadedSrc, l.loadedBody = rec.Frontmatter, rec.Headings, rec.Diags, rec.Src, rec.Body
 			}
 			return
 		}
-		if !l.hasSrc {
-			src = nil
+		if l.rareDiags != nil {
+			l.diags = l.rareDiags
 		}
-		l.loadedSrc, l.loadedBody = src, string(body)
+		src := b[l.extraN : l.extraN+l.srcN : l.extraN+l.srcN]
+		if l.tail {
+			l.loadedBody = string(src[len(src)-int(l.bodyN):])
+		} else {
+			l.loadedBody = string(b[l.extraN+l.srcN:])
+		}
+		if l.hasSrc {
+			l.loadedSrc = src
+		}
 	})
 }
 
@@ -526,18 +617,23 @@ func readMeta(f *os.File) (string, int64, int64, error) {
 	if err != nil {
 		return "", 0, 0, err
 	}
-	head := make([]byte, len(cacheMagic)+8)
+	head := make([]byte, len(cacheMagic)+12)
 	if _, err := f.ReadAt(head, 0); err != nil || string(head[:len(cacheMagic)]) != cacheMagic {
 		return "", 0, 0, errDamaged
 	}
 	n := binary.LittleEndian.Uint64(head[len(cacheMagic):])
+	sum := binary.LittleEndian.Uint32(head[len(cacheMagic)+8:])
 	base := int64(len(head))
 	if n > uint64(st.Size()-base) {
 		return "", 0, 0, errDamaged
 	}
+	// read in large pieces (io.Copy's 32 KB would be 400 system calls at
+	// 5,000 real packages), summed on the way
 	var sb strings.Builder
 	sb.Grow(int(n))
-	if _, err := io.Copy(&sb, io.NewSectionReader(f, base, int64(n))); err != nil || sb.Len() != int(n) {
+	h := crc32.New(castagnoli)
+	buf := make([]byte, min(max(int64(n), 1), 1<<20))
+	if _, err := io.CopyBuffer(&sb, io.TeeReader(io.NewSectionReader(f, base, int64(n)), h), buf); err != nil || sb.Len() != int(n) || h.Sum32() != sum {
 		return "", 0, 0, errDamaged
 	}
 	return sb.String(), base + int64(n), st.Size() - base - int64(n), nil
@@ -557,7 +653,7 @@ func (c *cache) load(file string, o Options) {
 		return
 	}
 	sf := &srcFile{f: f, base: base, opts: o}
-	d := &dec{s: meta, src: sf, srcLen: uint64(size)}
+	d := &dec{s: meta, src: sf, srcLen: uint64(size), blocks: 512}
 	if d.str() != o.validationKey() || d.err != nil {
 		f.Close()
 		return
@@ -569,7 +665,7 @@ func (c *cache) load(file string, o Options) {
 	dirs := make([]persistedDir, d.count())
 	for i := range dirs {
 		dirs[i] = persistedDir{Path: d.str(), MTime: d.time()}
-		ents := make([]dirEnt, d.count())
+		ents := take(&d.ents, d.count(), d.blocks)
 		for j := range ents {
 			ents[j] = dirEnt{Name: d.str(), Mode: fs.FileMode(d.uint())}
 		}
@@ -595,9 +691,7 @@ func (c *cache) load(file string, o Options) {
 		}
 		r := pkgs[p.I].Rec
 		r.Class, r.Contract = p.Class, p.Contract
-		if p.Diags != nil {
-			r.Diags = p.Diags
-		}
+		r.lazy.rareDiags = p.Diags
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -640,11 +734,12 @@ type persistedPkg struct {
 	Rec *Record
 }
 
-// save writes the entries the last Refresh used (live paths and
-// directories) to file atomically: a temporary file renamed over it.
+// save writes the entries the last Refresh used (live package paths and
+// directories, and the listings of the scanned directories) to file
+// atomically: a temporary file renamed over it.
 // Records whose frontmatter holds values the file cannot carry are left
 // out (they are parsed again next time).
-func (c *cache) save(file, opts string, live map[string]bool) error {
+func (c *cache) save(file, opts string, live, scanned map[string]bool) error {
 	e := &enc{b: make([]byte, 0, 1<<20)}
 	e.str(opts)
 	var rare []rareParts
@@ -656,12 +751,12 @@ func (c *cache) save(file, opts string, live map[string]bool) error {
 		}
 	}
 	for k := range c.dirs {
-		if live[k] || underLive(k, live) {
+		if live[k] || scanned[k] || underLive(k, live) {
 			dirs = append(dirs, k)
 		}
 	}
 	for k, r := range c.pkgs {
-		if live[k] && plainValue(r.Frontmatter) {
+		if live[k] && plainValue(r.FrontmatterMap()) {
 			pkgs = append(pkgs, k)
 		}
 	}
@@ -692,10 +787,11 @@ func (c *cache) save(file, opts string, live map[string]bool) error {
 		r := c.pkgs[k]
 		e.str(k)
 		e.record(r)
-		if plain := plainDiags(r.Diags); r.Class != nil || r.Contract != nil || (len(r.Diags) > 0 && !plain) {
+		ds := r.Diagnostics()
+		if plain := plainDiags(ds); r.Class != nil || r.Contract != nil || (len(ds) > 0 && !plain) {
 			p := rareParts{I: i, Class: r.Class, Contract: r.Contract}
 			if !plain {
-				p.Diags = r.Diags
+				p.Diags = ds
 			}
 			rare = append(rare, p)
 		}
@@ -714,6 +810,7 @@ func (c *cache) save(file, opts string, live map[string]bool) error {
 		old.close()
 	}
 	head := binary.LittleEndian.AppendUint64([]byte(cacheMagic), uint64(len(e.b)+tail.Len()))
+	head = binary.LittleEndian.AppendUint32(head, crc32.Update(crc32.Checksum(e.b, castagnoli), castagnoli, tail.Bytes()))
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return err
 	}

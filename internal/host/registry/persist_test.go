@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -46,7 +47,7 @@ func TestCacheFile(t *testing.T) {
 	for _, name := range []string{"alpha", "beta", "gamma"} {
 		a, _ := first.Lookup(name)
 		b, _ := second.Lookup(name)
-		if a.Digest != b.Digest || !reflect.DeepEqual(a.Frontmatter, b.Frontmatter) || !reflect.DeepEqual(a.Resources, b.Resources) || a.Text() != b.Text() || string(a.Source()) != string(b.Source()) || a.Loadable != b.Loadable {
+		if a.Digest != b.Digest || !reflect.DeepEqual(a.FrontmatterMap(), b.FrontmatterMap()) || !reflect.DeepEqual(a.Resources, b.Resources) || a.Text() != b.Text() || string(a.Source()) != string(b.Source()) || a.Loadable != b.Loadable {
 			t.Errorf("%s from the cache differs:\n%+v\n%+v", name, b, a)
 		}
 	}
@@ -115,11 +116,11 @@ func TestCacheFile(t *testing.T) {
 	}
 }
 
-// read returns a copy of r with its Src and Body read (what a record
-// parsed from its package holds).
+// read returns a copy of r with its Src, Body and extras read (what a
+// record parsed from its package holds).
 func read(r *Record) *Record {
 	cp := *r
-	cp.Src, cp.Body, cp.lazy = r.Source(), r.Text(), nil
+	cp.Src, cp.Body, cp.Frontmatter, cp.Headings, cp.Diags, cp.lazy = r.Source(), r.Text(), r.FrontmatterMap(), r.HeadingTexts(), r.Diagnostics(), nil
 	return &cp
 }
 
@@ -150,8 +151,8 @@ func TestCacheFileRecords(t *testing.T) {
 	}
 	var diags, class, typed bool
 	for i := range a {
-		if b[i].lazy == nil || b[i].Src != nil || b[i].Body != "" {
-			t.Errorf("%s from the cache has its source read at load", a[i].ID)
+		if b[i].lazy == nil || b[i].Src != nil || b[i].Body != "" || b[i].Frontmatter != nil || b[i].Headings != nil || b[i].Diags != nil {
+			t.Errorf("%s from the cache has its source or extras read at load", a[i].ID)
 		}
 		if !reflect.DeepEqual(a[i], read(b[i])) {
 			t.Errorf("%s from the cache differs:\n%+v\nparsed:\n%+v", a[i].ID, b[i], a[i])
@@ -181,7 +182,7 @@ func TestCacheFileRecords(t *testing.T) {
 }
 
 // TestCacheFileSourcesLater: a record loaded from the cache file reads
-// its Src and Body only when asked, from the file it was loaded from —
+// its Src and Body (and its extras) only when asked, from the file it was loaded from —
 // also after a later save replaced that file — and, once that file is
 // closed, from its package.
 func TestCacheFileSourcesLater(t *testing.T) {
@@ -224,6 +225,9 @@ func TestCacheFileSourcesLater(t *testing.T) {
 	if cp.Text() != want["alpha"].Body || string(cp.Source()) != string(want["alpha"].Src) {
 		t.Errorf("alpha with its cache file closed: body %q, source %q", cp.Text(), cp.Source())
 	}
+	if !reflect.DeepEqual(cp.FrontmatterMap(), want["alpha"].Frontmatter) || !reflect.DeepEqual(cp.HeadingTexts(), want["alpha"].Headings) || !reflect.DeepEqual(cp.Diagnostics(), want["alpha"].Diags) {
+		t.Errorf("alpha's extras with its cache file closed: %v %v %v", cp.FrontmatterMap(), cp.HeadingTexts(), cp.Diagnostics())
+	}
 }
 
 // TestWithin pins the bounds check of a cached record's source region,
@@ -240,5 +244,81 @@ func TestWithin(t *testing.T) {
 		if got := within(c.off, c.n, c.size); got != c.want {
 			t.Errorf("within(%d, %d, %d) = %v, want %v", c.off, c.n, c.size, got, c.want)
 		}
+	}
+}
+
+// FuzzCacheFile loads damaged cache files: whatever the bytes, a new
+// registry neither panics nor differs from one built without the cache
+// (every record read in full, sources and extras included). The seeds
+// are the real file, the file with one byte changed in its head, its
+// metadata and its sources, and the file cut short.
+func FuzzCacheFile(f *testing.F) {
+	root := f.TempDir()
+	write(f, root, map[string]string{
+		"plain/SKILL.md":        skillMD("plain", "Reads spreadsheets aloud."),
+		"plain/scripts/read.py": "print('plain')\n",
+		"warned/SKILL.md":       "---\nname: warned\ndescription: A package with extra keys.\nsource: somewhere\ntags: [a, b]\nmetadata:\n  classification.role: sidecar\n  classification.invocation: attach\n  classification.effect_mode: read_only\n  classification.attach_targets: run\n---\n# Warned\n\n## Steps\n\nBody.\n",
+		"nofront/SKILL.md":      "# No frontmatter\n",
+	})
+	roots := []Root{{Dir: root, Origin: OriginProject}}
+	want := New(Options{Roots: roots})
+	want.Refresh()
+	file := filepath.Join(f.TempDir(), "registry.cache")
+	New(Options{Roots: roots, CacheFile: file}).Refresh()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	for _, at := range []int{len(cacheMagic) + 3, len(cacheMagic) + 9, len(cacheMagic) + 40, len(data) / 2, len(data) - 10} {
+		d := bytes.Clone(data)
+		d[at] ^= 0x5a
+		f.Add(d)
+	}
+	f.Add(data[:len(data)-7])
+	f.Add([]byte(cacheMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file := filepath.Join(t.TempDir(), "registry.cache")
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got := New(Options{Roots: roots, CacheFile: file})
+		got.Refresh()
+		a, b := want.All(), got.All()
+		if len(a) != len(b) {
+			t.Fatalf("%d records, %d without the cache", len(b), len(a))
+		}
+		for i := range a {
+			if !reflect.DeepEqual(a[i], read(b[i])) {
+				t.Errorf("%s differs:\n%+v\nwithout the cache:\n%+v", a[i].ID, read(b[i]), a[i])
+			}
+		}
+	})
+}
+
+// TestRacyListing: a directory listed within racyWindow of its last
+// change is listed again next time (another change in the same clock
+// tick would keep its modification time); an older one is reused.
+func TestRacyListing(t *testing.T) {
+	fresh, old := t.TempDir(), t.TempDir()
+	hourAgo := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(old, hourAgo, hourAgo); err != nil {
+		t.Fatal(err)
+	}
+	c := newCache()
+	for _, dir := range []string{fresh, old} {
+		st, err := os.Stat(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.readDir(dir, statOf(st)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !c.dirs[fresh].mtime.IsZero() {
+		t.Errorf("a listing made right after a change is kept for reuse (mtime %v)", c.dirs[fresh].mtime)
+	}
+	if !c.dirs[old].mtime.Equal(hourAgo) {
+		t.Errorf("an hour-old directory's listing is not kept (mtime %v)", c.dirs[old].mtime)
 	}
 }

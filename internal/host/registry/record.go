@@ -50,13 +50,16 @@ type Contract struct {
 
 // Record is one indexed skill of either kind.
 type Record struct {
-	Kind        Kind           `json:"kind"`
-	Name        string         `json:"name"`
-	Origin      string         `json:"origin"`
-	ID          string         `json:"id"` // origin + "/" + name
-	Description string         `json:"description"`
-	Location    string         `json:"location"`           // SKILL.md or .skill.md, absolute
-	Root        string         `json:"root_dir,omitempty"` // package directory (packages only)
+	Kind        Kind   `json:"kind"`
+	Name        string `json:"name"`
+	Origin      string `json:"origin"`
+	ID          string `json:"id"` // origin + "/" + name
+	Description string `json:"description"`
+	Location    string `json:"location"`           // SKILL.md or .skill.md, absolute
+	Root        string `json:"root_dir,omitempty"` // package directory (packages only)
+	// Frontmatter is the raw frontmatter. A record loaded from the cache
+	// file (Options.CacheFile) has it nil until read: read it with
+	// FrontmatterMap.
 	Frontmatter map[string]any `json:"frontmatter,omitempty"`
 	Status      string         `json:"status,omitempty"`
 	Tags        []string       `json:"tags,omitempty"`
@@ -73,6 +76,8 @@ type Record struct {
 	Domain string `json:"domain,omitempty"`
 	// Headings are the package body's Markdown headings, or the
 	// skillscript's target names (the gateway's lexical index reads them).
+	// A record loaded from the cache file has them nil until read: read
+	// them with HeadingTexts.
 	Headings []string `json:"headings,omitempty"`
 	// Requires are the connectors the skill dispatches to ($ conn.tool)
 	// or, for a package, its metadata requires (space-separated).
@@ -94,8 +99,8 @@ type Record struct {
 	// ShadowedBy is the id of the visible skill that hides this one.
 	ShadowedBy string `json:"shadowed_by,omitempty"`
 	// Diags are the validation diagnostics of Location (Src holds its
-	// bytes for rendering). A record loaded from the cache file has Src
-	// nil until read: read it with Source.
+	// bytes for rendering). A record loaded from the cache file has Diags
+	// and Src nil until read: read them with Diagnostics and Source.
 	Diags ast.Diagnostics `json:"-"`
 	Src   []byte          `json:"-"`
 	rank  int
@@ -120,6 +125,36 @@ func (r *Record) Text() string {
 	}
 	r.lazy.load()
 	return r.lazy.loadedBody
+}
+
+// FrontmatterMap returns the raw frontmatter (Frontmatter), read from
+// the cache file the first time a cached record is asked for it.
+func (r *Record) FrontmatterMap() map[string]any {
+	if r.lazy == nil {
+		return r.Frontmatter
+	}
+	r.lazy.loadExtra()
+	return r.lazy.fm
+}
+
+// HeadingTexts returns the headings (Headings), read from the cache
+// file the first time a cached record is asked for them.
+func (r *Record) HeadingTexts() []string {
+	if r.lazy == nil {
+		return r.Headings
+	}
+	r.lazy.loadExtra()
+	return r.lazy.heads
+}
+
+// Diagnostics returns the validation diagnostics (Diags), read from the
+// cache file the first time a cached record is asked for them.
+func (r *Record) Diagnostics() ast.Diagnostics {
+	if r.lazy == nil {
+		return r.Diags
+	}
+	r.lazy.loadExtra()
+	return r.lazy.diags
 }
 
 // Visible reports whether the model may see and load the skill.

@@ -79,9 +79,10 @@ func (r *Registry) Refresh() {
 		r.cache.load(r.opts.CacheFile, r.opts)
 		r.loaded = true
 	}
-	sr := scan(r.opts)
+	sr := scan(r.opts, r.cache)
 	recs, more := r.index(sr.cands)
-	r.persist(sr.cands)
+	sr.closeBases()
+	r.persist(sr)
 	probs := append(sr.probs, more...)
 	for _, e := range r.opts.External {
 		cp := *e
@@ -135,7 +136,7 @@ func (r *Registry) index(cands []candidate) ([]*Record, ast.Diagnostics) {
 // persist saves the cache when this Refresh changed it. A cache that
 // cannot be written only costs the next process time, so the error is
 // dropped.
-func (r *Registry) persist(cands []candidate) {
+func (r *Registry) persist(sr scanResult) {
 	if r.opts.CacheFile == "" {
 		return
 	}
@@ -146,19 +147,22 @@ func (r *Registry) persist(cands []candidate) {
 	if !dirty {
 		return
 	}
-	live := map[string]bool{}
-	for _, c := range cands {
+	live, scanned := map[string]bool{}, make(map[string]bool, len(sr.dirs))
+	for _, c := range sr.cands {
 		if c.kind == KindPackage {
 			abs, _ := filepath.Abs(c.path)
 			live[abs] = true
 		}
 	}
-	_ = r.cache.save(r.opts.CacheFile, r.opts.validationKey(), live)
+	for _, d := range sr.dirs {
+		scanned[d] = true
+	}
+	_ = r.cache.save(r.opts.CacheFile, r.opts.validationKey(), live, scanned)
 }
 
 // install swaps in a new catalog.
 func (r *Registry) install(recs []*Record, probs ast.Diagnostics, sr scanResult) {
-	byName, byID := map[string]*Record{}, map[string]*Record{}
+	byName, byID := make(map[string]*Record, len(recs)), make(map[string]*Record, len(recs))
 	for _, rec := range recs {
 		// an unloadable record never takes the id of a loadable one
 		if prev, ok := byID[rec.ID]; !ok || !prev.Loadable {
@@ -215,6 +219,9 @@ func resolve(recs []*Record) ast.Diagnostics {
 
 // resolveName handles the records sharing one name (sorted by rank).
 func resolveName(group []*Record) ast.Diagnostics {
+	if len(group) == 1 {
+		return nil // nothing to collide with or shadow (most names)
+	}
 	var probs ast.Diagnostics
 	// Only records that could load claim their name: a SKILL.md without
 	// frontmatter, name or description reports its own error and neither

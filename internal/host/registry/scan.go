@@ -2,7 +2,6 @@ package registry
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,9 +49,14 @@ type candidate struct {
 	path   string // package directory or .skill.md file
 	origin string
 	order  int // index of the root, for precedence among configured roots
-	// file is the package file's stat from the scan (packages only), so
-	// that the manifest does not stat it again.
-	file fs.FileInfo
+	// base and rel are the scan root and the path below it (slash-
+	// separated), for stats relative to the root (packages only).
+	base *statDir
+	rel  string
+	// file and fileName are the package file's stat from the scan
+	// (packages only), so that the manifest does not stat it again.
+	file     fileStat
+	fileName string
 }
 
 // walker scans one root with bounded depth and directory count. It
@@ -60,6 +64,8 @@ type candidate struct {
 // so that a link loop is reported instead of followed.
 type walker struct {
 	root     Root
+	base     *statDir // the root, for relative stats
+	cache    *cache   // directory listings
 	order    int
 	maxDepth int
 	maxDirs  int
@@ -75,8 +81,9 @@ func (w *walker) problem(path, format string, args ...any) {
 	w.probs = append(w.probs, inFile(path, ast.Warnf(agentskills.RuleScanLimit, ast.Range{}, format, args...)))
 }
 
-// walk visits dir (whose resolved path is real) at depth.
-func (w *walker) walk(dir, real string, depth int) {
+// walk visits dir (whose resolved path is real, and whose path below the
+// root is rel) at depth.
+func (w *walker) walk(dir, real, rel string, depth int) {
 	if w.dirs >= w.maxDirs {
 		if !w.limited {
 			w.problem(dir, "stopped scanning %s after %d directories (the scan limit); skills below were not indexed; raise it with --max-scan-dirs, SKILLSCRIPT_SKILLS_MAX_SCAN_DIRS or max_scan_dirs", w.root.Dir, w.maxDirs)
@@ -91,11 +98,17 @@ func (w *walker) walk(dir, real string, depth int) {
 	w.seen[real] = true
 	w.dirs++
 	w.watched = append(w.watched, dir)
-	if _, st := packageFile(dir); st != nil {
-		w.out = append(w.out, candidate{kind: KindPackage, path: dir, origin: w.root.Origin, order: w.order, file: st})
+	if name, st, ok := packageFile(w.base, rel); ok {
+		w.out = append(w.out, candidate{kind: KindPackage, path: dir, origin: w.root.Origin, order: w.order, base: w.base, rel: rel, file: st, fileName: name})
 		return
 	}
-	ents, err := os.ReadDir(dir)
+	// listed from the cache while the directory's modification time is
+	// unchanged (DS5), as a package's own directories are
+	st, err := w.base.stat(rel)
+	var ents []dirEnt
+	if err == nil {
+		ents, err = w.cache.readDir(dir, st)
+	}
 	if err != nil {
 		if depth == 0 && os.IsNotExist(err) {
 			return // an absent root is normal (no user skills)
@@ -104,16 +117,16 @@ func (w *walker) walk(dir, real string, depth int) {
 		return
 	}
 	for _, e := range ents {
-		w.entry(dir, real, depth, e)
+		w.entry(dir, real, rel, depth, e)
 	}
 }
 
 // entry handles one directory entry.
-func (w *walker) entry(dir, real string, depth int, e os.DirEntry) {
-	name := e.Name()
+func (w *walker) entry(dir, real, rel string, depth int, e dirEnt) {
+	name := e.Name
 	path := joinName(dir, name)
-	isDir, sub := e.IsDir(), joinName(real, name)
-	if e.Type()&os.ModeSymlink != 0 {
+	isDir, sub := e.Mode.IsDir(), joinName(real, name)
+	if e.Mode&os.ModeSymlink != 0 {
 		st, err := os.Stat(path)
 		if err != nil {
 			w.problem(path, "cannot follow the symbolic link %s: %v", path, err)
@@ -129,7 +142,7 @@ func (w *walker) entry(dir, real string, depth int, e os.DirEntry) {
 	case isDir && depth+1 > w.maxDepth:
 		w.problem(path, "%s is deeper than %d levels below %s; it was not scanned", path, w.maxDepth, w.root.Dir)
 	case isDir:
-		w.walk(path, sub, depth+1)
+		w.walk(path, sub, relJoin(rel, name), depth+1)
 	case strings.HasSuffix(name, ".skill.md"):
 		w.out = append(w.out, candidate{kind: KindScript, path: path, origin: w.root.Origin, order: w.order})
 	}
@@ -145,28 +158,29 @@ func joinName(dir, name string) string {
 	return dir + string(filepath.Separator) + name
 }
 
-// packageFile returns the package file of dir and its Lstat, or "" and
-// nil.
-func packageFile(dir string) (string, fs.FileInfo) {
+// packageFile returns the package file of the directory rel below base
+// and its Lstat; ok is false when it has none.
+func packageFile(base *statDir, rel string) (name string, st fileStat, ok bool) {
 	for _, n := range []string{agentskills.FileName, "skill.md"} {
-		if st, err := os.Lstat(joinName(dir, n)); err == nil {
-			return n, st
+		if st, err := base.lstat(relJoin(rel, n)); err == nil {
+			return n, st, true
 		}
 	}
-	return "", nil
+	return "", fileStat{}, false
 }
 
 // scanResult is what scan found: the candidates, the problems, the
 // directories visited and the roots whose scan a limit cut short.
 type scanResult struct {
 	cands     []candidate
+	bases     []*statDir // the roots' descriptors: closed by closeBases
 	probs     ast.Diagnostics
 	dirs      []string
 	truncated []string
 }
 
-// scan walks every root.
-func scan(opts Options) scanResult {
+// scan walks every root, listing directories through c.
+func scan(opts Options, c *cache) scanResult {
 	var res scanResult
 	for i, root := range opts.Roots {
 		abs, err := filepath.Abs(root.Dir)
@@ -177,12 +191,21 @@ func scan(opts Options) scanResult {
 		if err != nil {
 			real = abs
 		}
-		w := &walker{root: root, order: i, maxDepth: opts.maxDepth(), maxDirs: opts.maxDirs(), seen: map[string]bool{}}
-		w.walk(abs, real, 0)
+		w := &walker{root: root, base: openStatDir(abs), cache: c, order: i, maxDepth: opts.maxDepth(), maxDirs: opts.maxDirs(), seen: map[string]bool{}}
+		res.bases = append(res.bases, w.base)
+		w.walk(abs, real, "", 0)
 		res.cands, res.probs, res.dirs = append(res.cands, w.out...), append(res.probs, w.probs...), append(res.dirs, w.watched...)
 		if w.limited {
 			res.truncated = append(res.truncated, root.Dir)
 		}
 	}
 	return res
+}
+
+// closeBases closes the roots' descriptors once the candidates are
+// indexed.
+func (r scanResult) closeBases() {
+	for _, b := range r.bases {
+		b.close()
+	}
 }

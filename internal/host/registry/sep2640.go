@@ -50,7 +50,7 @@ func (r *Record) Entry(prefix string) (SkillEntry, error) {
 	if !r.Loadable {
 		return SkillEntry{}, fmt.Errorf("%s cannot be loaded; see skillc skills validate", r.ID)
 	}
-	e := SkillEntry{URI: SkillURI(prefix, r.Name, "SKILL.md"), Frontmatter: r.Frontmatter, Resources: make([]SkillResource, 0, len(r.Resources))}
+	e := SkillEntry{URI: SkillURI(prefix, r.Name, "SKILL.md"), Frontmatter: r.FrontmatterMap(), Resources: make([]SkillResource, 0, len(r.Resources))}
 	for _, res := range r.Resources {
 		e.Resources = append(e.Resources, SkillResource{URI: SkillURI(prefix, r.Name, res.Path), Digest: "sha256:" + res.SHA256, Size: res.Size})
 	}

@@ -145,7 +145,7 @@ func (rt *Runtime) receipts(as []Active) []Receipt {
 }
 
 func receipt(rec *registry.Record) Receipt {
-	r := Receipt{Name: rec.Name, ID: rec.ID, Origin: rec.Origin, Location: rec.Location, RootDir: rec.Root, Digest: rec.Digest, Properties: rec.Frontmatter}
+	r := Receipt{Name: rec.Name, ID: rec.ID, Origin: rec.Origin, Location: rec.Location, RootDir: rec.Root, Digest: rec.Digest, Properties: rec.FrontmatterMap()}
 	for _, res := range rec.Resources {
 		r.Files = append(r.Files, File{Path: res.Path, AbsPath: filepath.Join(rec.Root, filepath.FromSlash(res.Path)), Size: res.Size})
 	}
