@@ -44,7 +44,7 @@ func TestSpliceMatchesParse(t *testing.T) {
 			if got := text[:c.from] + next[c.from:c.from+c.n] + text[c.to:]; got != next {
 				t.Fatalf("%s: joinSpans(%v) = %v does not cover the edits", name, spans, c)
 			}
-			nf, nraw, ok := spliceTree(name, old, src, ast.NewLineTable(src), c)
+			nf, nraw, _, ok := spliceTree(name, old, src, ast.NewLineTable(src), c)
 			if _, _, in := targetChunk(src, c.from, c.from+c.n); in {
 				tried++
 			}
@@ -114,7 +114,7 @@ func TestSpliceAppliesWhileTyping(t *testing.T) {
 	for i, tg := range f.Targets[:len(f.Targets)-1] {
 		at := tg.Body.Stmts[0].Pos().Offset() + 4
 		next := []byte(text[:at] + "${ZQ1}" + text[at:])
-		nf, _, ok := spliceTree("main.skill.md", old, next, ast.NewLineTable(next), span{at, at, 6})
+		nf, _, _, ok := spliceTree("main.skill.md", old, next, ast.NewLineTable(next), span{at, at, 6})
 		if !ok {
 			t.Fatalf("typing in target %d (%s) is not parsed incrementally", i, tg.Name.Name)
 		}

@@ -702,16 +702,19 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 	var tree *parsedTree // the parse to keep for the next incremental one
 	if pre != nil {
 		tree = &parsedTree{edit: edit, file: pre.file, raw: copyDiags(pre.diags)}
+		if s.defaultAnalyzer {
+			pre.reuse = &lint.Reuse{}
+		}
 	} else if s.defaultAnalyzer && !isSkillMD(u) {
-		if f, raw, ok := s.spliced(d, edit, text, lines); ok {
+		if f, raw, reuse, ok := s.spliced(d, edit, text, lines, gen); ok {
 			// the edits since the last parse stayed inside one target
-			pre = &preParse{file: f, diags: copyDiags(raw)}
+			pre = &preParse{file: f, diags: copyDiags(raw), reuse: reuse}
 			tree = &parsedTree{edit: edit, file: f, raw: raw}
 		} else {
 			// the compiled unit of the text (tree, parser diagnostics as
 			// own copies, checker facts)
 			cu := wsenv.Parse(docName(u), text)
-			pre = &preParse{file: cu.File, diags: cu.ParsedCopy(), info: cu.Info}
+			pre = &preParse{file: cu.File, diags: cu.ParsedCopy(), info: cu.Info, reuse: &lint.Reuse{}}
 			tree = &parsedTree{edit: edit, file: cu.File, raw: cu.Parsed}
 		}
 	}
@@ -730,6 +733,15 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 		}
 		d.fullAt.Store(time.Now().UnixNano())
 	}
+	if tree != nil && pre != nil && pre.reuse != nil && pre.reuse.Next != nil {
+		// the next incremental analysis takes over this one's findings
+		s.mu.Lock()
+		tree.kept, tree.gen = pre.reuse.Next, gen
+		s.mu.Unlock()
+		if pre.reuse.TookOver && s.opts.tookOver != nil {
+			s.opts.tookOver(u)
+		}
+	}
 	snap := &snapshot{uri: u, version: version, gen: gen, edit: edit, deps: deps, src: text, lines: lines, env: env,
 		Analysis: a}
 	if pre != nil {
@@ -743,18 +755,27 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 // spliced is the incremental parse of edit of d (text, lines) from the
 // document's last parsed tree (spliceTree); ok is false when it does not
 // apply.
-func (s *Server) spliced(d *document, edit int, text []byte, lines *ast.LineTable) (*ast.File, ast.Diagnostics, bool) {
+func (s *Server) spliced(d *document, edit int, text []byte, lines *ast.LineTable, gen int) (*ast.File, ast.Diagnostics, *lint.Reuse, bool) {
 	s.mu.Lock()
 	t, c, ok := d.treeSpan(edit)
+	var kept *lint.Kept
+	if ok && t.gen == gen {
+		kept = t.kept
+	}
 	s.mu.Unlock()
 	if !ok {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	f, raw, ok := spliceTree(docName(d.uri), t, text, lines, c)
-	if ok && s.opts.spliced != nil {
+	f, raw, ch, ok := spliceTree(docName(d.uri), t, text, lines, c)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	if s.opts.spliced != nil {
 		s.opts.spliced(d.uri)
 	}
-	return f, raw, ok
+	// the rules marked local run over the parsed target only when the
+	// analysis of t finished in the same environment (lint.Reuse)
+	return f, raw, &lint.Reuse{Prev: kept, From: ch.from, OldTo: ch.oldTo, NewTo: ch.to}, true
 }
 
 // copyDiags returns copies of ds (the linter sets the severities of the
