@@ -95,6 +95,7 @@ func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.
 	var in *incr
 	if opts.Reuse != nil {
 		in = newIncr(f, info, opts.Reuse)
+		in.seed(st)
 	}
 	if f.NotText {
 		// only the parser's encoding error: rules about an empty file
@@ -114,6 +115,9 @@ func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.
 			continue
 		}
 		r.Run(p)
+	}
+	if in != nil {
+		in.finish(st)
 	}
 	ds = finish(f, st, ds, opts)
 	ds.Sort()

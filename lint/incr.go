@@ -49,6 +49,10 @@ type Kept struct {
 	file *ast.File
 	info *check.Info
 	raw  map[string]ast.Diagnostics
+	// root is the did-you-mean candidates of the skill scope, when a rule
+	// asked for them: the same names while the edited target's interface
+	// and the target names stay the same (state.namesVisible)
+	root *nameSet
 }
 
 // incr is one run's side of a Reuse.
@@ -143,8 +147,20 @@ func outsideOf(r ast.Range, from, to int) bool {
 	return t <= from && f < from || f >= to && t > f || f > to
 }
 
-// active reports whether the local rules run over E only in this run.
-func (in *incr) active() bool { return in != nil && in.ok }
+// seed gives st what the previous run computed that the edit cannot
+// have changed: the skill scope's did-you-mean candidates.
+func (in *incr) seed(st *state) {
+	if in.ok && in.r.Prev.root != nil {
+		st.visible = map[*check.Scope]*nameSet{st.info.Root: in.r.Prev.root}
+	}
+}
+
+// finish records what the next run may seed from this one.
+func (in *incr) finish(st *state) {
+	if ns, ok := st.visible[st.info.Root]; ok && st.info.Root != nil {
+		in.next.root = ns
+	}
+}
 
 // skip reports whether a local rule running over E only may pass over
 // a node at n: one outside E (its finding is taken over).
