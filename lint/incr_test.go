@@ -24,6 +24,8 @@ var reuseSnippets = []string{
 	" api_key=\"sk-abcdef123\"", "Bearer abcdefghijkl", "\n    $set ZQ9 = \"v\"", "\n    emit(text=\"x\") -> ZQ9",
 	"\n    foreach ZQ9 in [1]:\n        emit(text=\"${ZQ9}\")", "\n    inline(skill=\"helper\")",
 	"\n    shell(command=\"curl -H 'X: {{secret.TOKEN}}'\")", "\n    # skillc:ignore undeclared-var", "\n",
+	"${R}", "${ZQ9|upperr}", "${ZQ9|default}", "inline(skill=\"helpr\")", "emit(text=\"x\", colour=1)", "rm(path=\"x\")",
+	"approved=${ZQ9}", "$ conn.tool a=1 b", "shell(argv=[1])",
 }
 
 // reBinds matches the name a statement binds.
@@ -58,6 +60,8 @@ func TestReuseMatchesWholeRun(t *testing.T) {
 	if len(paths) == 0 {
 		t.Fatal("no skills")
 	}
+	ctx := &lint.Context{SkillsKnown: true, Skills: lint.MapIndex{
+		"helper": {Name: "helper", Type: "data", Returns: []string{"R"}, File: "helper.skill.md"}}}
 	var runs, took int
 	for i, p := range paths {
 		src, err := os.ReadFile(p)
@@ -68,7 +72,7 @@ func TestReuseMatchesWholeRun(t *testing.T) {
 		text := string(src)
 		f, parsed := syntax.Parse(p, []byte(text))
 		reuse := &lint.Reuse{}
-		lint.CheckParsed(f, copyDiags(parsed), nil, lint.Options{Reuse: reuse})
+		lint.CheckParsed(f, copyDiags(parsed), ctx, lint.Options{Reuse: reuse})
 		kept := reuse.Next
 		for step := 0; step < 12; step++ {
 			from, to, ins, ok := reuseEdit(r, f, text)
@@ -84,8 +88,8 @@ func TestReuseMatchesWholeRun(t *testing.T) {
 				len(nf.Targets) == len(f.Targets) {
 				reuse = &lint.Reuse{Prev: kept, From: ts, OldTo: te, NewTo: ne}
 			}
-			_, got := lint.CheckParsed(nf, copyDiags(nparsed), nil, lint.Options{Reuse: reuse})
-			_, want := lint.CheckParsed(nf, copyDiags(nparsed), nil, lint.Options{})
+			_, got := lint.CheckParsed(nf, copyDiags(nparsed), ctx, lint.Options{Reuse: reuse})
+			_, want := lint.CheckParsed(nf, copyDiags(nparsed), ctx, lint.Options{})
 			runs++
 			if reuse.TookOver {
 				took++

@@ -47,11 +47,15 @@ func ruleUnknownSkillReference() *Rule {
 			Bad:     "execute_skill(name=\"clasifier\") -> V\n",
 			Good:    "execute_skill(name=\"classifier\") -> V\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			if !p.Ctx.SkillsKnown || p.Ctx.Skills == nil {
 				return
 			}
 			for _, r := range skillRefs(p) {
+				if p.skip(r.arg.Range) {
+					continue
+				}
 				if _, ok := p.Ctx.Skills.Lookup(r.name); ok {
 					continue
 				}
