@@ -182,6 +182,10 @@ type state struct {
 	scanIn    *incr
 	scanEDone bool
 	scanE     scanned
+	// sRefsE is skillRefs' answer for a local rule running over the
+	// edited target only
+	sRefsEDone bool
+	sRefsE     []skillRef
 }
 
 func newState(f *ast.File, info *check.Info) *state {

@@ -111,11 +111,8 @@ func ifaceOf(f *ast.File, info *check.Info, from, to int) []string {
 	for _, n := range t.Needs {
 		out = append(out, "needs", n.Name)
 	}
-	in := func(n ast.Node) bool {
-		return n != nil && n.Pos().IsValid() && n.Pos().Offset() >= from && n.End().Offset() <= to
-	}
 	for _, b := range info.Binds {
-		if !in(b.Node) {
+		if b.Target != t {
 			continue
 		}
 		sk := -1
@@ -129,7 +126,7 @@ func ifaceOf(f *ast.File, info *check.Info, from, to int) []string {
 		out = append(out, "bind", b.Name, itoa(int(b.Kind)), itoa(sk), itoa(line))
 	}
 	for _, op := range info.Ops {
-		if c, ok := op.Stmt.(*ast.CallStmt); ok && in(c) && c.Name != nil && c.Name.Name == "inline" {
+		if c, ok := op.Stmt.(*ast.CallStmt); ok && op.Target == t && c.Name != nil && c.Name.Name == "inline" {
 			out = append(out, "inline", string(f.Src[c.Pos().Offset():c.End().Offset()]))
 		}
 	}
