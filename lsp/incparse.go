@@ -26,6 +26,12 @@ type parsedTree struct {
 	// generation gen; nil until that analysis finished (s.mu).
 	kept *lint.Kept
 	gen  int
+	// base is the kept analysis this parse was spliced from and bc the
+	// splice's chunk relative to base's text: when this parse's own
+	// analysis is superseded, the next splice of the same target can
+	// still take over base's findings (the two chunks compose).
+	base *lint.Kept
+	bc   chunk
 }
 
 // chunk is where a splice replaced one target: [from, oldTo) of the old

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -120,6 +121,26 @@ func TestSpliceAppliesWhileTyping(t *testing.T) {
 		}
 		if wf, _ := syntax.Parse("main.skill.md", next); !reflect.DeepEqual(nf, wf) {
 			t.Fatalf("typing in target %d: the spliced tree differs from the parse", i)
+		}
+	}
+}
+
+// TestReuseForComposes checks which previous analysis a splice's rule
+// phase takes findings over from: the parse's own when it finished, else
+// the one it was spliced from when both splices replaced the same target,
+// with the chunks composed; none otherwise.
+func TestReuseForComposes(t *testing.T) {
+	kept, base := &lint.Kept{}, &lint.Kept{}
+	ch := chunk{from: 100, oldTo: 150, to: 153}
+	if r := reuseFor(kept, base, chunk{100, 148, 150}, ch); r.Prev != kept || r.From != 100 || r.OldTo != 150 || r.NewTo != 153 {
+		t.Errorf("own analysis: %+v", r)
+	}
+	if r := reuseFor(nil, base, chunk{100, 148, 150}, ch); r.Prev != base || r.From != 100 || r.OldTo != 148 || r.NewTo != 153 {
+		t.Errorf("composed: %+v", r)
+	}
+	for _, bc := range []chunk{{90, 148, 150}, {100, 148, 151}} {
+		if r := reuseFor(nil, base, bc, ch); r.Prev != nil {
+			t.Errorf("another target %+v: took over %+v", bc, r)
 		}
 	}
 }

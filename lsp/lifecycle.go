@@ -709,7 +709,10 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 		if f, raw, reuse, ok := s.spliced(d, edit, text, lines, gen); ok {
 			// the edits since the last parse stayed inside one target
 			pre = &preParse{file: f, diags: copyDiags(raw), reuse: reuse}
-			tree = &parsedTree{edit: edit, file: f, raw: raw}
+			tree = &parsedTree{edit: edit, file: f, raw: raw, gen: gen}
+			if reuse.Prev != nil {
+				tree.base, tree.bc = reuse.Prev, chunk{reuse.From, reuse.OldTo, reuse.NewTo}
+			}
 		} else {
 			// the compiled unit of the text (tree, parser diagnostics as
 			// own copies, checker facts)
@@ -758,9 +761,10 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 func (s *Server) spliced(d *document, edit int, text []byte, lines *ast.LineTable, gen int) (*ast.File, ast.Diagnostics, *lint.Reuse, bool) {
 	s.mu.Lock()
 	t, c, ok := d.treeSpan(edit)
-	var kept *lint.Kept
+	var kept, base *lint.Kept
+	var bc chunk
 	if ok && t.gen == gen {
-		kept = t.kept
+		kept, base, bc = t.kept, t.base, t.bc
 	}
 	s.mu.Unlock()
 	if !ok {
@@ -774,8 +778,23 @@ func (s *Server) spliced(d *document, edit int, text []byte, lines *ast.LineTabl
 		s.opts.spliced(d.uri)
 	}
 	// the rules marked local run over the parsed target only when the
-	// analysis of t finished in the same environment (lint.Reuse)
-	return f, raw, &lint.Reuse{Prev: kept, From: ch.from, OldTo: ch.oldTo, NewTo: ch.to}, true
+	// analysis of t finished in the same environment (lint.Reuse), or
+	// when t's was superseded, that of the parse t was spliced from, if
+	// both splices replaced the same target
+	return f, raw, reuseFor(kept, base, bc, ch), true
+}
+
+// reuseFor returns the lint.Reuse of a splice ch of a parse whose own
+// analysis left kept (nil when it was superseded), and which was itself
+// spliced by bc from the parse whose analysis left base: kept's findings,
+// or base's when ch replaced the target bc replaced (the chunks compose:
+// [bc.from, bc.oldTo) of base's text is [ch.from, ch.to) of the new one).
+func reuseFor(kept, base *lint.Kept, bc, ch chunk) *lint.Reuse {
+	r := &lint.Reuse{Prev: kept, From: ch.from, OldTo: ch.oldTo, NewTo: ch.to}
+	if kept == nil && base != nil && bc.from == ch.from && bc.to == ch.oldTo {
+		r.Prev, r.OldTo = base, bc.oldTo
+	}
+	return r
 }
 
 // copyDiags returns copies of ds (the linter sets the severities of the
