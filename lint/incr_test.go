@@ -25,7 +25,7 @@ var reuseSnippets = []string{
 	"\n    foreach ZQ9 in [1]:\n        emit(text=\"${ZQ9}\")", "\n    inline(skill=\"helper\")",
 	"\n    shell(command=\"curl -H 'X: {{secret.TOKEN}}'\")", "\n    # skillc:ignore undeclared-var", "\n",
 	"${R}", "${ZQ9|upperr}", "${ZQ9|default}", "inline(skill=\"helpr\")", "emit(text=\"x\", colour=1)", "rm(path=\"x\")",
-	"approved=${ZQ9}", "$ conn.tool a=1 b", "shell(argv=[1])",
+	"approved=${ZQ9}", "$ conn.tool a=1 b", "shell(argv=[1])", "\n    needs: zq", " zq",
 }
 
 // reBinds matches the name a statement binds.
@@ -192,6 +192,7 @@ func TestReuseSeesOtherTargets(t *testing.T) {
 		{"loop in the target moved", "t1:\n    emit(text=\"${ZQ9}\")\n\nt2:\n    emit(text=\"x\")\n    foreach ZQ9 in [1]:\n        emit(text=\"${ZQ9}\")\n    emit(text=\"y\")\n\ndefault: t1\n",
 			"    emit(text=\"x\")\n    foreach ZQ9 in [1]:\n        emit(text=\"${ZQ9}\")\n", "    foreach ZQ9 in [1]:\n        emit(text=\"${ZQ9}\")\n    emit(text=\"x\")\n"},
 		{"inline added", "t1:\n    emit(text=\"${R}\")\n\nt2:\n    emit(text=\"x\")\n\ndefault: t1\n", "emit(text=\"x\")", "inline(skill=\"helper\")"},
+		{"needs added", "t1:\n    emit(text=\"${A}\")\n\nt2:\n    emit(text=\"x\")\n\nt3:\n    $set A = \"v\"\n\ndefault: t1\n", "t2:", "t2: t3"},
 		{"target renamed", "t1:\n    emit(text=\"${t3.output}\")\n\nt2:\n    emit(text=\"x\")\n\nt3:\n    emit(text=\"z\")\n\ndefault: t1\n", "t3:", "t4:"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

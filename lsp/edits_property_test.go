@@ -43,7 +43,7 @@ var editSnippets = []string{
 	// a malformed substitution
 	"\n    $set ZQ9 = \"v\"", "\n    emit(text=\"x\") -> ZQ1", "\n    foreach ZQ9 in [1]:\n        emit(text=\"${ZQ9}\")",
 	"\n    inline(skill=\"helper\")", "{{secret.API_KEY}}", "\n    shell(command=\"curl -H 'X: {{secret.TOKEN}}'\")",
-	" api_key=\"sk-abcdef123\"", "${ZQ9", "${ZQ9|fallback:\"d\"}",
+	" api_key=\"sk-abcdef123\"", "${ZQ9", "${ZQ9|fallback:\"d\"}", "\n    needs: newt", " newt",
 }
 
 // lspPos returns the LSP position (UTF-16 columns) of byte offset off.
