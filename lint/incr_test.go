@@ -121,6 +121,15 @@ func TestReuseMatchesWholeRun(t *testing.T) {
 					p, step, from, to, ins, reuse.TookOver, g, w, next)
 			}
 			text, f, kept = next, nf, reuse.Next
+			if r.IntN(5) == 0 {
+				// the next run takes over from a run of the same text that
+				// stopped early (a superseded analysis): the rules it ran
+				// kept their findings, the others none
+				n, stopAt := 0, r.IntN(40)
+				stopped := &lint.Reuse{Prev: reuse.Prev, From: reuse.From, OldTo: reuse.OldTo, NewTo: reuse.NewTo}
+				lint.CheckParsed(nf, copyDiags(nparsed), ctx, lint.Options{Reuse: stopped, Stop: func() bool { n++; return n > stopAt }})
+				kept = stopped.Next
+			}
 		}
 	}
 	t.Logf("%d runs after an edit, %d took over the local rules' findings", runs, took)

@@ -730,20 +730,22 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 		return nil, errSuperseded
 	}
 	a := analyze(s.opts.Analyzer, docName(u), text, env, pre, stop)
-	if stop != nil {
-		if stop() {
-			return nil, errSuperseded // incomplete: never cached nor shown
-		}
-		d.fullAt.Store(time.Now().UnixNano())
-	}
 	if tree != nil && pre != nil && pre.reuse != nil && pre.reuse.Next != nil {
-		// the next incremental analysis takes over this one's findings
+		// the next incremental analysis takes over this one's findings,
+		// also when this one is superseded: the rules it ran before it
+		// stopped kept all their findings, those it did not run none
 		s.mu.Lock()
 		tree.kept, tree.gen = pre.reuse.Next, gen
 		s.mu.Unlock()
 		if pre.reuse.TookOver && s.opts.tookOver != nil {
 			s.opts.tookOver(u)
 		}
+	}
+	if stop != nil {
+		if stop() {
+			return nil, errSuperseded // incomplete: never cached nor shown
+		}
+		d.fullAt.Store(time.Now().UnixNano())
 	}
 	snap := &snapshot{uri: u, version: version, gen: gen, edit: edit, deps: deps, src: text, lines: lines, env: env,
 		Analysis: a}
