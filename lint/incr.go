@@ -24,8 +24,9 @@ import (
 // many lines as before, so that every line number a message gives of a
 // node outside E is unchanged too; otherwise, and whenever a finding to
 // take over points into E (a related location, a fix), the rule runs over
-// the whole file. TestEditsMatchFromScratch (lsp) compares the result
-// with a whole run after random edit sequences.
+// the whole file. TestReuseMatchesWholeRun and TestReuseSeesOtherTargets
+// (lint) and TestEditsMatchFromScratch (lsp) compare the result with a
+// whole run after random and targeted edits.
 
 // Reuse is how a caller lets one run take over the local rules' findings
 // of the previous run on the same document. From, OldTo and NewTo say
@@ -103,6 +104,23 @@ func ifaceOf(f *ast.File, info *check.Info, from, to int) []string {
 	}
 	if t == nil {
 		return nil
+	}
+	// what lies outside the targets must not change
+	overlaps := func(n ast.Node) bool { return n.Pos().Offset() < to && n.End().Offset() > from }
+	for _, h := range f.Headers {
+		if overlaps(h) {
+			return nil
+		}
+	}
+	for _, d := range f.Defaults {
+		if overlaps(d) {
+			return nil
+		}
+	}
+	for _, tm := range f.Templates {
+		if overlaps(tm) {
+			return nil
+		}
 	}
 	out := []string{"target"}
 	if t.Name != nil {

@@ -227,3 +227,24 @@ func TestReuseSeesOtherTargets(t *testing.T) {
 		})
 	}
 }
+
+// TestReuseRefusesHeaders: a range that holds a header (not what the
+// language server passes, but the API allows it) takes nothing over.
+func TestReuseRefusesHeaders(t *testing.T) {
+	text := "# Vars: A=1\nt1:\n    emit(text=\"${A}\")\n\ndefault: t1\n"
+	next := strings.Replace(text, "A=1", "B=1", 1)
+	end := strings.Index(text, "\n\ndefault")
+	f, parsed := syntax.Parse("s.skill.md", []byte(text))
+	reuse := &lint.Reuse{}
+	lint.CheckParsed(f, copyDiags(parsed), nil, lint.Options{Reuse: reuse})
+	nf, nparsed := syntax.Parse("s.skill.md", []byte(next))
+	reuse = &lint.Reuse{Prev: reuse.Next, From: 0, OldTo: end, NewTo: end}
+	_, got := lint.CheckParsed(nf, copyDiags(nparsed), nil, lint.Options{Reuse: reuse})
+	_, want := lint.CheckParsed(nf, copyDiags(nparsed), nil, lint.Options{})
+	if reuse.TookOver {
+		t.Error("took over across a header")
+	}
+	if g, w := diagJSON(got), diagJSON(want); g != w {
+		t.Errorf("got:  %s\nwant: %s", g, w)
+	}
+}
