@@ -29,6 +29,10 @@ type Options struct {
 	// (lint/rulesets.All for every set); nil runs the skillscript set
 	// alone.
 	Rules *Registry
+	// Reuse, when set, lets the run take over findings of the previous run
+	// on the same document after an edit inside one target (see Reuse);
+	// the language server sets it.
+	Reuse *Reuse
 }
 
 // severity returns the effective severity of rule (default def); ok is
@@ -88,6 +92,11 @@ func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.
 	}
 	ds := append(ast.Diagnostics(nil), parsed...)
 	st := newState(f, info)
+	var in *incr
+	if opts.Reuse != nil {
+		in = newIncr(f, info, opts.Reuse)
+		in.seed(st)
+	}
 	if f.NotText {
 		// only the parser's encoding error: rules about an empty file
 		// (no-targets, ...) would be noise on a binary file
@@ -101,7 +110,14 @@ func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.
 			return ds // incomplete: the caller discards it
 		}
 		p := &Pass{File: f, Info: info, Ctx: ctx, rule: r, st: st, diags: &ds}
+		if r.local && in != nil {
+			in.run(r, p, &ds)
+			continue
+		}
 		r.Run(p)
+	}
+	if in != nil {
+		in.finish(st)
 	}
 	ds = finish(f, st, ds, opts)
 	ds.Sort()
@@ -161,7 +177,15 @@ type state struct {
 	qual      []*ast.DispatchStmt // qualified's answer, shared by the connector rules
 	sRefsDone bool
 	sRefs     []skillRef // skillRefs' answer, shared by the store rules
-	_         struct{}   //// did-you-mean candidates by scope (namesVisible)
+	// scanIn is set while a local rule runs over the edited target only:
+	// scan then answers about that target (scanE), else about the file.
+	scanIn    *incr
+	scanEDone bool
+	scanE     scanned
+	// sRefsE is skillRefs' answer for a local rule running over the
+	// edited target only
+	sRefsEDone bool
+	sRefsE     []skillRef
 }
 
 func newState(f *ast.File, info *check.Info) *state {

@@ -75,6 +75,11 @@ type Rule struct {
 	// Run reports the rule's diagnostics; nil for rules reported by the
 	// parser, the engine or the configuration check.
 	Run func(*Pass)
+	// local says the rule's findings about a node depend on nothing but
+	// that node's top-level node, what lies outside the targets and the
+	// other targets' interface (see incr): after an edit inside one
+	// target, the language server re-runs it over that target only.
+	local bool
 }
 
 // Pass is what a rule's Run sees: the file, the checker's facts, the
@@ -87,7 +92,13 @@ type Pass struct {
 	rule  *Rule
 	st    *state
 	diags *ast.Diagnostics
+	onlyE *incr // set while a local rule runs over the edited target only
 }
+
+// skip reports whether a local rule may pass over a node at r: its
+// findings outside the edited target are taken over from the previous
+// run (see incr). Rules that ask it report nothing else about such nodes.
+func (p *Pass) skip(r ast.Range) bool { return p.onlyE != nil && p.onlyE.skip(r) }
 
 // Spanner is anything with a source range: every ast.Node and ast.Range.
 type Spanner interface{ Span() ast.Range }

@@ -19,6 +19,7 @@ func ruleMalformedCall() *Rule {
 			Bad:     "emit(text=\"x\") -> R\nexecute_skill(skill=\"helper\")\nshell(argv=[\"ls\", 42], unsafe=true)\n",
 			Good:    "emit(text=\"x\")\nexecute_skill(name=\"helper\") -> R\nshell(argv=[\"ls\", \"42\"])\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			for _, g := range p.st.idx().groups {
 				spec, ok := lang.Op(g.name) // a copy of the spec: once per name
@@ -27,6 +28,9 @@ func ruleMalformedCall() *Rule {
 				}
 				cs := &callSpec{spec: &spec, skillArgs: spec.SkillArgs()}
 				for _, c := range g.calls {
+					if p.skip(c.Range) {
+						continue
+					}
 					checkCallBinding(p, c, cs.spec)
 					checkCallKwargs(p, c, cs)
 					switch spec.Name {

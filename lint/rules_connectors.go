@@ -215,8 +215,12 @@ func ruleUnknownConnectorArg() *Rule {
 			Bad:     "$ github.search_issues qeury=\"is:open\" -> R\n",
 			Good:    "$ github.search_issues query=\"is:open\" -> R\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			for _, d := range qualified(p) {
+				if p.skip(d.Range) {
+					continue
+				}
 				s, ok := p.schemaOf(toolOf(p, d))
 				if !ok || !s.closed() {
 					continue

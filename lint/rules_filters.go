@@ -17,8 +17,12 @@ func ruleUnknownFilter() *Rule {
 			Bad:     "emit(text=\"${X|URL}\")\n",
 			Good:    "emit(text=\"${X|url}\")\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			for _, r := range p.st.idx().filtered {
+				if p.skip(r.Subst.Range) {
+					continue
+				}
 				for _, f := range r.Subst.Filters {
 					if f.Name == nil || lang.IsFilter(f.Name.Name) {
 						continue
@@ -196,9 +200,10 @@ func ruleFilterArity() *Rule {
 			Bad:     "emit(text=\"${LOG|head}\")\nemit(text=\"${NAME|trim:\\\"x\\\"}\")\n",
 			Good:    "emit(text=\"${LOG|head:\\\"5\\\"}\")\nemit(text=\"${NAME|trim}\")\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			for _, r := range p.st.idx().filtered {
-				if r.Subst.Bad != "" {
+				if r.Subst.Bad != "" || p.skip(r.Subst.Range) {
 					continue // a parse-error already
 				}
 				for _, f := range r.Subst.Filters {

@@ -66,11 +66,15 @@ func ruleUnconfirmedMutation() *Rule {
 			Bad:     "$ tickets.delete_issue id=\"42\"\n",
 			Good:    "$ tickets.delete_issue id=\"42\" approved=\"cleanup requested in INFRA-7\"\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			if p.Info.Autonomous {
 				return
 			}
 			for _, s := range p.st.idx().argOps {
+				if p.skip(s.Span()) {
+					continue
+				}
 				if c, ok := s.(*ast.CallStmt); ok && !mayMutate(callName(c)) {
 					continue // the cheap test first: most calls are emit(...)
 				}
@@ -93,8 +97,12 @@ func ruleApprovalNotLiteral() *Rule {
 			Bad:     "file_write(path=\"out.txt\", content=\"x\", approved=\"${WHY}\")\n",
 			Good:    "file_write(path=\"out.txt\", content=\"x\", approved=\"nightly export, INFRA-12\")\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			for _, s := range p.st.idx().argOps {
+				if p.skip(s.Span()) {
+					continue
+				}
 				a := argOf(opArgs(s), "approved")
 				if a == nil || a.Value == nil {
 					continue

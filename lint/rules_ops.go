@@ -49,9 +49,13 @@ func ruleMalformedOpGrammar() *Rule {
 			Bad:     "& legacy-inline-op\nemit(\"hi\")\n",
 			Good:    "inline(skill=\"legacy-inline-op\")\nemit(text=\"hi\")\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			x := p.st.idx()
 			for _, s := range x.legacy {
+				if p.skip(s.Range) {
+					continue
+				}
 				switch s.Op {
 				case "?":
 					// deprecated-question
@@ -62,13 +66,16 @@ func ruleMalformedOpGrammar() *Rule {
 				}
 			}
 			for _, s := range x.argOps {
-				if c, ok := s.(*ast.CallStmt); ok {
+				if c, ok := s.(*ast.CallStmt); ok && !p.skip(c.Range) {
 					for _, v := range c.Positional {
 						p.Reportf(v, "%s takes keyword arguments only: write key=value", nameOf(c.Name))
 					}
 				}
 			}
 			for _, s := range x.dispatches {
+				if p.skip(s.Range) {
+					continue
+				}
 				malformedDispatch(p, s)
 			}
 		},

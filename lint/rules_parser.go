@@ -137,6 +137,7 @@ func ruleParseError() *Rule {
 			Bad:     "# Status: Shipped\n",
 			Good:    "# Status: Approved\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			for _, s := range p.st.scan().badSubsts {
 				p.Reportf(s, "malformed substitution %s: write ${NAME}, ${NAME.field} or ${NAME|filter:\"arg\"}", p.Text(s.Range))

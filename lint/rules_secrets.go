@@ -41,6 +41,7 @@ func ruleSecretUseOnly() *Rule {
 			Bad:     "emit(text=\"key is {{secret.API_KEY}}\")\n",
 			Good:    "$ http.post url=\"https://api.example.com\" authorization=\"Bearer {{secret.API_KEY}}\" -> R\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			for _, u := range p.st.secretUses() {
 				if u.sink {
@@ -65,6 +66,7 @@ func ruleSecretUndeclared() *Rule {
 			Bad:     "t:\n    shell(argv=[\"curl\", \"-H\", \"Authorization: Bearer {{secret.API_KEY}}\", \"https://x\"]) -> R\n",
 			Good:    "# Requires: secret.API_KEY\nt:\n    shell(argv=[\"curl\", \"-H\", \"Authorization: Bearer {{secret.API_KEY}}\", \"https://x\"]) -> R\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			var declared []string
 			for n := range p.Info.Secrets {
@@ -91,6 +93,7 @@ func ruleSecretDynamicName() *Rule {
 			Bad:     "shell(command=\"curl -H 'X-Key: {{secret.${WHICH}}}' https://x\")\n",
 			Good:    "shell(command=\"curl -H 'X-Key: {{secret.API_KEY}}' https://x\")\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			for _, u := range p.st.secretUses() {
 				if u.ref.Bad != "" {
@@ -127,6 +130,7 @@ func ruleCredentialInArgs() *Rule {
 			Bad:     "$ stripe.charge api_key=sk-live-abc amount=100\n",
 			Good:    "# Requires: secret.STRIPE_KEY\n$ stripe.charge api_key=\"{{secret.STRIPE_KEY}}\" amount=100\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			sc := p.st.scan()
 			for _, a := range sc.credArgs {

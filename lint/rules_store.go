@@ -12,16 +12,25 @@ import (
 // (execute_skill, $ execute_skill, inline), computed once per file (the
 // callers only read it).
 func skillRefs(p *Pass) []skillRef {
-	if p.st.sRefsDone {
-		return p.st.sRefs
+	done, refs := &p.st.sRefsDone, &p.st.sRefs
+	if p.onlyE != nil {
+		// a local rule running over the edited target only (see incr):
+		// both rules that read the list are local
+		done, refs = &p.st.sRefsEDone, &p.st.sRefsE
+	}
+	if *done {
+		return *refs
 	}
 	var out []skillRef
 	for _, s := range p.st.idx().argOps {
+		if p.skip(s.Span()) {
+			continue
+		}
 		if a, name, ok := skillRefLit(s); ok {
 			out = append(out, skillRef{op: s, arg: a, name: name})
 		}
 	}
-	p.st.sRefs, p.st.sRefsDone = out, true
+	*refs, *done = out, true
 	return out
 }
 
@@ -47,11 +56,15 @@ func ruleUnknownSkillReference() *Rule {
 			Bad:     "execute_skill(name=\"clasifier\") -> V\n",
 			Good:    "execute_skill(name=\"classifier\") -> V\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			if !p.Ctx.SkillsKnown || p.Ctx.Skills == nil {
 				return
 			}
 			for _, r := range skillRefs(p) {
+				if p.skip(r.arg.Range) {
+					continue
+				}
 				if _, ok := p.Ctx.Skills.Lookup(r.name); ok {
 					continue
 				}
@@ -106,6 +119,7 @@ func ruleDisabledSkillReference() *Rule {
 			Bad:     "execute_skill(name=\"old-classifier\") -> V   # old-classifier is Disabled\n",
 			Good:    "execute_skill(name=\"classifier\") -> V\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			if !p.Ctx.SkillsKnown || p.Ctx.Skills == nil {
 				return

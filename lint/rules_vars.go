@@ -18,9 +18,10 @@ func ruleUndeclaredVar() *Rule {
 			Bad:     "# Vars: NAME=world\nt:\n    emit(text=\"hello ${NAMEE}\")\n\ndefault: t\n",
 			Good:    "# Vars: NAME=world\nt:\n    emit(text=\"hello ${NAME}\")\n\ndefault: t\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			for _, r := range p.st.idx().unresolved {
-				if r.Context == check.InTemplate || !unresolved(r) || inUnsafeShellLegacy(p, r) || inlineBound(p, r) {
+				if p.skip(r.Subst.Range) || r.Context == check.InTemplate || !unresolved(r) || inUnsafeShellLegacy(p, r) || inlineBound(p, r) {
 					continue
 				}
 				reportUnresolved(p, r, "undeclared variable")
@@ -130,9 +131,10 @@ func ruleUnsetTemplateVar() *Rule {
 			Bad:     "# Vars: WHO=world\n\nHello, ${WHOM}!\n",
 			Good:    "# Vars: WHO=world\n\nHello, ${WHO}!\n",
 		},
+		local: true,
 		Run: func(p *Pass) {
 			for _, r := range p.st.idx().unresolved {
-				if r.Context == check.InTemplate && unresolved(r) && !inlineBound(p, r) {
+				if !p.skip(r.Subst.Range) && r.Context == check.InTemplate && unresolved(r) && !inlineBound(p, r) {
 					reportUnresolved(p, r, "template variable")
 				}
 			}

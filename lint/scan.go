@@ -41,14 +41,26 @@ type scanned struct {
 // scan returns the facts of the file's single traversal, computing them
 // on first use.
 func (s *state) scan() *scanned {
-	if s.scanDone {
-		return &s.scanRes
+	done, res := &s.scanDone, &s.scanRes
+	roots := []ast.Node{s.f}
+	if in := s.scanIn; in != nil {
+		// a local rule running over the edited target only (see incr):
+		// every rule that reads the scan is local
+		done, res = &s.scanEDone, &s.scanE
+		roots = topLevelIn(s.f, in.r.From, in.r.NewTo)
 	}
-	s.scanDone = true
-	sc := fileScan{st: s, out: &s.scanRes}
-	ast.Scan(s.f, scanKinds, sc.visit)
+	if *done {
+		return res
+	}
+	*done = true
+	sc := fileScan{st: s, out: res}
+	for _, n := range roots {
+		ast.Scan(n, scanKinds, sc.visit)
+	}
 	if sc.secrets {
-		sc.out.secrets = secretUsesOf(s.f)
+		for _, n := range roots {
+			sc.out.secrets = append(sc.out.secrets, secretUsesOf(n)...)
+		}
 	}
 	return sc.out
 }
@@ -128,10 +140,10 @@ func (sc *fileScan) visit(n ast.Node, k ast.Kind, enter bool) bool {
 	return true
 }
 
-// secretUsesOf returns the secret markers of f in headers, the template
+// secretUsesOf returns the secret markers below f in headers, the template
 // and the ops' arguments, conditions and values, with the statement each
 // sits in and whether that is a sink.
-func secretUsesOf(f *ast.File) []secretUse {
+func secretUsesOf(f ast.Node) []secretUse {
 	var (
 		out      []secretUse
 		header   bool

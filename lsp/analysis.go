@@ -58,7 +58,7 @@ func analyze(a Analyzer, name string, src []byte, env *Env, pre *preParse, stop 
 		return skillMDAnalysis(name, src, env)
 	}
 	if pre != nil {
-		return analyzeParsed(name, pre.file, pre.info, pre.diags, env, stop)
+		return analyzeParsed(name, pre.file, pre.info, pre.diags, env, stop, pre.reuse)
 	}
 	return a(name, src, env)
 }
@@ -71,6 +71,9 @@ type preParse struct {
 	// info are the checker's facts when the parse is a compiled unit's
 	// (nil for the quick publication's parse: the analysis checks).
 	info *check.Info
+	// reuse is the incremental rule phase's link to the analysis of the
+	// previous parse (nil: none; see lint.Reuse).
+	reuse *lint.Reuse
 }
 
 // typer returns a lint.Typer for the snapshot: static types from the

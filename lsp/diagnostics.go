@@ -23,14 +23,14 @@ import (
 // again.
 func DefaultAnalyzer(name string, src []byte, env *Env) Analysis {
 	u := wsenv.Parse(name, src)
-	return analyzeParsed(name, u.File, u.Info, u.ParsedCopy(), env, nil)
+	return analyzeParsed(name, u.File, u.Info, u.ParsedCopy(), env, nil, nil)
 }
 
 // analyzeParsed is DefaultAnalyzer after the parse: the checker (unless
 // info, the facts of a compiled unit, is given) and every rule over f,
 // whose parser diagnostics are parsed. stop, when not nil, ends the rules
 // early (lint.Options.Stop).
-func analyzeParsed(name string, f *ast.File, info *check.Info, parsed ast.Diagnostics, env *Env, stop func() bool) Analysis {
+func analyzeParsed(name string, f *ast.File, info *check.Info, parsed ast.Diagnostics, env *Env, stop func() bool, reuse *lint.Reuse) Analysis {
 	var ctx lint.Context
 	var opts lint.Options
 	if env != nil && env.Lint != nil {
@@ -38,6 +38,7 @@ func analyzeParsed(name string, f *ast.File, info *check.Info, parsed ast.Diagno
 	}
 	ctx.FilePath = name
 	opts.Stop = stop
+	opts.Reuse = reuse
 	if opts.Rules == nil {
 		opts.Rules = rulesets.All()
 	}

@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -36,6 +37,13 @@ var editSnippets = []string{
 	"x", " ", "\n", "\"", ":", "#", "${", "}", "${ZQ1}", "${PROJECT|upper}",
 	"\n    $set ZZ = \"v\"", "\n    emit(text=\"${ZZ}\")", "\n    if ${A0} == \"x\":\n        emit(text=\"y\")",
 	"\n\nnewt:\n    emit(text=\"${Q}\")\n", "    # skillc:ignore undeclared-var\n", "foreach X in [1]:",
+	// what the rules that run over the edited target only (lint.Reuse)
+	// read elsewhere: bindings other targets use, loop bindings (the
+	// hint names their line), inlined skills, secrets and credentials,
+	// a malformed substitution
+	"\n    $set ZQ9 = \"v\"", "\n    emit(text=\"x\") -> ZQ1", "\n    foreach ZQ9 in [1]:\n        emit(text=\"${ZQ9}\")",
+	"\n    inline(skill=\"helper\")", "{{secret.API_KEY}}", "\n    shell(command=\"curl -H 'X: {{secret.TOKEN}}'\")",
+	" api_key=\"sk-abcdef123\"", "${ZQ9", "${ZQ9|fallback:\"d\"}", "\n    needs: newt", " newt",
 }
 
 // lspPos returns the LSP position (UTF-16 columns) of byte offset off.
@@ -74,6 +82,26 @@ func randomEdit(r *rand.Rand, text string) (from, to int, ins, out string) {
 		ins = editSnippets[r.IntN(len(editSnippets))]
 	}
 	return from, to, ins, text[:from] + ins + text[to:]
+}
+
+// reBinder matches the name a statement binds: $set NAME, -> NAME,
+// foreach NAME.
+var reBinder = regexp.MustCompile(`(\$set |-> |foreach )([A-Za-z_][A-Za-z0-9_]*)`)
+
+// bindEdit returns an edit of the name a statement of text binds, on its
+// line: renamed, or replaced by ZQ9 (which the typing bursts reference),
+// so that references elsewhere resolve differently while the target
+// keeps its lines (the case the incremental rule phase must notice).
+func bindEdit(r *rand.Rand, text string) (from, to int, ins string, ok bool) {
+	ms := reBinder.FindAllStringSubmatchIndex(text, -1)
+	if len(ms) == 0 {
+		return 0, 0, "", false
+	}
+	m := ms[r.IntN(len(ms))]
+	if r.IntN(2) == 0 {
+		return m[4] + 1, m[4] + 1, "x", true
+	}
+	return m[4], m[5], "ZQ9", true
 }
 
 // headerSnippets are what the edits of the header block insert.
@@ -203,8 +231,9 @@ func TestEditsMatchFromScratch(t *testing.T) {
 			var mu sync.Mutex
 			full := map[string][]protocol.Diagnostic{} // "uri@version" -> its full publication
 			opts := mode.opts
-			var spliced atomic.Int64
+			var spliced, tookOver atomic.Int64
 			opts.spliced = func(string) { spliced.Add(1) }
+			opts.tookOver = func(string) { tookOver.Add(1) }
 			opts.sent = func(u string, v int32, isFull bool, diags []protocol.Diagnostic) {
 				if isFull {
 					mu.Lock()
@@ -281,7 +310,11 @@ func TestEditsMatchFromScratch(t *testing.T) {
 							edit(from, to, ins)
 						}
 					case k < 8:
-						edit(headerEdit(r, text))
+						if r.IntN(2) == 0 {
+							edit(headerEdit(r, text))
+						} else if from, to, ins, ok := bindEdit(r, text); ok {
+							edit(from, to, ins)
+						}
 					case k < 9 && undo != nil:
 						undo()
 					default: // typing: a burst of keystrokes at one place
@@ -308,9 +341,13 @@ func TestEditsMatchFromScratch(t *testing.T) {
 				}
 				compare(40)
 			}
-			t.Logf("%d full analyses parsed incrementally", spliced.Load())
+			t.Logf("%d full analyses parsed incrementally, %d ran the local rules over the edited target only",
+				spliced.Load(), tookOver.Load())
 			if spliced.Load() == 0 {
 				t.Errorf("no full analysis took the incremental parse")
+			}
+			if tookOver.Load() == 0 {
+				t.Errorf("no full analysis took over the local rules' findings")
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -20,7 +21,22 @@ type parsedTree struct {
 	edit int
 	file *ast.File
 	raw  ast.Diagnostics // the parser's diagnostics as it made them (never handed to the linter)
+	// kept is what the full analysis of this parse left for the next
+	// one's incremental rule phase (lint.Reuse), made in environment
+	// generation gen; nil until that analysis finished (s.mu).
+	kept *lint.Kept
+	gen  int
+	// base is the kept analysis this parse was spliced from and bc the
+	// splice's chunk relative to base's text: when this parse's own
+	// analysis is superseded, the next splice of the same target can
+	// still take over base's findings (the two chunks compose).
+	base *lint.Kept
+	bc   chunk
 }
+
+// chunk is where a splice replaced one target: [from, oldTo) of the old
+// text is [from, to) of the new one.
+type chunk struct{ from, oldTo, to int }
 
 // maxTreeLog bounds the edits remembered after the last parsed tree.
 const maxTreeLog = 64
@@ -93,47 +109,47 @@ func joinSpans(spans []span) span {
 // text of old by c.n bytes, re-using old. ok is false when the change is
 // not inside one target followed by another in both texts, or the
 // target's part does not parse as one target alone; the caller then
-// parses the whole text.
-func spliceTree(name string, old *parsedTree, text []byte, lines *ast.LineTable, c span) (*ast.File, ast.Diagnostics, bool) {
+// parses the whole text. The chunk says which target was parsed again.
+func spliceTree(name string, old *parsedTree, text []byte, lines *ast.LineTable, c span) (*ast.File, ast.Diagnostics, chunk, bool) {
 	of := old.file
 	if of == nil || of.NotText || of.Fence.IsValid() {
-		return nil, nil, false
+		return nil, nil, chunk{}, false
 	}
 	delta := c.n - (c.to - c.from)
 	from, to, ok := targetChunk(text, c.from, c.from+c.n)
 	if !ok {
-		return nil, nil, false
+		return nil, nil, chunk{}, false
 	}
 	ofrom, oto, ok := targetChunk(of.Src, c.from, c.to)
 	if !ok || ofrom != from || oto != to-delta {
-		return nil, nil, false
+		return nil, nil, chunk{}, false
 	}
 	cf, craw := syntax.Parse(name, text[from:to])
 	if cf.NotText || len(cf.Targets) != 1 || cf.Targets[0].Pos().Offset() != 0 ||
 		len(cf.Headers) > 0 || len(cf.Defaults) > 0 || len(cf.Templates) > 0 {
-		return nil, nil, false
+		return nil, nil, chunk{}, false
 	}
 	nf := *of
 	nf.Src, nf.Lines = text, lines
 	nf.Range = ast.RangeOf(0, len(text))
 	b := bounds{from: from, oldTo: oto, delta: delta}
 	if nf.Headers, ok = spliceNodes(b, of.Headers, cf.Headers); !ok {
-		return nil, nil, false
+		return nil, nil, chunk{}, false
 	}
 	if nf.Targets, ok = spliceNodes(b, of.Targets, cf.Targets); !ok {
-		return nil, nil, false
+		return nil, nil, chunk{}, false
 	}
 	if nf.Defaults, ok = spliceNodes(b, of.Defaults, cf.Defaults); !ok {
-		return nil, nil, false
+		return nil, nil, chunk{}, false
 	}
 	if nf.Templates, ok = spliceNodes(b, of.Templates, cf.Templates); !ok {
-		return nil, nil, false
+		return nil, nil, chunk{}, false
 	}
 	if nf.Comments, ok = spliceNodes(b, of.Comments, cf.Comments); !ok {
-		return nil, nil, false
+		return nil, nil, chunk{}, false
 	}
 	if nf.Bad, ok = spliceNodes(b, of.Bad, cf.Bad); !ok {
-		return nil, nil, false
+		return nil, nil, chunk{}, false
 	}
 	raw := make(ast.Diagnostics, 0, len(old.raw)+len(craw))
 	var inChunk ast.Diagnostics
@@ -145,12 +161,12 @@ func spliceTree(name string, old *parsedTree, text []byte, lines *ast.LineTable,
 		case placeAfter:
 			raw = append(raw, moveDiag(d, delta))
 		default:
-			return nil, nil, false
+			return nil, nil, chunk{}, false
 		}
 	}
 	for _, d := range craw {
 		if !d.Range.From.IsValid() || d.Range.To.Offset() > to-from {
-			return nil, nil, false // about the part as a whole file
+			return nil, nil, chunk{}, false // about the part as a whole file
 		}
 		inChunk = append(inChunk, moveDiag(d, from))
 	}
@@ -161,7 +177,7 @@ func spliceTree(name string, old *parsedTree, text []byte, lines *ast.LineTable,
 		i++
 	}
 	raw = append(raw[:i], append(inChunk, raw[i:]...)...)
-	return &nf, raw, true
+	return &nf, raw, chunk{from, oto, to}, true
 }
 
 // bounds is where a splice replaces a target: [from, oldTo) of the old

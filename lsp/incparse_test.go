@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/syntax"
 )
 
@@ -44,7 +45,7 @@ func TestSpliceMatchesParse(t *testing.T) {
 			if got := text[:c.from] + next[c.from:c.from+c.n] + text[c.to:]; got != next {
 				t.Fatalf("%s: joinSpans(%v) = %v does not cover the edits", name, spans, c)
 			}
-			nf, nraw, ok := spliceTree(name, old, src, ast.NewLineTable(src), c)
+			nf, nraw, _, ok := spliceTree(name, old, src, ast.NewLineTable(src), c)
 			if _, _, in := targetChunk(src, c.from, c.from+c.n); in {
 				tried++
 			}
@@ -114,12 +115,32 @@ func TestSpliceAppliesWhileTyping(t *testing.T) {
 	for i, tg := range f.Targets[:len(f.Targets)-1] {
 		at := tg.Body.Stmts[0].Pos().Offset() + 4
 		next := []byte(text[:at] + "${ZQ1}" + text[at:])
-		nf, _, ok := spliceTree("main.skill.md", old, next, ast.NewLineTable(next), span{at, at, 6})
+		nf, _, _, ok := spliceTree("main.skill.md", old, next, ast.NewLineTable(next), span{at, at, 6})
 		if !ok {
 			t.Fatalf("typing in target %d (%s) is not parsed incrementally", i, tg.Name.Name)
 		}
 		if wf, _ := syntax.Parse("main.skill.md", next); !reflect.DeepEqual(nf, wf) {
 			t.Fatalf("typing in target %d: the spliced tree differs from the parse", i)
+		}
+	}
+}
+
+// TestReuseForComposes checks which previous analysis a splice's rule
+// phase takes findings over from: the parse's own when it finished, else
+// the one it was spliced from when both splices replaced the same target,
+// with the chunks composed; none otherwise.
+func TestReuseForComposes(t *testing.T) {
+	kept, base := &lint.Kept{}, &lint.Kept{}
+	ch := chunk{from: 100, oldTo: 150, to: 153}
+	if r := reuseFor(kept, base, chunk{100, 148, 150}, ch); r.Prev != kept || r.From != 100 || r.OldTo != 150 || r.NewTo != 153 {
+		t.Errorf("own analysis: %+v", r)
+	}
+	if r := reuseFor(nil, base, chunk{100, 148, 150}, ch); r.Prev != base || r.From != 100 || r.OldTo != 148 || r.NewTo != 153 {
+		t.Errorf("composed: %+v", r)
+	}
+	for _, bc := range []chunk{{90, 148, 150}, {100, 148, 151}} {
+		if r := reuseFor(nil, base, bc, ch); r.Prev != nil {
+			t.Errorf("another target %+v: took over %+v", bc, r)
 		}
 	}
 }

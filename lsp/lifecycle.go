@@ -702,16 +702,22 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 	var tree *parsedTree // the parse to keep for the next incremental one
 	if pre != nil {
 		tree = &parsedTree{edit: edit, file: pre.file, raw: copyDiags(pre.diags)}
+		if s.defaultAnalyzer {
+			pre.reuse = &lint.Reuse{}
+		}
 	} else if s.defaultAnalyzer && !isSkillMD(u) {
-		if f, raw, ok := s.spliced(d, edit, text, lines); ok {
+		if f, raw, reuse, ok := s.spliced(d, edit, text, lines, gen); ok {
 			// the edits since the last parse stayed inside one target
-			pre = &preParse{file: f, diags: copyDiags(raw)}
-			tree = &parsedTree{edit: edit, file: f, raw: raw}
+			pre = &preParse{file: f, diags: copyDiags(raw), reuse: reuse}
+			tree = &parsedTree{edit: edit, file: f, raw: raw, gen: gen}
+			if reuse.Prev != nil {
+				tree.base, tree.bc = reuse.Prev, chunk{reuse.From, reuse.OldTo, reuse.NewTo}
+			}
 		} else {
 			// the compiled unit of the text (tree, parser diagnostics as
 			// own copies, checker facts)
 			cu := wsenv.Parse(docName(u), text)
-			pre = &preParse{file: cu.File, diags: cu.ParsedCopy(), info: cu.Info}
+			pre = &preParse{file: cu.File, diags: cu.ParsedCopy(), info: cu.Info, reuse: &lint.Reuse{}}
 			tree = &parsedTree{edit: edit, file: cu.File, raw: cu.Parsed}
 		}
 	}
@@ -724,6 +730,17 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 		return nil, errSuperseded
 	}
 	a := analyze(s.opts.Analyzer, docName(u), text, env, pre, stop)
+	if tree != nil && pre != nil && pre.reuse != nil && pre.reuse.Next != nil {
+		// the next incremental analysis takes over this one's findings,
+		// also when this one is superseded: the rules it ran before it
+		// stopped kept all their findings, those it did not run none
+		s.mu.Lock()
+		tree.kept, tree.gen = pre.reuse.Next, gen
+		s.mu.Unlock()
+		if pre.reuse.TookOver && s.opts.tookOver != nil {
+			s.opts.tookOver(u)
+		}
+	}
 	if stop != nil {
 		if stop() {
 			return nil, errSuperseded // incomplete: never cached nor shown
@@ -743,18 +760,43 @@ func (s *Server) snapshotOf(u string, cancellable bool) (*snapshot, error) {
 // spliced is the incremental parse of edit of d (text, lines) from the
 // document's last parsed tree (spliceTree); ok is false when it does not
 // apply.
-func (s *Server) spliced(d *document, edit int, text []byte, lines *ast.LineTable) (*ast.File, ast.Diagnostics, bool) {
+func (s *Server) spliced(d *document, edit int, text []byte, lines *ast.LineTable, gen int) (*ast.File, ast.Diagnostics, *lint.Reuse, bool) {
 	s.mu.Lock()
 	t, c, ok := d.treeSpan(edit)
+	var kept, base *lint.Kept
+	var bc chunk
+	if ok && t.gen == gen {
+		kept, base, bc = t.kept, t.base, t.bc
+	}
 	s.mu.Unlock()
 	if !ok {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	f, raw, ok := spliceTree(docName(d.uri), t, text, lines, c)
-	if ok && s.opts.spliced != nil {
+	f, raw, ch, ok := spliceTree(docName(d.uri), t, text, lines, c)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	if s.opts.spliced != nil {
 		s.opts.spliced(d.uri)
 	}
-	return f, raw, ok
+	// the rules marked local run over the parsed target only when the
+	// analysis of t finished in the same environment (lint.Reuse), or
+	// when t's was superseded, that of the parse t was spliced from, if
+	// both splices replaced the same target
+	return f, raw, reuseFor(kept, base, bc, ch), true
+}
+
+// reuseFor returns the lint.Reuse of a splice ch of a parse whose own
+// analysis left kept (nil when it was superseded), and which was itself
+// spliced by bc from the parse whose analysis left base: kept's findings,
+// or base's when ch replaced the target bc replaced (the chunks compose:
+// [bc.from, bc.oldTo) of base's text is [ch.from, ch.to) of the new one).
+func reuseFor(kept, base *lint.Kept, bc, ch chunk) *lint.Reuse {
+	r := &lint.Reuse{Prev: kept, From: ch.from, OldTo: ch.oldTo, NewTo: ch.to}
+	if kept == nil && base != nil && bc.from == ch.from && bc.to == ch.oldTo {
+		r.Prev, r.OldTo = base, bc.oldTo
+	}
+	return r
 }
 
 // copyDiags returns copies of ds (the linter sets the severities of the

@@ -68,6 +68,9 @@ type Options struct {
 	// spliced, when set (tests), is told of every full analysis whose
 	// parse was incremental (spliceTree).
 	spliced func(u string)
+	// tookOver, when set, is called (tests) after each full analysis whose
+	// local rules ran over the edited target only (lint.Reuse).
+	tookOver func(u string)
 }
 
 // quickMinSize is the document size from which edits get a quick
