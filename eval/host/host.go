@@ -50,7 +50,8 @@ type Options struct {
 	Approval *approval.Policy
 	// LazyConnectors skips the start-up health check of MCP connectors:
 	// a server starts only when the skill first calls one of its tools
-	// (skillc run and test never spawn servers a skill does not use).
+	// (skillc run and test never spawn servers a skill does not use);
+	// the embedded data store is likewise opened by its first op.
 	LazyConnectors bool
 	// Direct says a person runs the root skill (skillc run, skillc test);
 	// otherwise (triggers, MCP, events) the root is gated like a composed

@@ -32,8 +32,10 @@ type Settings struct {
 	// SkipHealthCheck skips start-up health checks (for lint and the
 	// language server, which only need tool lists).
 	SkipHealthCheck bool
-	// LazyConnectors leaves MCP connectors out of the start-up health
-	// check, so no server is spawned before a tool of it is called.
+	// LazyConnectors leaves MCP connectors and the embedded data store
+	// out of the start-up health check, so no server is spawned and no
+	// database opened before a skill uses them (a broken one then fails
+	// the op that reaches it, with the same error).
 	LazyConnectors bool
 	// CheckModels also health-checks configured local models.
 	CheckModels bool
@@ -141,6 +143,7 @@ func Build(ctx context.Context, f *connectors.File, s Settings) (*contract.Regis
 		if s.LazyConnectors {
 			cp := *r
 			cp.Connectors = nil
+			cp.Data = nil
 			checked = &cp
 		}
 		if err := HealthCheck(ctx, checked, s.CheckModels); err != nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -188,6 +189,26 @@ func TestHealthCheckFailsAtStartup(t *testing.T) {
 	// The same configuration loads when health checks are skipped (lint).
 	if _, err := build(t, tests[0].cfg, Settings{SkipHealthCheck: true}); err != nil {
 		t.Errorf("SkipHealthCheck: %v", err)
+	}
+}
+
+// TestLazyDataStore: run and test (LazyConnectors) do not open the data
+// store at start-up; a store that cannot be opened fails the first op
+// that reaches it, naming the file, while serve's eager check refuses
+// to start.
+func TestLazyDataStore(t *testing.T) {
+	dir := t.TempDir() // a directory where the database file should be
+	cfg := `{"substrate": {"data_store": {"type": "sqlite", "config": {"dbPath": ` + strconv.Quote(dir) + `}}}}`
+	if _, err := build(t, cfg, Settings{}); err == nil || !strings.Contains(err.Error(), "data store "+dir) {
+		t.Fatalf("eager check: err = %v, want the data store named", err)
+	}
+	r, err := build(t, cfg, Settings{LazyConnectors: true})
+	if err != nil {
+		t.Fatalf("lazy: %v", err)
+	}
+	_, err = r.Data.Write(context.Background(), contract.WriteRequest{Content: "x"})
+	if err == nil || !strings.Contains(err.Error(), dir) {
+		t.Errorf("first write: err = %v, want an error naming %s", err, dir)
 	}
 }
 
