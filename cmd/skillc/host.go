@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -55,6 +56,12 @@ func runHost(s *streams, args []string) error {
 	cmd := exec.Command(bin, args...)
 	cmd.Args[0] = "skillc" // skillc-host then names itself skillc (its help and errors)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.in, s.out, s.err
+	// an interrupt from the terminal reaches the child too (its process
+	// group): this process waits for it to drain and takes its status,
+	// as go run does
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
 	err = cmd.Run()
 	var ee *exec.ExitError
 	switch {

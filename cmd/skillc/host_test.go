@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/skillscript/skillc/internal/skillcli"
+	"github.com/urfave/cli/v2"
 )
 
 // TestToolchainLeavesTheHostOut keeps skillc, the binary users run for
@@ -98,6 +99,28 @@ func TestHostShim(t *testing.T) {
 	t.Run("FindsSkillcHostOnPath", func(t *testing.T) { shimFindsSkillcHostOnPath(t, dir) })
 	t.Run("WithoutSkillcHost", func(t *testing.T) { shimWithoutSkillcHost(t, dir) })
 	t.Run("ServeSignals", func(t *testing.T) { shimServeSignals(t, dir) })
+	t.Run("ChildProcess", func(t *testing.T) { shimChildProcess(t, dir) })
+}
+
+// shimChildProcess is the shim's path where the process cannot be
+// replaced (other platforms, or streams that are not the process's):
+// skillc-host runs as a child on the caller's streams, named skillc, and
+// its exit status is the shim's. skillc-host is found on PATH (the test
+// binary has none beside it).
+func shimChildProcess(t *testing.T, dir string) {
+	t.Setenv("PATH", dir)
+	var out, errb strings.Builder
+	s := &streams{in: strings.NewReader(""), out: &out, err: &errb}
+	if err := runHost(s, []string{"serve", "--help"}); err != nil || !strings.Contains(out.String(), "skillc serve - ") {
+		t.Errorf("serve --help as a child: %v\n%s%s", err, out.String(), errb.String())
+	}
+	out.Reset()
+	t.Setenv("SKILLSCRIPT_HOME", t.TempDir())
+	err := runHost(s, []string{"serve", "--workers", "0", "--stdio"})
+	var ec cli.ExitCoder
+	if !errors.As(err, &ec) || ec.ExitCode() != exitUsage || !strings.Contains(errb.String(), "skillc: --workers 0: want at least 1") {
+		t.Errorf("a usage error as a child: %v, stderr %q; want exit status %d passed through", err, errb.String(), exitUsage)
+	}
 }
 
 // shimRunsSkillcHost: skillc serve and skillc dashboard are run by
