@@ -10,7 +10,7 @@ import (
 // commands itself instead of handing them to a skillc-host binary: one
 // program with every command, so the serve and dashboard tests keep
 // running skillc serve and skillc dashboard. The shim itself is tested
-// with both real binaries (TestHostShim*).
+// with both real binaries (TestHostShim).
 func init() {
 	hostCommand = func(s *streams, name string) *cli.Command {
 		return hostcli.Command(name, version, s.in, s.out, s.err)
