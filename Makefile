@@ -17,9 +17,11 @@ GO_FILES = $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path 
 
 all: build
 
-# build builds bin/skillc as the release does (internal/tools/release): a
-# static binary (CGO off: no dynamic loader at start-up), -trimpath, and the
-# tags urfave_cli_no_docs (leaves urfave/cli's man-page and Markdown
+# build builds bin/skillc and bin/skillc-host (the runtime host: skillc
+# serve and skillc dashboard run it from beside skillc; decision BS1) as
+# the release does (internal/tools/release): static binaries (CGO off:
+# no dynamic loader at start-up), -trimpath, and the tags
+# urfave_cli_no_docs (leaves urfave/cli's man-page and Markdown
 # generators, and their init work, out of a binary that never calls them)
 # and grpcnotrace (gRPC, linked only through the OTLP exporter's
 # configuration, leaves out golang.org/x/net/trace).
@@ -27,7 +29,7 @@ all: build
 BUILD_TAGS := urfave_cli_no_docs,grpcnotrace
 
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -tags $(BUILD_TAGS) -o bin/skillc ./cmd/skillc
+	CGO_ENABLED=0 $(GO) build -trimpath -tags $(BUILD_TAGS) -o bin/ ./cmd/skillc ./cmd/skillc-host
 
 # test runs the static checks, then every Go test with the race detector
 # (the Go tests include the corpus conformance check, the Neovim and Node
@@ -97,10 +99,11 @@ editors:
 	bash editors/test.sh
 
 # release builds the release artifacts into dist/ (internal/tools/release):
-# for linux, darwin and windows on amd64 and arm64 a static binary packed
-# with LICENSE, README.md and the getting-started guide
-# (skillc_OS_ARCH.tar.gz, .zip for Windows), a CycloneDX SBOM
-# (skillc.cdx.json) and checksums.txt. It needs Go and the module proxy.
+# for linux, darwin and windows on amd64 and arm64 the static binaries
+# skillc and skillc-host packed with LICENSE, README.md and the
+# getting-started guide (skillc_OS_ARCH.tar.gz, .zip for Windows), a
+# CycloneDX SBOM of each (skillc.cdx.json, skillc-host.cdx.json) and
+# checksums.txt. It needs Go and the module proxy.
 release:
 	$(GO) run ./internal/tools/release -out dist -version "$(VERSION)"
 
@@ -108,7 +111,7 @@ release:
 release-dry-run: release
 
 # image builds the container image (Containerfile: FROM scratch, the static
-# binary with VERSION stamped in, LICENSE, CA certificates) with buildah,
+# binaries skillc and skillc-host with VERSION stamped in, LICENSE, CA certificates) with buildah,
 # daemonless, and runs skillc --version and skillc check inside it
 # (internal/tools/image/build.sh; VERSION, IMAGE, SMOKE=0 to skip the run).
 image:

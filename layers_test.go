@@ -56,8 +56,8 @@ var layers = []layer{
 		"the runtime host: MCP server, traces, triggers, registry, Agent Skills runtime, gateway, dashboard, HTTP guard"},
 	{"debugger", []string{"internal/dap"},
 		"the Debug Adapter Protocol server (skillc dap): breakpoints and stepping over the evaluator's hook, replay of recorded traces"},
-	{"cmd", []string{"cmd"},
-		"the skillc command"},
+	{"cmd", []string{"cmd", "internal/skillcli", "internal/hostcli"},
+		"the skillc and skillc-host commands: the CLI both share, the runtime host's commands (skillc-host only)"},
 }
 
 // side holds the folders outside the layering: test support, imported

@@ -16,10 +16,9 @@ import (
 	"github.com/skillscript/skillc/eval/host"
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/internal/approval"
-	ihost "github.com/skillscript/skillc/internal/host"
 	"github.com/skillscript/skillc/internal/leaf/config"
+	"github.com/skillscript/skillc/internal/skillcli"
 	"github.com/skillscript/skillc/internal/workspace"
-	"github.com/skillscript/skillc/lint"
 	"github.com/urfave/cli/v2"
 )
 
@@ -27,7 +26,7 @@ import (
 func approvalCommands(s *streams) []*cli.Command {
 	return []*cli.Command{
 		keygenCommand(s), approveCommand(s), verifyCommand(s), signCommand(s),
-		reapproveCommand(s), listCommand(s), deleteCommand(s), dashboardCommand(s),
+		reapproveCommand(s), listCommand(s), deleteCommand(s), hostCommand(s, "dashboard"),
 	}
 }
 
@@ -38,32 +37,16 @@ type opEnv struct {
 	mut   effects.Mutating // connectors.json's mutating declarations
 	keys  approval.KeyPaths
 	store contract.SkillStore
-	lint  *lint.Context // the linter's view of the workspace (the dashboard's skill page)
-	// host is the dashboard's assembly (its trace store: --database, a
-	// postgres:// store shared by several hosts, else
-	// $SKILLSCRIPT_HOME/traces); nil for the approval commands
-	host *ihost.Host
 }
 
 func newOpEnv(c *cli.Context) (*opEnv, error) {
 	env := newEnvCache(c).forFile(".")
-	e := &opEnv{cfg: env.Config, keys: host.KeyPaths(), mut: env.Mutating(), lint: env.Lint}
-	if u, _ := env.Config.Getenv(skillstore.EnvURL); u != "" && !c.IsSet("skills") {
-		// the cluster's shared store: approve once, every host sees it
-		st, err := skillstore.OpenPostgres(c.Context, u, nil)
-		if err != nil {
-			return nil, err
-		}
-		e.store = st
-		return e, nil
+	e := &opEnv{cfg: env.Config, keys: host.KeyPaths(), mut: env.Mutating()}
+	st, err := skillcli.SkillStore(c, env.Config)
+	if err != nil {
+		return nil, err
 	}
-	if dir := env.Config.SkillsDir; dir != "" {
-		st, err := skillstore.NewFS(dir, nil)
-		if err != nil {
-			return nil, err
-		}
-		e.store = st
-	}
+	e.store = st
 	return e, nil
 }
 

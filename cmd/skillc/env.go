@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -10,18 +9,10 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/leaf/config"
+	"github.com/skillscript/skillc/internal/skillcli"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
-
-// configFlags are the configuration flags shared by check, fmt and run.
-func configFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "path of skillscript.config.json, trusted for policy (default: nearest upward, lint options only, then $SKILLSCRIPT_HOME)"},
-		&cli.StringFlag{Name: "connectors", Usage: "path of connectors.json, trusted to start servers (default: nearest upward, lint only, then $SKILLSCRIPT_HOME)"},
-		&cli.StringFlag{Name: "skills", Usage: "directory of *.skill.md files used as the skill store"},
-	}
-}
 
 // toolFlags are the tool-cache flags of check and run.
 func toolFlags() []cli.Flag {
@@ -53,13 +44,13 @@ type envCache struct {
 	byDir map[string]*workspace.Env
 }
 
+// configFlags are the configuration flags shared by check, fmt and run
+// (skillcli.ConfigFlags: skillc-host's commands take them too).
+func configFlags() []cli.Flag { return skillcli.ConfigFlags() }
+
 func newEnvCache(c *cli.Context) *envCache {
-	home, _ := os.UserHomeDir()
 	return &envCache{
-		opts: workspace.LoadOptions{
-			ConfigPath: c.String("config"), ConnectorsPath: c.String("connectors"), SkillsDir: c.String("skills"),
-			Env: os.LookupEnv, Home: home,
-		},
+		opts:  skillcli.LoadOptions(c),
 		byDir: map[string]*workspace.Env{},
 		ctx:   c.Context,
 	}

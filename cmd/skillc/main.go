@@ -1,13 +1,15 @@
-// Command skillc is the skillscript toolchain: check, format, run and serve
+// Command skillc is the skillscript toolchain: check, format and run
 // .skill.md files, and the language server behind editor integrations.
+// The runtime host's commands (serve, dashboard) are skillc-host's
+// (decision BS1); skillc lists them and hands them over.
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/skillscript/skillc/internal/skillcli"
 	"github.com/urfave/cli/v2"
 )
 
@@ -16,44 +18,30 @@ var version = buildVersion()
 
 // Exit statuses.
 const (
-	exitOK       = 0
-	exitFindings = 1 // errors in the checked files, or a failed run
-	exitUsage    = 2 // bad flags, unreadable files
+	exitOK       = skillcli.ExitOK
+	exitFindings = skillcli.ExitFindings // errors in the checked files, or a failed run
+	exitUsage    = skillcli.ExitUsage    // bad flags, unreadable files
 )
 
 func main() {
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
+// program is skillc.
+var program = skillcli.Program{
+	Name:        "skillc",
+	Usage:       "the skillscript toolchain: check, format, run and serve .skill.md files",
+	Version:     version,
+	VersionLine: versionLine,
+	Commands: func(stdin io.Reader, stdout, stderr io.Writer) []*cli.Command {
+		return commands(&streams{in: stdin, out: stdout, err: stderr})
+	},
+}
+
 // run executes the CLI with the given arguments and streams and returns
 // the process exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	app := newApp(stdin, stdout, stderr)
-	if len(args) <= 1 {
-		// no command: the help goes to stderr and the status says usage,
-		// as git, go and cargo do
-		app.Writer = stderr
-		app.Setup()
-		_ = cli.ShowAppHelp(cli.NewContext(app, nil, nil))
-		return exitUsage
-	}
-	if msg := unknownCommand(app, args); msg != "" {
-		fmt.Fprintln(stderr, "skillc:", msg)
-		return exitUsage
-	}
-	err := app.Run(interspersed(app, args))
-	if err == nil {
-		return exitOK
-	}
-	var ec cli.ExitCoder
-	if errors.As(err, &ec) {
-		if msg := ec.Error(); msg != "" {
-			fmt.Fprintln(stderr, "skillc:", msg)
-		}
-		return ec.ExitCode()
-	}
-	fmt.Fprintln(stderr, "skillc:", err)
-	return exitUsage
+	return program.Run(args, stdin, stdout, stderr)
 }
 
 // streams carries the process streams to the commands.
@@ -62,39 +50,13 @@ type streams struct {
 	out, err io.Writer
 }
 
-func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	s := &streams{in: stdin, out: stdout, err: stderr}
-	app := &cli.App{
-		Name:                 "skillc",
-		Usage:                "the skillscript toolchain: check, format, run and serve .skill.md files",
-		Version:              version,
-		EnableBashCompletion: true,
-		// --var VALUES may contain commas (JSON lists); repeat the flag instead.
-		DisableSliceFlagSeparator: true,
-		Reader:                    stdin,
-		Writer:                    stdout,
-		ErrWriter:                 stderr,
-		HideVersion:               false,
-		Suggest:                   true,
-		Commands:                  commands(s),
-		OnUsageError:              usageError,
-		ExitErrHandler:            func(*cli.Context, error) {}, // run() reports errors
-	}
-	setUsageErrors(app.Commands)
-	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintf(c.App.Writer, "skillc %s\n", versionLine()) }
-	// -v is --verbose in check and test; the version is --version or -V
-	// (as in ruff and rustc)
-	cli.VersionFlag = &cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Usage: "print the version"}
-	return app
-}
-
 func commands(s *streams) []*cli.Command {
 	cmds := []*cli.Command{
 		checkCommand(s),
 		fmtCommand(s),
 		versionCommand(s),
 		runCommand(s),
-		serveCommand(s),
+		hostCommand(s, "serve"),
 		testCommand(s),
 		lspCommand(),
 		dapCommand(),

@@ -51,7 +51,8 @@ func TestReleaseCrossBuild(t *testing.T) {
 // and the whole-process benchmark use the same build tags, and that the
 // tags still keep urfave/cli's man-page and Markdown generators
 // (blackfriday, go-md2man) and gRPC's golang.org/x/net/trace out of
-// skillc, whose start-up paid for their init work (issue 25).
+// skillc and skillc-host, whose start-up paid for their init work
+// (issue 25).
 func TestReleaseBuildTags(t *testing.T) {
 	const tags = "urfave_cli_no_docs,grpcnotrace"
 	for file, want := range map[string]string{
@@ -68,13 +69,15 @@ func TestReleaseBuildTags(t *testing.T) {
 			t.Errorf("%s does not build with the tags %s (want %q in it)", file, tags, want)
 		}
 	}
-	out, err := exec.Command("go", "list", "-deps", "-tags", tags, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list -deps -tags %s: %v\n%s", tags, err, out)
-	}
-	for _, p := range []string{"github.com/russross/blackfriday/v2", "github.com/cpuguy83/go-md2man/v2/md2man", "golang.org/x/net/trace"} {
-		if strings.Contains(string(out), p+"\n") {
-			t.Errorf("skillc built with -tags %s still links %s", tags, p)
+	for _, pkg := range []string{".", "../skillc-host"} {
+		out, err := exec.Command("go", "list", "-deps", "-tags", tags, pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps -tags %s %s: %v\n%s", tags, pkg, err, out)
+		}
+		for _, p := range []string{"github.com/russross/blackfriday/v2", "github.com/cpuguy83/go-md2man/v2/md2man", "golang.org/x/net/trace"} {
+			if strings.Contains(string(out), p+"\n") {
+				t.Errorf("%s built with -tags %s still links %s", pkg, tags, p)
+			}
 		}
 	}
 }
@@ -149,6 +152,18 @@ func TestDistributionFiles(t *testing.T) {
 	for _, f := range []string{"../../LICENSE", "../../editors/vscode/LICENSE"} {
 		if b, err := os.ReadFile(f); err != nil || !strings.HasPrefix(string(b), "MIT License") {
 			t.Errorf("%s: not the MIT licence (%v)", f, err)
+		}
+	}
+	// skillc-host, which skillc serve and skillc dashboard run (decision
+	// BS1), is built and shipped beside skillc everywhere skillc is
+	for file, want := range map[string]string{
+		"../../Containerfile":                  "COPY skillc-host /usr/local/bin/skillc-host\n",
+		"../../internal/tools/image/build.sh":  "for bin in skillc skillc-host; do",
+		"../../internal/tools/release/main.go": `var binaries = []string{"skillc", "skillc-host"}`,
+		"../../Makefile":                       "-o bin/ ./cmd/skillc ./cmd/skillc-host\n",
+	} {
+		if b, err := os.ReadFile(file); err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("%s does not build or ship skillc-host beside skillc (want %q in it; %v)", file, want, err)
 		}
 	}
 	// the release tool builds the six targets the Action downloads

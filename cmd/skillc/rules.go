@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillscript/skillc/internal/format/render"
+	"github.com/skillscript/skillc/internal/skillcli"
 	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/lint/rulesets"
 	"github.com/urfave/cli/v2"
@@ -50,7 +51,7 @@ func ruleSuggestion(id string) string {
 	for _, r := range rulesets.All().Rules() {
 		ids = append(ids, r.ID)
 	}
-	close := suggest(id, ids)
+	close := skillcli.Suggest(id, ids)
 	if len(close) == 0 {
 		return " (see skillc rules)"
 	}

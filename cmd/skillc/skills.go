@@ -1,12 +1,9 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -17,6 +14,7 @@ import (
 	"github.com/skillscript/skillc/internal/host/gateway"
 	"github.com/skillscript/skillc/internal/host/registry"
 	"github.com/skillscript/skillc/internal/host/skillrt"
+	"github.com/skillscript/skillc/internal/skillcli"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
 	"github.com/skillscript/skillc/lint/skillmd"
@@ -94,32 +92,7 @@ func indexCacheFiles(c *cli.Context, cfg gateway.Config, roots []registry.Root, 
 	if c.IsSet("index-cache") {
 		dir = c.String("index-cache")
 	}
-	return cacheFiles(dir, roots, profile)
-}
-
-// cacheFiles names the registry's and the gateway's cache files for
-// these roots and validation profile in dir ("" for the user cache
-// directory's skillc folder, "off" for none): `skills` subcommands and
-// skillc serve over the same roots share them.
-func cacheFiles(dir string, roots []registry.Root, profile string) (reg, gw string) {
-	if dir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return "", ""
-		}
-		dir = filepath.Join(base, "skillc")
-	}
-	if dir == "off" {
-		return "", ""
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n", profile)
-	for _, r := range roots {
-		abs, _ := filepath.Abs(r.Dir)
-		fmt.Fprintf(h, "%s\x00%s\n", abs, r.Origin)
-	}
-	key := hex.EncodeToString(h.Sum(nil))[:16]
-	return filepath.Join(dir, "registry-"+key+".gob"), filepath.Join(dir, "gateway-"+key+".idx")
+	return skillcli.CacheFiles(dir, roots, profile)
 }
 
 // skillsLimits resolves the scan limit and the catalog budget: flag (or
@@ -168,7 +141,7 @@ func openRegistry(c *cli.Context, s *streams) (*skillsEnv, error) {
 		}
 	}
 	regCache, gwCache := indexCacheFiles(c, cfg, roots, fmt.Sprintf("%+v", vopts))
-	hc := hostConfig(c, ws.Config, "") // the trace store of skills run and attach
+	hc := skillcli.HostConfig(c, ws.Config, "") // the trace store of skills run and attach
 	hc.Gateway, hc.Skills = cfg, skillrt.Options{CatalogBudget: budget}
 	hc.Registry = registry.Options{Roots: roots, Validation: vopts, MaxDirs: maxDirs, CacheFile: regCache}
 	asm := ihost.Open(hc)

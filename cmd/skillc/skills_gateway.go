@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,9 +12,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillscript/skillc/eval/host"
-	"github.com/skillscript/skillc/eval/substrate/model"
 	"github.com/skillscript/skillc/internal/host/gateway"
-	"github.com/skillscript/skillc/internal/leaf/connectors"
+	"github.com/skillscript/skillc/internal/skillcli"
 )
 
 // gatewayFlags are the flags of the gateway subcommands beyond the
@@ -72,7 +70,7 @@ func openGateway(c *cli.Context, s *streams, exec bool) (*gateway.Gateway, func(
 	}
 	o := gateway.Options{IndexCache: env.indexCache}
 	if e := env.cfg.Embeddings; e != nil {
-		emb, err := embedder(e, env.ws.Connectors)
+		emb, err := skillcli.Embedder(e, env.ws.Connectors)
 		if err != nil {
 			return nil, nil, cli.Exit(err.Error(), exitUsage)
 		}
@@ -268,38 +266,4 @@ func printExecution(_ *cli.Context, s *streams, id string, ex gateway.Execution)
 		return cli.Exit("", exitFindings)
 	}
 	return nil
-}
-
-// embedder builds the semantic stage's client from the gateway
-// configuration's embeddings entry and the model connector settings
-// (a connectors.json localModels entry named by local_model, then
-// OPENAI_BASE_URL and OPENAI_API_KEY, or OLLAMA_BASE_URL).
-func embedder(e *gateway.EmbeddingsConfig, conns *connectors.File) (*gateway.HTTPEmbedder, error) {
-	out := &gateway.HTTPEmbedder{Protocol: e.Protocol, Model: e.Model, BaseURL: e.BaseURL}
-	if e.LocalModel != "" {
-		var m *connectors.ModelSpec
-		if conns != nil {
-			m = conns.Model(e.LocalModel)
-		}
-		if m == nil {
-			return nil, fmt.Errorf("gateway config: embeddings.local_model %q: connectors.json has no localModels entry of that name", e.LocalModel)
-		}
-		if e.Protocol != "" && e.Protocol != m.Type {
-			return nil, fmt.Errorf("gateway config: embeddings.protocol %q differs from the type %q of localModels.%s: leave protocol out", e.Protocol, m.Type, e.LocalModel)
-		}
-		out.Protocol, out.Model, out.BaseURL, out.APIKey = m.Type, cmp.Or(e.Model, m.Model), cmp.Or(e.BaseURL, m.BaseURL), m.APIKey
-	}
-	switch out.Protocol {
-	case "openai":
-		out.BaseURL = cmp.Or(out.BaseURL, os.Getenv("OPENAI_BASE_URL"), model.DefaultOpenAIURL)
-		out.APIKey = cmp.Or(out.APIKey, os.Getenv("OPENAI_API_KEY"))
-	case "ollama":
-		out.BaseURL = cmp.Or(out.BaseURL, os.Getenv("OLLAMA_BASE_URL"), model.DefaultOllamaURL)
-	default:
-		return nil, fmt.Errorf("gateway config: embeddings.protocol %q: use openai or ollama (or name a connectors.json localModels entry in embeddings.local_model)", out.Protocol)
-	}
-	if out.Model == "" {
-		return nil, fmt.Errorf("gateway config: embeddings.model is empty: name the embedding model")
-	}
-	return out, nil
 }

@@ -17,9 +17,10 @@ import (
 	"github.com/skillscript/skillc/eval"
 	"github.com/skillscript/skillc/eval/contract"
 	ihost "github.com/skillscript/skillc/internal/host"
-	"github.com/skillscript/skillc/internal/host/serve"
+	"github.com/skillscript/skillc/internal/host/footprint"
 	"github.com/skillscript/skillc/internal/host/trace"
 	"github.com/skillscript/skillc/internal/leaf/config"
+	"github.com/skillscript/skillc/internal/skillcli"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
@@ -34,11 +35,8 @@ func traceCommands(s *streams) []*cli.Command {
 	return []*cli.Command{firesCommand(s), healthCommand(s), replayCommand(s), shellAuditCommand(s)}
 }
 
-// databaseFlag is --database of the trace commands: a postgres:// URL
-// reads the store several hosts share.
-func databaseFlag() cli.Flag {
-	return &cli.StringFlag{Name: "database", Usage: "trace store: postgres://... shared by the hosts given it (default: $SKILLSCRIPT_DATABASE_URL, else $SKILLSCRIPT_HOME/traces/traces.db)"}
-}
+// databaseFlag is --database of the trace commands (skillcli.DatabaseFlag).
+func databaseFlag() cli.Flag { return skillcli.DatabaseFlag() }
 
 // runTraced runs src with r, recording it unless --trace off or no
 // trace directory is known.
@@ -118,7 +116,7 @@ func firesCommand(s *streams) *cli.Command {
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
 			}
-			since, err := serve.ParseSince(c.String("since"), time.Now())
+			since, err := trace.ParseSince(c.String("since"), time.Now())
 			if err != nil {
 				return cli.Exit("--since: "+err.Error(), exitUsage)
 			}
@@ -167,7 +165,7 @@ func healthCommand(s *streams) *cli.Command {
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
 			}
-			since, err := serve.ParseSince(c.String("since"), time.Now())
+			since, err := trace.ParseSince(c.String("since"), time.Now())
 			if err != nil {
 				return cli.Exit("--since: "+err.Error(), exitUsage)
 			}
@@ -292,7 +290,7 @@ func shellAudit(ctx context.Context, cfg *config.Config, h *ihost.Host) (*auditR
 		}
 		rep.Scanned++
 		name := strings.TrimSuffix(filepath.Base(p), ".skill.md")
-		fp := serve.FootprintOfSource(string(src))
+		fp := footprint.OfSource(string(src))
 		for _, b := range fp.ShellBinaries {
 			rep.Binaries[b] = append(rep.Binaries[b], name)
 		}

@@ -1,10 +1,12 @@
 // Package host assembles the runtime host of skillc once (issue 23): the
-// trace store, the Agent Skills registry, runtime and gateway, the
-// evaluator's runner, the trigger service and the dashboard, each built
-// at most once and only when a command asks for it, from one resolved
-// [Config]. The commands of cmd/skillc (serve, run, replay, fires, health,
-// shell-audit, dashboard, skills …) take their parts from a [Host]
-// instead of opening them their own way.
+// trace store, the Agent Skills registry, runtime and gateway and the
+// evaluator's runner, each built at most once and only when a command
+// asks for it, from one resolved [Config]. The commands of cmd/skillc
+// (run, replay, fires, health, shell-audit, skills …) take their parts
+// from a [Host] instead of opening them their own way. The parts only
+// the long-running host builds (the trigger service and the dashboard,
+// whose libraries skillc must not link: decision BS1) are added by
+// package internal/host/service.
 package host
 
 import (
@@ -14,16 +16,13 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 
 	"github.com/skillscript/skillc/eval"
 	evalhost "github.com/skillscript/skillc/eval/host"
-	"github.com/skillscript/skillc/internal/host/dashboard"
 	"github.com/skillscript/skillc/internal/host/gateway"
 	"github.com/skillscript/skillc/internal/host/registry"
 	"github.com/skillscript/skillc/internal/host/skillrt"
 	"github.com/skillscript/skillc/internal/host/trace"
-	"github.com/skillscript/skillc/internal/host/trigger"
 )
 
 // EnvDatabaseURL is the environment variable naming the shared Postgres
@@ -65,8 +64,6 @@ type Host struct {
 
 	runner      *eval.Runner
 	closeRunner func() error // nil once closed or aborted
-	trig        *trigger.Service
-	dash        *dashboard.Dashboard
 	closed      bool
 }
 
@@ -210,45 +207,9 @@ func (h *Host) AbortRunner() error {
 	return h.runner.Registry.Abort()
 }
 
-// Triggers returns the trigger service, opened on first use over the
-// host's queue: o.Queue.URL and o.Queue.Host are the host's DatabaseURL
-// and HostName, whatever o says. The service is not started: the caller
-// wires the runs it fires first, then calls Start. Later calls return the
-// same service whatever o they pass; [Host.Close] stops it.
-func (h *Host) Triggers(ctx context.Context, o trigger.Options) (*trigger.Service, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.trig != nil {
-		return h.trig, nil
-	}
-	o.Queue.URL, o.Queue.Host = h.cfg.DatabaseURL, h.cfg.HostName
-	svc, err := trigger.Open(ctx, o)
-	if err != nil {
-		return nil, fmt.Errorf("triggers: %w", err)
-	}
-	h.trig = svc
-	return svc, nil
-}
-
-// Dashboard returns the approvals dashboard handler built from o on first
-// use; later calls return the same handler whatever o they pass.
-func (h *Host) Dashboard(o dashboard.Options) *dashboard.Dashboard {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.dash == nil {
-		h.dash = dashboard.New(o)
-	}
-	return h.dash
-}
-
-// stopGrace bounds how long Close waits for a trigger service that was
-// not stopped yet (the host's Shutdown normally stopped it within its
-// grace period already).
-const stopGrace = 5 * time.Second
-
-// Close closes what the host opened: it stops the trigger service,
-// closes the gateway, the runner's connectors and stores, and the trace
-// store. Only the first call does anything.
+// Close closes what the host opened: the gateway, the runner's
+// connectors and stores, and the trace store. Only the first call does
+// anything.
 func (h *Host) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -257,11 +218,6 @@ func (h *Host) Close() error {
 	}
 	h.closed = true
 	var errs []error
-	if h.trig != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), stopGrace)
-		errs = append(errs, h.trig.Stop(ctx))
-		cancel()
-	}
 	if h.gw != nil {
 		h.gw.Close()
 	}

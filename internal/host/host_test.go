@@ -8,12 +8,10 @@ import (
 	"testing"
 
 	evalhost "github.com/skillscript/skillc/eval/host"
-	"github.com/skillscript/skillc/internal/host/dashboard"
 	"github.com/skillscript/skillc/internal/host/gateway"
 	"github.com/skillscript/skillc/internal/host/registry"
 	"github.com/skillscript/skillc/internal/host/skillrt"
 	"github.com/skillscript/skillc/internal/host/trace"
-	"github.com/skillscript/skillc/internal/host/trigger"
 	"github.com/skillscript/skillc/internal/leaf/config"
 )
 
@@ -102,9 +100,10 @@ func TestHostSkillsShareOneRegistry(t *testing.T) {
 	}
 }
 
-// The runner, the trigger service and the dashboard are built once, on
-// first use, whatever later callers pass, and Close closes them (once).
-func TestHostRunnerTriggersDashboardOnce(t *testing.T) {
+// The runner is built once, on first use, whatever later callers pass,
+// and Close closes it (once). (The trigger service and the dashboard:
+// internal/host/service.)
+func TestHostRunnerOnce(t *testing.T) {
 	ctx := context.Background()
 	home, store := t.TempDir(), t.TempDir()
 	child := "# Skill: child\n# Returns: GREETING\n\ndefault: main\n\nmain:\n    $set GREETING = \"hello\"\n"
@@ -129,32 +128,8 @@ func TestHostRunnerTriggersDashboardOnce(t *testing.T) {
 		t.Fatalf("run through the host's runner: %v %v %q", err, res.Errors, res.Outputs.Text)
 	}
 
-	svc, err := h.Triggers(ctx, trigger.Options{Queue: trigger.QueueOptions{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(home, "queue.db")); err != nil {
-		t.Errorf("the SQLite queue of the host's Home: %v", err)
-	}
-	if s2, err := h.Triggers(ctx, trigger.Options{Queue: trigger.QueueOptions{Home: t.TempDir()}}); err != nil || s2 != svc {
-		t.Fatalf("second Triggers = %p, %v; want the first (%p)", s2, err, svc)
-	}
-	if err := svc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-
-	d := h.Dashboard(dashboard.Options{Prefix: "/a"})
-	if d2 := h.Dashboard(dashboard.Options{Prefix: "/b"}); d2 != d {
-		t.Fatal("second Dashboard built another handler")
-	}
-
 	if err := h.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
-	}
-	// Close stopped the service: stopping it again (what serve's Shutdown
-	// does first) is a no-op, and so is a second Close
-	if err := svc.Stop(ctx); err != nil {
-		t.Errorf("Stop after Close: %v", err)
 	}
 	if err := h.Close(); err != nil {
 		t.Errorf("second Close: %v", err)

@@ -2,14 +2,13 @@ package serve
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
-	"github.com/skillscript/skillc/check/effects"
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/internal/format/render"
+	"github.com/skillscript/skillc/internal/host/footprint"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/skillscript/skillc/lint"
 )
@@ -92,66 +91,9 @@ func errorsOnly(ds ast.Diagnostics) ast.Diagnostics {
 	return out
 }
 
-// Footprint is what a skill can touch once approved: the approval
-// gate's effect list (the same enumeration the approver reviews) and a
-// summary of it.
-type Footprint struct {
-	Connectors    []string         `json:"connectors"`
-	BuiltinOps    []string         `json:"builtin_ops"`
-	ShellBinaries []string         `json:"shell_binaries"`
-	DynamicShell  int              `json:"dynamic_shell"`
-	FileReads     int              `json:"file_reads"`
-	FileWrites    int              `json:"file_writes"`
-	Notifies      int              `json:"notifies"`
-	ChildSkills   []string         `json:"child_skills"`
-	Effectful     bool             `json:"effectful"`
-	Effects       []effects.Effect `json:"effects"`
-}
-
-// FootprintOf summarizes the effects of a checked skill.
-func FootprintOf(f *ast.File, info *check.Info) Footprint {
-	af := effects.Of(f, info, nil)
-	fp := Footprint{Effects: af.Effects, Effectful: af.Effectful(), ChildSkills: af.Children()}
-	conns, builtins, bins := set{}, set{}, set{}
-	for _, e := range af.Effects {
-		switch e.Kind {
-		case effects.Dispatch:
-			if e.Connector != "" {
-				conns[e.Connector] = true
-			} else {
-				builtins[e.Tool] = true
-			}
-		case effects.Shell:
-			if e.Dynamic {
-				fp.DynamicShell++
-			} else {
-				bins[e.Subject] = true
-			}
-		case effects.FileRead:
-			fp.FileReads++
-		case effects.FileWrite:
-			fp.FileWrites++
-		case effects.Notify:
-			fp.Notifies++
-		}
-	}
-	fp.Connectors, fp.BuiltinOps, fp.ShellBinaries = conns.list(), builtins.list(), bins.list()
-	if fp.ChildSkills == nil {
-		fp.ChildSkills = []string{}
-	}
-	return fp
-}
-
-type set map[string]bool
-
-func (s set) list() []string {
-	out := make([]string, 0, len(s))
-	for k := range s {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+// Footprint is what a skill can touch once approved (package
+// internal/host/footprint, which skillc's shell-audit shares).
+type Footprint = footprint.Footprint
 
 // diagsJSON renders diagnostics in skillc check's JSON shape.
 func diagsJSON(name string, src []byte, ds ast.Diagnostics) []render.Diag {
@@ -167,11 +109,4 @@ func headerList(v string) []string {
 		}
 	}
 	return out
-}
-
-// FootprintOfSource parses and checks a skill source and returns its
-// footprint.
-func FootprintOfSource(src string) Footprint {
-	u := workspace.Parse("skill", []byte(src))
-	return FootprintOf(u.File, u.Info)
 }

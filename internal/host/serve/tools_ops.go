@@ -68,7 +68,7 @@ func (ts *toolSet) fires(ctx context.Context, _ *call, in FiresInput) (FiresOutp
 	if err != nil {
 		return FiresOutput{}, err
 	}
-	since, err := ParseSince(in.Since, ts.h.now())
+	since, err := trace.ParseSince(in.Since, ts.h.now())
 	if err != nil {
 		return FiresOutput{}, invalidParams("field since: %v", err)
 	}
@@ -94,25 +94,6 @@ func (h *Host) traceStore() (*trace.Store, error) {
 		return nil, hostErr(ErrTracesOff, "run recording is off (--trace off)")
 	}
 	return h.traces, nil
-}
-
-// ParseSince reads an RFC 3339 time or a duration back from now; empty
-// means the zero time (everything).
-func ParseSince(s string, now time.Time) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if d, err := time.ParseDuration(s); err == nil {
-		if d < 0 {
-			return time.Time{}, fmt.Errorf("duration %q is negative", s)
-		}
-		return now.Add(-d), nil
-	}
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("%q is neither an RFC 3339 time nor a duration (like 24h)", s)
-	}
-	return t, nil
 }
 
 // HealthInput filters health_metrics.
@@ -144,7 +125,7 @@ func (ts *toolSet) healthMetrics(ctx context.Context, _ *call, in HealthInput) (
 	if in.Since == "" {
 		in.Since = "24h"
 	}
-	since, err := ParseSince(in.Since, ts.h.now())
+	since, err := trace.ParseSince(in.Since, ts.h.now())
 	if err != nil {
 		return HealthOutput{}, invalidParams("field since: %v", err)
 	}
@@ -176,7 +157,7 @@ func (ts *toolSet) blockedShellAttempts(ctx context.Context, _ *call, in Blocked
 	if err != nil {
 		return BlockedOutput{}, err
 	}
-	since, err := ParseSince(in.Since, ts.h.now())
+	since, err := trace.ParseSince(in.Since, ts.h.now())
 	if err != nil {
 		return BlockedOutput{}, invalidParams("field since: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/skillscript/skillc/eval/contract"
 	"github.com/skillscript/skillc/eval/value"
 	"github.com/skillscript/skillc/internal/format/render"
+	"github.com/skillscript/skillc/internal/host/footprint"
 )
 
 // SkillRef names a stored skill or carries an inline source.
@@ -151,7 +152,7 @@ func (ts *toolSet) compileSkill(ctx context.Context, _ *call, in SkillRef) (Comp
 	errs := errorsOnly(ds)
 	out := CompileOutput{
 		Skill: f.SkillName(), OK: len(errs) == 0, Status: info.Status, Autonomous: info.Autonomous,
-		Footprint: FootprintOf(f, info), Diagnostics: diagsJSON(file, src, errs),
+		Footprint: footprint.Of(f, info), Diagnostics: diagsJSON(file, src, errs),
 		RunOrder: []string{}, Inputs: varsOf(f), Returns: []string{}, Triggers: triggersOf(f), Outputs: []string{}, Secrets: []string{},
 	}
 	if g := info.Graph.Goal; g != nil && g.Name != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/skillscript/skillc/eval/substrate/skillstore"
 	"github.com/skillscript/skillc/internal/approval"
 	"github.com/skillscript/skillc/internal/format/render"
+	"github.com/skillscript/skillc/internal/host/footprint"
 	"github.com/skillscript/skillc/internal/workspace"
 )
 
@@ -160,7 +161,7 @@ func (ts *toolSet) catalogEntry(ctx context.Context, store contract.SkillStore, 
 	if len(in.DomainTags) > 0 && !anyTag(e.Tags, in.DomainTags) {
 		return e, false
 	}
-	e.Footprint = FootprintOf(f, info)
+	e.Footprint = footprint.Of(f, info)
 	return e, true
 }
 
@@ -348,7 +349,7 @@ func (ts *toolSet) skillPreflight(ctx context.Context, _ *call, in PreflightInpu
 	f, info, ds := ts.h.analyze(ctx, file, []byte(rec.Body))
 	out := PreflightOutput{
 		Metadata: metaOf(rec.Meta()), Blockers: []string{}, Inputs: []InputCheck{}, Secrets: []SecretCheck{},
-		Footprint: FootprintOf(f, info), Triggers: triggersOf(f), Summary: summarize(ds),
+		Footprint: footprint.Of(f, info), Triggers: triggersOf(f), Summary: summarize(ds),
 		Errors: diagsJSON(file, []byte(rec.Body), errorsOnly(ds)),
 	}
 	gate := approval.Subject{Name: in.Name, File: f, Info: info, Reach: approval.Composed}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the skillc container image with buildah (daemonless, nothing
-# pulled: FROM scratch) and, unless SMOKE=0, runs skillc inside it.
+# pulled: FROM scratch) holding skillc and skillc-host (the runtime host
+# skillc serve runs) and, unless SMOKE=0, runs them inside it.
 #
 #   VERSION   version stamped into the binary and the image label/tag
 #             (default: git describe --tags --always --dirty)
@@ -9,8 +10,9 @@
 #             works in unprivileged containers; overlay is faster where
 #             the kernel allows it)
 #   BUILDAH_ISOLATION       buildah's own variable (default here: chroot)
-#   SMOKE     1 (default): run `skillc --version` and `skillc check` in
-#             the built image and check what they print
+#   SMOKE     1 (default): run `skillc --version`, `skillc check`,
+#             `skillc-host --version` and `skillc serve --help` in the
+#             built image and check what they print
 #
 # Used by `make image`; .ci/run calls it when buildah works on the
 # machine. See docs/ci.md#container-image.
@@ -32,10 +34,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "== image: static skillc $VERSION"
+echo "== image: static skillc and skillc-host $VERSION"
 # The same flags as the release binaries (internal/tools/release), so the
 # Go build cache of one serves the other.
-CGO_ENABLED=0 go build -trimpath -tags urfave_cli_no_docs,grpcnotrace -ldflags "-s -w -X main.stampedVersion=$VERSION" -o "$ctx/skillc" ./cmd/skillc
+for bin in skillc skillc-host; do
+  CGO_ENABLED=0 go build -trimpath -tags urfave_cli_no_docs,grpcnotrace -ldflags "-s -w -X main.stampedVersion=$VERSION" -o "$ctx/$bin" "./cmd/$bin"
+done
 cp LICENSE "$ctx/LICENSE"
 mkdir -p "$ctx/rootfs/tmp" "$ctx/rootfs/etc/ssl/certs" "$ctx/rootfs/work"
 chmod 1777 "$ctx/rootfs/tmp"
@@ -68,6 +72,18 @@ if [ "$SMOKE" = "1" ]; then
     "skillc $VERSION "*) ;;
     *) echo "image: --version prints '$got', want 'skillc $VERSION ...'" >&2; exit 1 ;;
   esac
+  got="$(bah run "$ctr" -- /usr/local/bin/skillc-host --version)"
+  echo "$got"
+  case "$got" in
+    "skillc-host $VERSION "*) ;;
+    *) echo "image: skillc-host --version prints '$got', want 'skillc-host $VERSION ...'" >&2; exit 1 ;;
+  esac
+  # skillc serve runs the skillc-host beside skillc
+  if ! bah run "$ctr" -- /usr/local/bin/skillc serve --help | grep -q -- '--otel-endpoint'; then
+    echo "image: skillc serve --help does not print skillc-host's serve flags" >&2
+    exit 1
+  fi
+  echo "skillc serve --help: run by skillc-host"
   bah copy --chown 65532:65532 "$ctr" testdata/examples/hello.skill.md /work/hello.skill.md >/dev/null
   bah run "$ctr" -- /usr/local/bin/skillc check /work/hello.skill.md
   printf '# Skill: broken\n# Description: Use when testing the image.\n\nmain:\n    emit(text="${MISSING}")\n\ndefault: main\n' >"$ctx/broken.skill.md"

@@ -1,8 +1,10 @@
 // Command release builds skillc's release artifacts into a directory: for
-// each platform of the matrix a static binary packed with LICENSE,
-// README.md and docs/getting-started.md (skillc_OS_ARCH.tar.gz, .zip for
-// Windows), a CycloneDX SBOM of the binary's modules (skillc.cdx.json),
-// and checksums.txt (sha256) over all of them. It needs Go and the module
+// each platform of the matrix the two static binaries, skillc (the
+// toolchain) and skillc-host (the runtime host, which skillc serve and
+// skillc dashboard run: decision BS1), packed with LICENSE, README.md and
+// docs/getting-started.md (skillc_OS_ARCH.tar.gz, .zip for Windows), a
+// CycloneDX SBOM of each binary's modules (skillc.cdx.json,
+// skillc-host.cdx.json), and checksums.txt (sha256) over all of them. It needs Go and the module
 // proxy (the SBOM tool runs with go run at a pinned version).
 //
 //	go run ./internal/tools/release -out dist [-platforms linux/amd64,...] [-sbom=false]
@@ -36,7 +38,7 @@ var extraFiles = []string{"LICENSE", "README.md", "docs/getting-started.md"}
 func main() {
 	out := flag.String("out", "dist", "output directory (emptied first)")
 	platforms := flag.String("platforms", defaultPlatforms, "comma-separated GOOS/GOARCH list")
-	sbom := flag.Bool("sbom", true, "write the CycloneDX SBOM (skillc.cdx.json)")
+	sbom := flag.Bool("sbom", true, "write the CycloneDX SBOMs (skillc.cdx.json, skillc-host.cdx.json)")
 	flag.StringVar(&stampVersion, "version", "", "version stamped into the binaries (skillc --version), e.g. v1.2.3; empty keeps the module version")
 	flag.Parse()
 	if err := run(*out, strings.Split(*platforms, ","), *sbom); err != nil {
@@ -66,13 +68,16 @@ func run(out string, platforms []string, sbom bool) error {
 		files = append(files, name)
 	}
 	if sbom {
-		cmd := exec.Command("go", "run", sbomTool, "app", "-json", "-licenses=false", "-output", filepath.Join(out, "skillc.cdx.json"), "-main", "cmd/skillc", ".")
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("sbom: %w", err)
+		for _, b := range binaries {
+			name := b + ".cdx.json"
+			cmd := exec.Command("go", "run", sbomTool, "app", "-json", "-licenses=false", "-output", filepath.Join(out, name), "-main", "cmd/"+b, ".")
+			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("sbom of %s: %w", b, err)
+			}
+			fmt.Println("built", filepath.Join(out, name))
+			files = append(files, name)
 		}
-		fmt.Println("built", filepath.Join(out, "skillc.cdx.json"))
-		files = append(files, "skillc.cdx.json")
 	}
 	return writeChecksums(out, files)
 }
@@ -98,26 +103,35 @@ func ldflags() string {
 	return "-s -w -X main.stampedVersion=" + stampVersion
 }
 
-// buildArchive cross-compiles skillc for goos/goarch (static, trimmed)
-// and packs it with extraFiles; it returns the archive's file name.
+// binaries are the commands every archive holds (the runtime host's
+// binary beside the toolchain's: skillc finds skillc-host there).
+var binaries = []string{"skillc", "skillc-host"}
+
+// buildArchive cross-compiles the binaries for goos/goarch (static,
+// trimmed) and packs them with extraFiles; it returns the archive's file
+// name.
 func buildArchive(out, goos, goarch string) (string, error) {
-	exe := "skillc"
-	if goos == "windows" {
-		exe += ".exe"
-	}
 	tmp, err := os.MkdirTemp("", "skillc-release")
 	if err != nil {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, exe)
-	cmd := exec.Command("go", "build", "-trimpath", "-tags", buildTags, "-ldflags", ldflags(), "-o", bin, "./cmd/skillc")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("%s/%s: go build: %w", goos, goarch, err)
+	var entries [][2]string
+	for _, b := range binaries {
+		exe := b
+		if goos == "windows" {
+			exe += ".exe"
+		}
+		bin := filepath.Join(tmp, exe)
+		cmd := exec.Command("go", "build", "-trimpath", "-tags", buildTags, "-ldflags", ldflags(), "-o", bin, "./cmd/"+b)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("%s/%s: go build %s: %w", goos, goarch, b, err)
+		}
+		entries = append(entries, [2]string{bin, exe})
 	}
-	entries := append([][2]string{{bin, exe}}, pairs(extraFiles)...)
+	entries = append(entries, pairs(extraFiles)...)
 	name := fmt.Sprintf("skillc_%s_%s", goos, goarch)
 	if goos == "windows" {
 		return name + ".zip", writeZip(filepath.Join(out, name+".zip"), entries)

@@ -17,9 +17,9 @@ import (
 
 // TestReleaseArchive builds the release archive of this machine's
 // platform (no SBOM: that needs the module proxy) from the repository
-// root and checks what a user downloads: the binary, LICENSE, README.md
-// and the getting-started guide in the archive, and checksums.txt naming
-// it with its sha256.
+// root and checks what a user downloads: the binaries (skillc and
+// skillc-host), LICENSE, README.md and the getting-started guide in the
+// archive, and checksums.txt naming it with its sha256.
 func TestReleaseArchive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds skillc")
@@ -48,7 +48,7 @@ func TestReleaseArchive(t *testing.T) {
 	tr := tar.NewReader(gz)
 	var names []string
 	var license string
-	var bin []byte
+	bins := map[string][]byte{}
 	for {
 		h, err := tr.Next()
 		if err != nil {
@@ -60,27 +60,33 @@ func TestReleaseArchive(t *testing.T) {
 			_, _ = tr.Read(b)
 			license = string(b)
 		}
-		if h.Name == "skillc" {
-			if bin, err = io.ReadAll(tr); err != nil {
+		if h.Name == "skillc" || h.Name == "skillc-host" {
+			if bins[h.Name], err = io.ReadAll(tr); err != nil {
 				t.Fatal(err)
 			}
-		}
-		if h.Name == "skillc" && h.Mode&0o111 == 0 {
-			t.Errorf("skillc is not executable in the archive (mode %o)", h.Mode)
+			if h.Mode&0o111 == 0 {
+				t.Errorf("%s is not executable in the archive (mode %o)", h.Name, h.Mode)
+			}
 		}
 	}
 	sort.Strings(names)
-	if strings.Join(names, " ") != "LICENSE README.md docs/getting-started.md skillc" || license != "MIT License" {
+	if strings.Join(names, " ") != "LICENSE README.md docs/getting-started.md skillc skillc-host" || license != "MIT License" {
 		t.Fatalf("archive holds %v, LICENSE starts %q", names, license)
 	}
-	// the version given to the release tool is what the binary reports
-	exe := filepath.Join(t.TempDir(), "skillc")
-	if err := os.WriteFile(exe, bin, 0o755); err != nil {
-		t.Fatal(err)
+	// the version given to the release tool is what both binaries
+	// report, and skillc runs skillc-host's commands from beside it
+	dir := t.TempDir()
+	for name, bin := range bins {
+		if err := os.WriteFile(filepath.Join(dir, name), bin, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		v, err := exec.Command(filepath.Join(dir, name), "--version").Output()
+		if err != nil || !strings.HasPrefix(string(v), name+" v0.0.0-releasetest ") {
+			t.Errorf("%s --version = %q (%v), want the stamped v0.0.0-releasetest", name, v, err)
+		}
 	}
-	v, err := exec.Command(exe, "--version").Output()
-	if err != nil || !strings.HasPrefix(string(v), "skillc v0.0.0-releasetest ") {
-		t.Errorf("skillc --version = %q (%v), want the stamped v0.0.0-releasetest", v, err)
+	if h, err := exec.Command(filepath.Join(dir, "skillc"), "serve", "--help").Output(); err != nil || !strings.Contains(string(h), "--otel-endpoint") {
+		t.Errorf("skillc serve --help from the archive: %v\n%s", err, h)
 	}
 	sums, _ := os.ReadFile(filepath.Join(out, "checksums.txt"))
 	sum := sha256.Sum256(data)

@@ -1,4 +1,4 @@
-package main
+package skillcli
 
 import (
 	"strings"
@@ -15,7 +15,9 @@ func interspersed(app *cli.App, args []string) []string {
 		return args
 	}
 	cmd := app.Command(args[1])
-	if cmd == nil {
+	if cmd == nil || cmd.SkipFlagParsing {
+		// a command that parses its own arguments (skillc's shims of the
+		// skillc-host commands) gets them as they were given
 		return args
 	}
 	head := 2

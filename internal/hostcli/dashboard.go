@@ -1,4 +1,4 @@
-package main
+package hostcli
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -20,8 +21,12 @@ import (
 	"github.com/skillscript/skillc/internal/host/dashboard"
 	"github.com/skillscript/skillc/internal/host/httpguard"
 	"github.com/skillscript/skillc/internal/host/serve"
+	"github.com/skillscript/skillc/internal/host/service"
 	"github.com/skillscript/skillc/internal/host/trace"
+	"github.com/skillscript/skillc/internal/leaf/config"
+	"github.com/skillscript/skillc/internal/skillcli"
 	"github.com/skillscript/skillc/internal/workspace"
+	"github.com/skillscript/skillc/lint"
 	"github.com/urfave/cli/v2"
 )
 
@@ -31,21 +36,53 @@ const (
 	envDashboardToken = "SKILLSCRIPT_DASHBOARD_AUTH_TOKEN"
 )
 
+// opEnv is what the dashboard command reads: the configuration, the key
+// files, the operator's skill store (as skillc's approval commands open
+// them) and the dashboard's assembly.
+type opEnv struct {
+	cfg   *config.Config
+	mut   effects.Mutating // connectors.json's mutating declarations
+	keys  approval.KeyPaths
+	store contract.SkillStore
+	lint  *lint.Context // the linter's view of the workspace (the dashboard's skill page)
+	// host is the dashboard's assembly (its trace store: --database, a
+	// postgres:// store shared by several hosts, else
+	// $SKILLSCRIPT_HOME/traces)
+	host *service.Host
+}
+
+// newOpEnv loads the configuration of the working directory (as skillc's
+// approval commands do) and opens the operator's skill store.
+func newOpEnv(c *cli.Context) (*opEnv, error) {
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		dir = "."
+	}
+	env := workspace.Load(dir, skillcli.LoadOptions(c))
+	e := &opEnv{cfg: env.Config, keys: host.KeyPaths(), mut: env.Mutating(), lint: env.Lint}
+	st, err := skillcli.SkillStore(c, env.Config)
+	if err != nil {
+		return nil, err
+	}
+	e.store = st
+	return e, nil
+}
+
 func dashboardCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:  "dashboard",
-		Usage: "serve the approvals dashboard: pending skills with footprints; signing in the browser with SKILLSCRIPT_APPROVAL_PASSCODE",
+		Usage: skillcli.HostUsage("dashboard"),
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "host", Usage: "bind address (default: SKILLSCRIPT_HOST, else 127.0.0.1)"},
 			&cli.IntFlag{Name: "port", Usage: "port (default: SKILLSCRIPT_PORT, else 7878; 0 picks a free port)", Value: -1},
-			databaseFlag(),
-		}, append(httpFlags()[:4], configFlags()...)...), // names, origins and timeouts; the MCP and rate limits are serve's
+			skillcli.DatabaseFlag(),
+		}, append(httpFlags()[:4], skillcli.ConfigFlags()...)...), // names, origins and timeouts; the MCP and rate limits are serve's
 		Action: func(c *cli.Context) error {
 			e, err := newOpEnv(c)
 			if err != nil {
-				return cli.Exit(err.Error(), exitUsage)
+				return cli.Exit(err.Error(), skillcli.ExitUsage)
 			}
-			e.host = hostFor(c, e.cfg, "")
+			e.host = service.Open(skillcli.HostConfig(c, e.cfg, ""))
 			defer e.host.Close()
 			return e.serveDashboard(c, s)
 		},
@@ -87,21 +124,21 @@ func dashboardOptions(store contract.SkillStore, policy approval.Policy, mut eff
 func (e *opEnv) serveDashboard(c *cli.Context, s *streams) error {
 	set, err := serve.SettingsFrom(e.cfg)
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return cli.Exit(err.Error(), skillcli.ExitUsage)
 	}
 	if err := applyHTTPFlags(c, &set.HTTP); err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return cli.Exit(err.Error(), skillcli.ExitUsage)
 	}
 	host, port := dashboardHost(c, e), dashboardPort(c, e)
 	// the bind check skillc serve makes: a listener that may reach beyond
 	// this machine needs the dashboard token
 	if err := httpguard.CheckBind(c.Context, nil, host, port,
 		httpguard.Token{Env: envDashboardToken, Guards: "the dashboard", Set: os.Getenv(envDashboardToken) != ""}); err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return cli.Exit(err.Error(), skillcli.ExitUsage)
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return cli.Exit(err.Error(), skillcli.ExitUsage)
 	}
 	g := &httpguard.Guard{Hosts: set.HTTP.AllowedHosts, Origins: set.HTTP.AllowedOrigins}
 	srv := httpguard.NewServer(g.Wrap(g.RequireForm(e.dashboard(s))), httpguard.Timeouts{Read: set.HTTP.ReadTimeout, Idle: set.HTTP.IdleTimeout})
@@ -115,7 +152,7 @@ func (e *opEnv) serveDashboard(c *cli.Context, s *streams) error {
 		_ = srv.Shutdown(sctx)
 	}()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return cli.Exit(err.Error(), exitFindings)
+		return cli.Exit(err.Error(), skillcli.ExitFindings)
 	}
 	return nil
 }
@@ -139,7 +176,7 @@ func dashboardPort(c *cli.Context, e *opEnv) int {
 // writes as Drafts in secured mode).
 // The assembly asm builds the handler. The dashboard shares the host's token (SKILLSCRIPT_DASHBOARD_AUTH_TOKEN,
 // which also guards /mcp).
-func dashboardRoute(asm *ihost.Host, r *eval.Runner, policy approval.Policy, ws *workspace.Env, traces *trace.Store, token string, s *streams) map[string]http.Handler {
+func dashboardRoute(asm *service.Host, r *eval.Runner, policy approval.Policy, ws *workspace.Env, traces *trace.Store, token string, s *streams) map[string]http.Handler {
 	var store contract.SkillStore
 	if r.Registry != nil {
 		store = host.OperatorStore(r.Registry.Skills)

@@ -1,4 +1,4 @@
-package main
+package skillcli
 
 import (
 	"fmt"
@@ -20,12 +20,12 @@ func usageError(c *cli.Context, err error, _ bool) error {
 			for _, f := range c.Command.Flags {
 				names = append(names, f.Names()...)
 			}
-			if s := suggest(strings.TrimPrefix(name, "-"), names); len(s) > 0 {
+			if s := Suggest(strings.TrimPrefix(name, "-"), names); len(s) > 0 {
 				msg += fmt.Sprintf("; did you mean --%s?", s[0])
 			}
 		}
 	}
-	return cli.Exit(msg+" (see --help)", exitUsage)
+	return cli.Exit(msg+" (see --help)", ExitUsage)
 }
 
 // setUsageErrors installs usageError on every command and subcommand
@@ -42,7 +42,7 @@ func setUsageErrors(cmds []*cli.Command) {
 // none at all.
 func unknownCommand(app *cli.App, args []string) string {
 	cmds := app.Commands
-	path := "skillc"
+	path := app.Name
 	for _, a := range args[1:] {
 		if strings.HasPrefix(a, "-") || len(cmds) == 0 {
 			return ""
@@ -66,10 +66,10 @@ func unknownCommand(app *cli.App, args []string) string {
 				}
 			}
 			msg := fmt.Sprintf("unknown command %q for %q", a, path)
-			if s := suggest(a, names); len(s) > 0 {
+			if s := Suggest(a, names); len(s) > 0 {
 				return msg + "; did you mean " + strings.Join(s, " or ") + "?"
 			}
-			return msg + " (see skillc --help)"
+			return msg + " (see " + app.Name + " --help)"
 		}
 		path += " " + found.Name
 		cmds = found.Subcommands
@@ -77,10 +77,10 @@ func unknownCommand(app *cli.App, args []string) string {
 	return ""
 }
 
-// suggest returns the candidates closest to name: those within a small
+// Suggest returns the candidates closest to name: those within a small
 // edit distance (a third of the name's length, at least 2), else those
 // containing name or contained in it; at most three, best first.
-func suggest(name string, candidates []string) []string {
+func Suggest(name string, candidates []string) []string {
 	type scored struct {
 		s string
 		d int

@@ -1,4 +1,4 @@
-package main
+package hostcli
 
 import (
 	"context"
@@ -22,11 +22,13 @@ import (
 	"github.com/skillscript/skillc/internal/host/gateway"
 	"github.com/skillscript/skillc/internal/host/registry"
 	"github.com/skillscript/skillc/internal/host/serve"
+	"github.com/skillscript/skillc/internal/host/service"
 	"github.com/skillscript/skillc/internal/host/skillrt"
 	"github.com/skillscript/skillc/internal/host/telemetry"
 	"github.com/skillscript/skillc/internal/host/trace"
 	"github.com/skillscript/skillc/internal/host/trigger"
 	"github.com/skillscript/skillc/internal/leaf/config"
+	"github.com/skillscript/skillc/internal/skillcli"
 	"github.com/skillscript/skillc/internal/workspace"
 	"github.com/urfave/cli/v2"
 )
@@ -35,7 +37,7 @@ import (
 func serveCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
-		Usage: "run the runtime host: MCP over Streamable HTTP (/mcp) or stdio, triggers, traces, /healthz /readyz /metrics",
+		Usage: skillcli.HostUsage("serve"),
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "stdio", Usage: "speak MCP on stdin/stdout instead of listening on HTTP"},
 			&cli.StringFlag{Name: "host", Usage: "bind address (env SKILLSCRIPT_HOST)", DefaultText: "127.0.0.1"},
@@ -66,7 +68,7 @@ func serveCommand(s *streams) *cli.Command {
 			&cli.StringFlag{Name: "otel-endpoint", Usage: "export OpenTelemetry spans of runs, ops and connector calls over OTLP/HTTP to this base URL (env OTEL_EXPORTER_OTLP_ENDPOINT; off by default)"},
 			&cli.StringFlag{Name: "skill-store", Usage: "postgres://... URL of a skill store shared by a cluster of hosts, instead of $SKILLSCRIPT_HOME/skills (env " + skillstore.EnvURL + ")"},
 			&cli.StringFlag{Name: "idempotent-skills", Usage: "comma-separated skills safe to re-run after a host died mid-run (env " + serve.EnvIdempotentSkills + ")"},
-		}, append(httpFlags(), configFlags()...)...),
+		}, append(httpFlags(), skillcli.ConfigFlags()...)...),
 		Action: func(c *cli.Context) error { return runServe(c, s) },
 	}
 }
@@ -74,21 +76,21 @@ func serveCommand(s *streams) *cli.Command {
 func runServe(c *cli.Context, s *streams) error {
 	if u := c.String("skill-store"); u != "" {
 		if c.IsSet("skills") {
-			return cli.Exit("--skill-store and --skills both name the skill store: pass one", exitUsage)
+			return cli.Exit("--skill-store and --skills both name the skill store: pass one", skillcli.ExitUsage)
 		}
 		if !skillstore.IsPostgresURL(u) {
-			return cli.Exit("--skill-store: want a postgres:// URL", exitUsage)
+			return cli.Exit("--skill-store: want a postgres:// URL", skillcli.ExitUsage)
 		}
 		_ = os.Setenv(skillstore.EnvURL, u) // the flag wins over the environment
 	}
 	ws, err := loadServeConfig(c, s)
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return cli.Exit(err.Error(), skillcli.ExitUsage)
 	}
 	cfg := ws.Config
 	set, err := serveSettings(c, cfg)
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return cli.Exit(err.Error(), skillcli.ExitUsage)
 	}
 	// every line names the host, so a cluster's merged logs tell hosts apart
 	log := newLogger(s, c.String("log-level")).With("host", hostLabel(cfg))
@@ -96,7 +98,7 @@ func runServe(c *cli.Context, s *streams) error {
 	defer stop()
 	h, closeAll, err := buildHost(ctx, s, ws, set, log)
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return cli.Exit(err.Error(), skillcli.ExitUsage)
 	}
 	defer closeAll()
 	if h.ClientApproval() {
@@ -104,18 +106,18 @@ func runServe(c *cli.Context, s *streams) error {
 	}
 	srv, err := h.NewMCPServer()
 	if err != nil {
-		return cli.Exit(err.Error(), exitUsage)
+		return cli.Exit(err.Error(), skillcli.ExitUsage)
 	}
 	if c.Bool("stdio") {
 		return serveStdio(ctx, h, srv)
 	}
 	ln, err := net.Listen("tcp", set.Addr())
 	if err != nil {
-		return cli.Exit(fmt.Sprintf("listen %s: %v", set.Addr(), err), exitUsage)
+		return cli.Exit(fmt.Sprintf("listen %s: %v", set.Addr(), err), skillcli.ExitUsage)
 	}
 	fmt.Fprintf(s.err, "skillc serve: listening on http://%s/mcp\n", ln.Addr())
 	if err := h.Serve(ctx, ln, srv); err != nil {
-		return cli.Exit(err.Error(), exitFindings)
+		return cli.Exit(err.Error(), skillcli.ExitFindings)
 	}
 	return nil
 }
@@ -126,7 +128,7 @@ func serveStdio(ctx context.Context, h *serve.Host, srv *mcp.Server) error {
 	err := srv.Run(ctx, &mcp.StdioTransport{})
 	h.Shutdown(nil)
 	if err != nil && ctx.Err() == nil && !isEOF(err) {
-		return cli.Exit(err.Error(), exitFindings)
+		return cli.Exit(err.Error(), skillcli.ExitFindings)
 	}
 	return nil
 }
@@ -280,7 +282,7 @@ func newLogger(s *streams, level string) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(s.err, &slog.HandlerOptions{Level: lv}))
 }
 
-// buildHost hands serve's resolved settings to one assembly (ihost.Open)
+// buildHost hands serve's resolved settings to one assembly (service.Open)
 // and takes the runner, the trace store, the Agent Skills runtime, the
 // dashboard and the trigger service from it; the returned func closes the
 // MCP host, the assembly and the span exporter.
@@ -298,7 +300,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	// the semantic stage, as the skills subcommands build it
 	var emb gateway.Embedder
 	if e := gwc.Embeddings; e != nil {
-		he, err := embedder(e, ws.Connectors)
+		he, err := skillcli.Embedder(e, ws.Connectors)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -314,7 +316,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 	}
 	regOpts := agentSkillsRegistry(cfg.SkillsDir, gwc)
 	vecFile := serveVectorCache(set, gwc, regOpts, emb != nil, log)
-	asm := ihost.Open(ihost.Config{TraceDir: cfg.TraceDir, DatabaseURL: set.DatabaseURL, HostName: hostLabel(cfg),
+	asm := service.Open(ihost.Config{TraceDir: cfg.TraceDir, DatabaseURL: set.DatabaseURL, HostName: hostLabel(cfg),
 		Registry: regOpts, Skills: agentSkillsOptions(cfg.Home, set.SkillsRunScript, gwc)})
 	fail := func(err error) (*serve.Host, func(), error) {
 		_ = asm.Close()
@@ -327,7 +329,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		return fail(err)
 	}
 	skills := agentSkills(ctx, asm, set.SkillsRunScript, log)
-	tel, err := telemetry.Open(ctx, telemetry.Options{Endpoint: set.OTelEndpoint, Getenv: os.Getenv, Host: hostLabel(cfg), Version: version, Secrets: serve.SecretValues()})
+	tel, err := telemetry.Open(ctx, telemetry.Options{Endpoint: set.OTelEndpoint, Getenv: os.Getenv, Host: hostLabel(cfg), Version: s.version, Secrets: serve.SecretValues()})
 	if err != nil {
 		return fail(err)
 	}
@@ -341,7 +343,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 		}
 	}
 	// the assembly closes the runner (CloseRunner stays nil)
-	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, Traces: traces, Logger: log, Version: version,
+	h, err := serve.New(serve.Options{Workspace: ws, Settings: set, Runner: r, Policy: policy, Traces: traces, Logger: log, Version: s.version,
 		Routes: dashboardRoute(asm, r, policy, ws, traces, set.AuthToken, s), Skills: skills,
 		Gateway: &gwc, Embedder: emb, VectorCache: vecFile, ArtifactRoot: set.ArtifactRoot, Telemetry: tel})
 	if err != nil {
@@ -371,7 +373,7 @@ func buildHost(ctx context.Context, s *streams, ws *workspace.Env, set serve.Set
 // asm builds the registry and the runtime (see agentSkillsRegistry and
 // agentSkillsOptions); a scan cut short by the limit is logged as a
 // warning.
-func agentSkills(ctx context.Context, asm *ihost.Host, scripts bool, log *slog.Logger) *skillrt.Runtime {
+func agentSkills(ctx context.Context, asm *service.Host, scripts bool, log *slog.Logger) *skillrt.Runtime {
 	reg := asm.Registry()
 	if w := reg.TruncationWarning(); w != "" {
 		log.Warn("agent skills: " + w)
@@ -405,7 +407,7 @@ func serveVectorCache(set serve.Settings, gwc gateway.Config, reg registry.Optio
 	if set.SkillsIndexCache != "" {
 		dir = set.SkillsIndexCache
 	}
-	_, gw := cacheFiles(dir, reg.Roots, fmt.Sprintf("%+v", reg.Validation))
+	_, gw := skillcli.CacheFiles(dir, reg.Roots, fmt.Sprintf("%+v", reg.Validation))
 	if gw == "" {
 		return ""
 	}
@@ -443,7 +445,7 @@ func agentSkillsOptions(home string, scripts bool, gwc gateway.Config) skillrt.O
 // wires it to h, syncs declared triggers and starts the workers and the
 // cron ticker. Host.Shutdown stops them (and asm.Close, when Shutdown did
 // not run).
-func startTriggers(ctx context.Context, asm *ihost.Host, h *serve.Host, cfg *config.Config, set serve.Settings, log *slog.Logger) error {
+func startTriggers(ctx context.Context, asm *service.Host, h *serve.Host, cfg *config.Config, set serve.Settings, log *slog.Logger) error {
 	svc, err := asm.Triggers(ctx, trigger.Options{
 		Queue: trigger.QueueOptions{Home: cfg.Home, Workers: set.Workers, FetchPollInterval: set.FetchPoll, Logger: log,
 			Timeouts:    trigger.JobTimeouts{Default: set.JobTimeout, Max: set.MaxJobTimeout, RunCeiling: cfg.MaxDeadline},
@@ -466,7 +468,7 @@ func startTriggers(ctx context.Context, asm *ihost.Host, h *serve.Host, cfg *con
 // when its database URL is a postgres:// URL, else traces.db under the
 // trace directory) and closes the rows of runs this host left running when it
 // was killed.
-func openTraces(ctx context.Context, asm *ihost.Host, log *slog.Logger) (*trace.Store, error) {
+func openTraces(ctx context.Context, asm *service.Host, log *slog.Logger) (*trace.Store, error) {
 	st, err := asm.Traces(ctx, true)
 	if err != nil {
 		return nil, err
