@@ -248,7 +248,7 @@ func skillsValidate(c *cli.Context, s *streams) error {
 		ds := append(ast.Diagnostics(nil), rec.Diagnostics()...)
 		if rec.Kind == registry.KindScript {
 			u := workspace.Parse(rec.Location, rec.Source())
-			_, ds = lint.CheckParsed(u.File, u.ParsedCopy(), nil, env.opts)
+			ds = lint.CheckWith(u.File, u.Info, u.ParsedCopy(), nil, env.opts)
 		} else if s, _ := agentskills.Parse(agentskills.Input{Path: rec.Location, Src: rec.Source()}, agentskills.Options{}); s != nil {
 			ds = skillmd.Finish(s, ds, env.opts)
 		}

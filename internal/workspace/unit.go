@@ -192,7 +192,7 @@ func (e *Env) Compile(path string, src []byte) *Unit {
 	}
 	p := parse(path, src, hash, c != nil)
 	u := &Unit{Path: p.Path, Src: p.Src, Hash: p.Hash, File: p.File, Parsed: p.Parsed, Info: p.Info, Skill: p.Skill, mut: e.Mutating()}
-	u.Diags, u.Linted = e.CheckParsed(path, p.File, p.ParsedCopy()), true
+	u.Diags, u.Linted = e.lintUnit(path, p), true
 	if c != nil {
 		c.put(u)
 	}
