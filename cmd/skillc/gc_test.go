@@ -13,18 +13,7 @@ import (
 // from the first collection on; GOGC or GOMEMLIMIT in the environment
 // leave the runtime's settings alone.
 func TestOneShotGC(t *testing.T) {
-	percent := debug.SetGCPercent(100)
-	limit := debug.SetMemoryLimit(math.MaxInt64)
-	t.Cleanup(func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	})
-	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
-		if v, ok := os.LookupEnv(env); ok {
-			t.Cleanup(func() { os.Setenv(env, v) })
-			os.Unsetenv(env)
-		}
-	}
+	isolateGC(t)
 
 	oneShotGC()
 	gogc, lim := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
@@ -66,18 +55,7 @@ func TestOneShotGC(t *testing.T) {
 // is CP2's floor followed by the percent it is given, 100, rather than
 // GOGC 400.
 func TestHeapFloorGCPercent(t *testing.T) {
-	percent := debug.SetGCPercent(100)
-	limit := debug.SetMemoryLimit(math.MaxInt64)
-	t.Cleanup(func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	})
-	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
-		if v, ok := os.LookupEnv(env); ok {
-			t.Cleanup(func() { os.Setenv(env, v) })
-			os.Unsetenv(env)
-		}
-	}
+	isolateGC(t)
 	heapFloorGC(100)
 	if gogc := debug.SetGCPercent(-1); gogc != -1 && gogc != 100 {
 		t.Errorf("after heapFloorGC(100): GOGC %d, want -1 (off) until the floor", gogc)
@@ -93,5 +71,23 @@ func TestHeapFloorGCPercent(t *testing.T) {
 	}
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GOGC after the first collection = %d, want 100", got)
+	}
+}
+
+// isolateGC starts a test from GOGC 100 without a memory limit and with
+// GOGC/GOMEMLIMIT unset, and restores all four when it ends.
+func isolateGC(t *testing.T) {
+	t.Helper()
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
+		if v, ok := os.LookupEnv(env); ok {
+			t.Cleanup(func() { os.Setenv(env, v) })
+			os.Unsetenv(env)
+		}
 	}
 }
