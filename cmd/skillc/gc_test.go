@@ -26,18 +26,8 @@ func TestOneShotGC(t *testing.T) {
 		t.Errorf("after oneShotGC: GOGC %d, memory limit %d; want -1 (off) and %d until the floor", gogc, lim, oneShotHeapFloor)
 	}
 
-	// the first collection switches to GOGC 400 and no limit; the switch
-	// runs on the cleanup goroutine, so wait for it by collecting until
-	// it has run (each runtime.GC also runs the queued cleanups' turn)
-	switched := false
-	for i := 0; i < 100 && !switched; i++ {
-		runtime.GC()
-		runtime.Gosched()
-		switched = debug.SetMemoryLimit(-1) == math.MaxInt64
-	}
-	if !switched {
-		t.Fatal("the memory limit was not lifted after collections")
-	}
+	// the first collection switches to GOGC 400 and no limit
+	waitForFirstCollection(t)
 	if got := debug.SetGCPercent(oneShotGCPercent); got != oneShotGCPercent {
 		t.Errorf("GOGC after the first collection = %d, want %d", got, oneShotGCPercent)
 	}
@@ -60,15 +50,7 @@ func TestHeapFloorGCPercent(t *testing.T) {
 	if gogc := debug.SetGCPercent(-1); gogc != -1 && gogc != 100 {
 		t.Errorf("after heapFloorGC(100): GOGC %d, want -1 (off) until the floor", gogc)
 	}
-	switched := false
-	for i := 0; i < 100 && !switched; i++ {
-		runtime.GC()
-		runtime.Gosched()
-		switched = debug.SetMemoryLimit(-1) == math.MaxInt64
-	}
-	if !switched {
-		t.Fatal("the memory limit was not lifted after collections")
-	}
+	waitForFirstCollection(t)
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GOGC after the first collection = %d, want 100", got)
 	}
@@ -89,5 +71,21 @@ func isolateGC(t *testing.T) {
 			t.Cleanup(func() { os.Setenv(env, v) })
 			os.Unsetenv(env)
 		}
+	}
+}
+
+// waitForFirstCollection collects until the collector settings' switch
+// after the first collection has run: it runs on the cleanup goroutine,
+// and each runtime.GC also gives the queued cleanups their turn.
+func waitForFirstCollection(t *testing.T) {
+	t.Helper()
+	switched := false
+	for i := 0; i < 100 && !switched; i++ {
+		runtime.GC()
+		runtime.Gosched()
+		switched = debug.SetMemoryLimit(-1) == math.MaxInt64
+	}
+	if !switched {
+		t.Fatal("the memory limit was not lifted after collections")
 	}
 }
