@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
@@ -162,6 +163,12 @@ type builder struct {
 	few    slab.Slices[scopeName]
 	lists  slab.Slab[[]*Binding] // the lists of a scope's map
 	loops  slab.Slices[*ast.ForeachStmt]
+
+	// cow is a scope whose map holds lists shared with another Info (see
+	// Lane): a name's list is copied before the first add to it, and
+	// owned records the names copied
+	cow   *Scope
+	owned map[string]bool
 }
 
 // newScope returns a scope; size is the number of names expected in it.
@@ -201,6 +208,13 @@ func (b *builder) bind(sc *Scope, kind BindKind, id *ast.Ident, node ast.Node, v
 func (b *builder) add(sc *Scope, name string, bds ...*Binding) {
 	if sc.many != nil {
 		bs := sc.many[name]
+		if bs != nil && sc == b.cow && !b.owned[name] {
+			nb := b.lists.New()
+			*nb = slices.Clip(*bs)
+			bs = nb
+			sc.many[name] = bs
+			b.owned[name] = true
+		}
 		if bs == nil {
 			bs = b.lists.New()
 			sc.many[name] = bs

@@ -186,6 +186,18 @@ type state struct {
 	// edited target only
 	sRefsEDone bool
 	sRefsE     []skillRef
+	// laneLines and laneE are set in a lane step (Lane): the nodes of the
+	// other targets are the base's, whose lines are laneLines
+	laneLines *ast.LineTable
+	laneE     *ast.Target
+}
+
+// bindLine returns the line of pos, a position of binding b's node.
+func (s *state) bindLine(b *check.Binding, pos ast.Pos) int {
+	if s.laneLines != nil && b.Target != s.laneE {
+		return s.laneLines.Position(pos).Line
+	}
+	return s.f.Lines.Position(pos).Line
 }
 
 func newState(f *ast.File, info *check.Info) *state {

@@ -54,6 +54,9 @@ type Kept struct {
 	// asked for them: the same names while the edited target's interface
 	// and the target names stay the same (state.namesVisible)
 	root *nameSet
+	// base is, for a lane step (Lane), the whole run the chain started
+	// from; nil for a whole run
+	base *Kept
 }
 
 // incr is one run's side of a Reuse.

@@ -117,7 +117,7 @@ func hint(p *Pass, r *check.Ref) string {
 		return " (ERROR_CONTEXT is bound only inside a target's else: handler)"
 	}
 	if b := p.st.loopBinding(name); b != nil {
-		return " (it is bound only inside the foreach at line " + itoa(p.Line(b.Scope.Node.Pos())) + ")"
+		return " (it is bound only inside the foreach at line " + itoa(p.st.bindLine(b, b.Scope.Node.Pos())) + ")"
 	}
 	return ": declare it in # Vars:, bind it with $set or -> " + name + ", or add |fallback:\"...\""
 }

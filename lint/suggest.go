@@ -70,6 +70,9 @@ type nameSet struct {
 	// fill, when not nil, makes names on first need (the key is known
 	// without them)
 	fill func() []string
+	// mu guards the fill: the language server's lane and whole analysis
+	// of one document may share the skill scope's set (Kept.root)
+	mu sync.Mutex
 }
 
 // newNameSet prepares names for closestIn.
@@ -159,10 +162,12 @@ func closestIn(name string, ns *nameSet) string {
 
 // closestScan is closestIn without the memo.
 func closestScan(name string, ns *nameSet) string {
+	ns.mu.Lock()
 	if ns.fill != nil {
 		ns.setNames(ns.fill())
 		ns.fill = nil
 	}
+	ns.mu.Unlock()
 	p := newPick()
 	var rows []int // distance's scratch
 	limit := maxDistance(name)
