@@ -53,7 +53,7 @@ func Lane(prev *Kept, src []byte, lines *ast.LineTable, from, oldTo, newTo int, 
 		return nil, nil, false
 	}
 	i := slices.IndexFunc(pf.Targets, func(t *ast.Target) bool {
-		return t.Pos().Offset() == from && t.End().Offset() == oldTo
+		return t.Pos().Offset() == from && t.End().Offset() <= oldTo
 	})
 	if i < 0 {
 		return nil, nil, false

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/skillscript/skillc/ast"
+	"github.com/skillscript/skillc/lint"
 )
 
 // document is one open text document, keyed by the URI string the client
@@ -58,6 +59,13 @@ type document struct {
 	carryEdit   int        // the edit whose full analysis carry comes from
 	log         []editSpan // the spans of the edits after carryEdit
 	fullVersion int32      // newest version whose full diagnostics were sent
+	// lane is the last lane step (lane.go); carryLane, when not nil, says
+	// that carry was set by the lane step that left it: its local rules'
+	// findings are the lane's (keepCarry keeps them when an older whole
+	// analysis renews the other rules' findings)
+	lane       *laneStep
+	carryLane  *lint.Kept
+	wholeTimer *time.Timer // the pending whole analysis after a lane step
 
 	// pulled are the newest diagnostics of version pulledVersion, for a
 	// client that pulls them.
@@ -67,6 +75,16 @@ type document struct {
 	// tokens are the semantic tokens last sent, with their result id.
 	tokens   []uint32
 	tokensID string
+}
+
+// stopTimers stops d's pending publications (s.mu held).
+func (d *document) stopTimers() {
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	if d.wholeTimer != nil {
+		d.wholeTimer.Stop()
+	}
 }
 
 // progressAfter bounds how long a document being edited goes without a

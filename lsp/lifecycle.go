@@ -128,9 +128,7 @@ func (s *Server) didOpen(p *protocol.DidOpenTextDocumentParams) {
 	defer s.mu.Unlock()
 	if old := s.docs[u]; old != nil {
 		old.now.Store(-1)
-		if old.timer != nil {
-			old.timer.Stop()
-		}
+		old.stopTimers()
 	}
 	d.fullAt.Store(time.Now().UnixNano())
 	s.docs[u] = d
@@ -203,9 +201,7 @@ func (s *Server) didClose(p *protocol.DidCloseTextDocumentParams) {
 	delete(s.docs, u)
 	if d != nil {
 		d.now.Store(-1)
-		if d.timer != nil {
-			d.timer.Stop()
-		}
+		d.stopTimers()
 	}
 	s.recent = slices.DeleteFunc(s.recent, func(o *document) bool { return o == d })
 	s.mu.Unlock()
@@ -374,7 +370,7 @@ func (s *Server) scheduleEditLocked(d *document, delay time.Duration) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if d.version == v && s.docs[u] == d {
-			d.timer = time.AfterFunc(delay, func() { s.publish(u, v) })
+			d.timer = time.AfterFunc(delay, func() { s.publishLane(u, v) })
 		}
 	})
 }
@@ -399,9 +395,7 @@ func (s *Server) stopTimers() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, d := range s.docs {
-		if d.timer != nil {
-			d.timer.Stop()
-		}
+		d.stopTimers()
 	}
 }
 
@@ -541,7 +535,7 @@ func (s *Server) keepCarry(snap *snapshot) {
 	s.mu.Lock()
 	d := s.docs[snap.uri]
 	parsed := snap.parsed
-	ok := d != nil && d.edit >= snap.edit && snap.edit >= d.carryEdit
+	ok := d != nil && d.edit >= snap.edit && (snap.edit >= d.carryEdit || d.carryLane != nil)
 	if ok && parsed == nil && d.parsedEdit == snap.edit {
 		parsed = d.parsed
 	}
@@ -556,8 +550,31 @@ func (s *Server) keepCarry(snap *snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if snap.edit < d.carryEdit {
-		return // a newer analysis renewed the carry meanwhile
+		if d.carryLane == nil {
+			return // a newer analysis renewed the carry meanwhile
+		}
+		// a lane step of a newer text set the carry: its local rules'
+		// findings stay, the other rules' come from this analysis
+		spans, ok := d.spansSince(snap.edit)
+		if !ok {
+			return
+		}
+		nc := make(ast.Diagnostics, 0, len(d.carry)+len(carry))
+		for _, c := range d.carry {
+			if d.carryLane.Local(c.Rule) {
+				nc = append(nc, c)
+			}
+		}
+		for _, c := range shiftDiags(carry, spans) {
+			if !d.carryLane.Local(c.Rule) {
+				nc = append(nc, c)
+			}
+		}
+		d.carry = nc
+		d.fullAt.Store(time.Now().UnixNano())
+		return
 	}
+	d.carryLane = nil
 	if d.edit != snap.edit {
 		// an analysis of an older text (see superseded): its findings
 		// moved past the edits since, dropped where an edit touched them
@@ -841,4 +858,5 @@ func (s *Server) touch(d *document) {
 	s.recent = slices.Delete(s.recent, 0, 1)
 	old.snap.Store(nil)
 	old.tree, old.treeLog = nil, nil // the same tree: the next analysis parses whole
+	old.lane = nil
 }

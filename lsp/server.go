@@ -31,6 +31,11 @@ type Options struct {
 	// Debounce delays diagnostics after a change; 0 means DefaultDebounce
 	// and a negative value publishes at once.
 	Debounce time.Duration
+	// FullDelay is the quiet time after the last edit of a large document
+	// before the whole analysis runs when the edits are answered by the
+	// local lane (lane.go): 0 means DefaultFullDelay, a negative value no
+	// lane (the whole analysis after every edit).
+	FullDelay time.Duration
 	// Log receives the server log (never the protocol stream); nil discards.
 	Log io.Writer
 	// Env looks up environment variables for configuration discovery
@@ -71,6 +76,8 @@ type Options struct {
 	// tookOver, when set, is called (tests) after each full analysis whose
 	// local rules ran over the edited target only (lint.Reuse).
 	tookOver func(u string)
+	// laned, when set (tests), is called after each lane step.
+	laned func(u string)
 }
 
 // quickMinSize is the document size from which edits get a quick

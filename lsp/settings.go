@@ -13,12 +13,15 @@ import (
 //
 //	{"server": {"debounceMs": 25}, "env": {"K": "v"}, "skillscriptHome": "/path"}
 //
-// server.debounceMs replaces Options.Debounce (0: none); env entries and
+// server.debounceMs replaces Options.Debounce (0: none);
+// server.fullAnalysisDelayMs replaces Options.FullDelay (0 or negative: the
+// whole analysis after every edit, no local lane); env entries and
 // skillscriptHome (as SKILLSCRIPT_HOME) override the environment that
 // configuration discovery reads.
 type settings struct {
 	Server struct {
-		DebounceMs *int `json:"debounceMs"`
+		DebounceMs          *int `json:"debounceMs"`
+		FullAnalysisDelayMs *int `json:"fullAnalysisDelayMs"`
 	} `json:"server"`
 	Env             map[string]string `json:"env"`
 	SkillscriptHome string            `json:"skillscriptHome"`
@@ -28,6 +31,8 @@ type settings struct {
 type liveSettings struct {
 	mu       sync.Mutex
 	debounce *time.Duration
+	// fullDelay replaces Options.FullDelay (0 or negative: no lane)
+	fullDelay *time.Duration
 	env      map[string]string
 }
 
@@ -39,6 +44,11 @@ func (l *liveSettings) set(st settings) {
 	if st.Server.DebounceMs != nil {
 		d := time.Duration(*st.Server.DebounceMs) * time.Millisecond
 		l.debounce = &d
+	}
+	l.fullDelay = nil
+	if st.Server.FullAnalysisDelayMs != nil {
+		d := time.Duration(*st.Server.FullAnalysisDelayMs) * time.Millisecond
+		l.fullDelay = &d
 	}
 	l.env = maps.Clone(st.Env)
 	if st.SkillscriptHome != "" {
