@@ -218,10 +218,17 @@ func TestEditsMatchFromScratch(t *testing.T) {
 		opts Options
 	}{
 		// every document takes the quick path; a debounce of 2 ms lets
-		// some analyses start and be superseded
-		{"quick-debounced", Options{Debounce: 2 * time.Millisecond, quickMin: 1}},
-		{"quick-at-once", Options{Debounce: -1, quickMin: 1}},
-		{"default", Options{Debounce: 2 * time.Millisecond}},
+		// some analyses start and be superseded; the whole analysis after
+		// every edit (no local lane)
+		{"quick-debounced", Options{Debounce: 2 * time.Millisecond, quickMin: 1, FullDelay: -1}},
+		{"quick-at-once", Options{Debounce: -1, quickMin: 1, FullDelay: -1}},
+		{"default", Options{Debounce: 2 * time.Millisecond, FullDelay: -1}},
+		// the local lane answers edits inside one target, the whole
+		// analysis follows 5 ms after the last edit (or 1 s after the last
+		// whole result), so that edits land in every phase
+		{"lane", Options{Debounce: 2 * time.Millisecond, quickMin: 1, FullDelay: 5 * time.Millisecond}},
+		// the default delay: fewer whole analyses, longer lane chains
+		{"lane-default-delay", Options{Debounce: 2 * time.Millisecond, quickMin: 1}},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			dir := benchWorkspace(t, 5)
@@ -231,8 +238,9 @@ func TestEditsMatchFromScratch(t *testing.T) {
 			var mu sync.Mutex
 			full := map[string][]protocol.Diagnostic{} // "uri@version" -> its full publication
 			opts := mode.opts
-			var spliced, tookOver atomic.Int64
+			var spliced, tookOver, laned atomic.Int64
 			opts.spliced = func(string) { spliced.Add(1) }
+			opts.laned = func(string) { laned.Add(1) }
 			opts.tookOver = func(string) { tookOver.Add(1) }
 			opts.sent = func(u string, v int32, isFull bool, diags []protocol.Diagnostic) {
 				if isFull {
@@ -341,8 +349,17 @@ func TestEditsMatchFromScratch(t *testing.T) {
 				}
 				compare(40)
 			}
-			t.Logf("%d full analyses parsed incrementally, %d ran the local rules over the edited target only",
-				spliced.Load(), tookOver.Load())
+			t.Logf("%d full analyses parsed incrementally, %d ran the local rules over the edited target only, %d edits answered by the local lane",
+				spliced.Load(), tookOver.Load(), laned.Load())
+			if lane := mode.opts.FullDelay >= 0; lane {
+				if laned.Load() == 0 {
+					t.Errorf("no edit was answered by the local lane")
+				}
+				return // whole analyses mostly follow edits of several targets
+			}
+			if laned.Load() > 0 {
+				t.Errorf("%d lane steps with the lane off", laned.Load())
+			}
 			if spliced.Load() == 0 {
 				t.Errorf("no full analysis took the incremental parse")
 			}
