@@ -33,7 +33,7 @@ type liveSettings struct {
 	debounce *time.Duration
 	// fullDelay replaces Options.FullDelay (0 or negative: no lane)
 	fullDelay *time.Duration
-	env      map[string]string
+	env       map[string]string
 }
 
 // set replaces the settings.

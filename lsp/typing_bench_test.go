@@ -34,7 +34,10 @@ const typingCadence = 60 * time.Millisecond
 // didChange to the first publication holding its undeclared-var finding
 // (find-*), and to the first publication of its version (first-*). The
 // server CPU is user+system time from the first edit until every finding
-// arrived, divided by the edits.
+// arrived, divided by the edits (cpu-ms/edit), and until the last
+// publication, which is the whole-file analysis of the last version
+// (cpu-all-ms/edit); whole-after-ms is the time from the last edit to that
+// publication.
 func benchExtTyping(b *testing.B, n int, args ...string) {
 	dir := benchWorkspace(b, 50)
 	text := realisticSkill("main", n, 50)
@@ -100,6 +103,24 @@ func benchExtTyping(b *testing.B, n int, args ...string) {
 			time.Sleep(5 * time.Millisecond)
 		}
 		cpu1, rss := procStat(b, c.cmd.Process.Pid)
+		// the whole-file analysis of the last version is its last
+		// publication: wait until nothing was published for 1.5 s
+		settle := time.Now().Add(20 * time.Second)
+		var lastPub time.Time
+		var lastV int32
+		for time.Now().Before(settle) {
+			c.mu.Lock()
+			lastPub, lastV = c.diagAt[u], c.diags[u]
+			c.mu.Unlock()
+			if time.Since(lastPub) > 1500*time.Millisecond {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cpu2, _ := procStat(b, c.cmd.Process.Pid)
+		if lastV != edits+1 {
+			b.Fatalf("the last publication is of version %d, not %d", lastV, edits+1)
+		}
 		var find []time.Duration
 		missing := 0
 		mu.Lock()
@@ -121,6 +142,9 @@ func benchExtTyping(b *testing.B, n int, args ...string) {
 		b.ReportMetric(float64(percentile(first, 0.5).Microseconds())/1000, "first-p50-ms")
 		b.ReportMetric(float64(percentile(first, 0.99).Microseconds())/1000, "first-p99-ms")
 		b.ReportMetric(float64((cpu1-cpu0).Microseconds())/1000/edits, "cpu-ms/edit")
+		// with the whole analysis after the last edit
+		b.ReportMetric(float64((cpu2-cpu0).Microseconds())/1000/edits, "cpu-all-ms/edit")
+		b.ReportMetric(float64(lastPub.Sub(sent[edits-1]).Microseconds())/1000, "whole-after-ms")
 		b.ReportMetric(float64(rss)/1024, "rss-MiB")
 	}
 }
@@ -150,6 +174,11 @@ func (c *extClient) firstLatencies(u string, sent []time.Time) []time.Duration {
 
 func BenchmarkExtTyping1000(b *testing.B) { benchExtTyping(b, 1000) }
 func BenchmarkExtTyping5000(b *testing.B) { benchExtTyping(b, 5000) }
+
+// The same without the local lane (the whole analysis after every edit,
+// the behaviour before decision LT1).
+func BenchmarkExtTyping1000NoLane(b *testing.B) { benchExtTyping(b, 1000, "--full-delay", "0") }
+func BenchmarkExtTyping5000NoLane(b *testing.B) { benchExtTyping(b, 5000, "--full-delay", "0") }
 
 // benchTyping is the typing benchmark in process: the same skill and
 // edits as benchExtTyping, one at a time, each timed from its didChange

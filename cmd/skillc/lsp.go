@@ -23,6 +23,7 @@ func lspCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "stdio", Usage: "accepted for editor compatibility (stdio is the only transport)"},
 			&cli.DurationFlag{Name: "debounce", Usage: "delay between the last edit and its full diagnostics (0: none; large files get the parser's findings at once)", Value: lsp.DefaultDebounce},
+			&cli.DurationFlag{Name: "full-delay", Usage: "in large files, quiet time after the last edit before the whole-file analysis when edits inside one target are answered by the local lane (0: the whole analysis after every edit)", Value: lsp.DefaultFullDelay},
 			&cli.StringFlag{Name: "log", Usage: "append the server log to this file instead of stderr"},
 			&cli.StringFlag{Name: "cpuprofile", Hidden: true, EnvVars: []string{"SKILLC_LSP_CPUPROFILE"},
 				Usage: "write a Go CPU profile of the whole session to this file (for measuring the server)"},
@@ -61,11 +62,16 @@ func lspCommand() *cli.Command {
 			if debounce == 0 {
 				debounce = -1 // --debounce 0: none (Options' zero value is the default)
 			}
+			fullDelay := c.Duration("full-delay")
+			if fullDelay <= 0 {
+				fullDelay = -1 // --full-delay 0: no lane (Options' zero value is the default)
+			}
 			err = lsp.Serve(ctx, lsp.StdioConn(os.Stdin, os.Stdout), lsp.Options{
-				Debounce: debounce,
-				Log:      logw,
-				Env:      os.LookupEnv,
-				Home:     home,
+				Debounce:  debounce,
+				FullDelay: fullDelay,
+				Log:       logw,
+				Env:       os.LookupEnv,
+				Home:      home,
 				// the background warm-up of skillc check's tool cache
 				WarmTools: lsp.WarmWith(dialMCP),
 				// skillc.run / skillc.test run this binary

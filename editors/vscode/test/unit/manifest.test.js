@@ -85,7 +85,7 @@ test('the word pattern keeps dashed target names whole', () => {
 
 test('settings, defaults and commands for the language server are contributed', () => {
   const props = pkg.contributes.configuration.properties;
-  for (const k of ['skillc.path', 'skillc.serverArgs', 'skillc.env', 'skillc.skillscriptHome', 'skillc.server.debounceMs']) {
+  for (const k of ['skillc.path', 'skillc.serverArgs', 'skillc.env', 'skillc.skillscriptHome', 'skillc.server.debounceMs', 'skillc.server.fullAnalysisDelayMs']) {
     assert.ok(props[k], `setting ${k}`);
   }
   const defaults = pkg.contributes.configurationDefaults['[skillscript]'];
