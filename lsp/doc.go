@@ -34,7 +34,11 @@
 // quickMinBytes or more first gets the parser's findings of the new text
 // (re-parsing only the edited target when one edit falls inside one,
 // reparse.go) plus the last full analysis's rule findings moved past the
-// edit, then the full analysis; an analysis whose text an edit replaced stops at its next checkpoint
+// edit, then after the debounce either a local lane step (lane.go: an
+// edit inside one target is answered by checking that target alone and
+// running the local rules over it, the whole-file analysis following when
+// typing pauses for Options.FullDelay, at the latest 1 s after the last
+// one) or, when no lane step applies, the full analysis; an analysis whose text an edit replaced stops at its next checkpoint
 // (before the parse, before each rule: lint.Options.Stop) instead of
 // running to the end. Opening holds an analysis slot from the quick
 // parse to the full analysis, so a burst of opens keeps at most
