@@ -191,15 +191,7 @@ func (in *incr) run(r *Rule, p *Pass, ds *ast.Diagnostics) {
 	start := len(*ds)
 	prev, have := ast.Diagnostics(nil), false
 	if in.ok {
-		prev, have = in.r.Prev.raw[r.ID]
-		if have {
-			for _, d := range prev {
-				if !in.movable(d) {
-					have = false
-					break
-				}
-			}
-		}
+		prev, have = in.takeOver(r.ID)
 	}
 	if !have {
 		r.Run(p)
@@ -227,6 +219,50 @@ func (in *incr) run(r *Rule, p *Pass, ds *ast.Diagnostics) {
 	}
 	*ds = out
 	in.keep(r.ID, (*ds)[start:])
+}
+
+// takeOver returns the previous findings of rule id to take over: all
+// but those about E (inside it in the previous text: the rule finds them
+// again), each movable; ok is false when there are none recorded or one
+// is not movable.
+func (in *incr) takeOver(id string) (ast.Diagnostics, bool) {
+	prev, ok := in.r.Prev.raw[id]
+	if !ok {
+		return nil, false
+	}
+	n := 0
+	for _, d := range prev {
+		if in.inside(d.Range) {
+			continue
+		}
+		if !in.movable(d) {
+			return nil, false
+		}
+		n++
+	}
+	if n == len(prev) {
+		return prev, true
+	}
+	out := make(ast.Diagnostics, 0, n)
+	for _, d := range prev {
+		if !in.inside(d.Range) {
+			out = append(out, d)
+		}
+	}
+	return out, true
+}
+
+// inside reports whether r of the previous text lies inside E, off its
+// ends (an empty range on an end may belong to the neighbour).
+func (in *incr) inside(r ast.Range) bool {
+	if !r.From.IsValid() || !r.To.IsValid() {
+		return false
+	}
+	f, t := r.From.Offset(), r.To.Offset()
+	if f == t {
+		return f > in.r.From && f < in.r.OldTo
+	}
+	return f >= in.r.From && t <= in.r.OldTo
 }
 
 // movable reports whether a previous finding lies outside E and points

@@ -99,14 +99,8 @@ func Lane(prev *Kept, src []byte, lines *ast.LineTable, from, oldTo, newTo int, 
 		if _, on := opts.severity(rule.ID, rule.Severity); !on {
 			continue
 		}
-		pr, have := prev.raw[rule.ID]
-		if !have {
+		if _, have := in.takeOver(rule.ID); !have {
 			return nil, nil, false
-		}
-		for _, d := range pr {
-			if !in.movable(d) {
-				return nil, nil, false
-			}
 		}
 		p := &Pass{File: lf, Info: info, Ctx: ctx, rule: rule, st: st, diags: &ds}
 		in.run(rule, p, &ds)
