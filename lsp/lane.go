@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"runtime/debug"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -70,8 +71,15 @@ func (s *Server) publishLane(u string, v int32) {
 
 // laneStep answers version v of u with a lane step; it reports false when
 // none applies (the caller runs the whole analysis), true when it
-// published or there is nothing left to publish for v.
-func (s *Server) laneStep(u string, v int32) bool {
+// published or there is nothing left to publish for v. A panic of the
+// step is logged and answered by the whole analysis.
+func (s *Server) laneStep(u string, v int32) (done bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logf("panic in the local lane of %s: %v\n%s", u, r, debug.Stack())
+			done = false
+		}
+	}()
 	s.mu.Lock()
 	d := s.docs[u]
 	if d == nil || d.version != v || d.fullVersion >= v {
