@@ -171,7 +171,11 @@ func (s *Server) armWholeLocked(d *document) {
 		d.wholeTimer.Stop()
 	}
 	wait := s.fullDelay()
-	if stale := time.Until(time.Unix(0, d.fullAt.Load()).Add(fullMaxStale)); stale < wait {
+	maxStale := fullMaxStale
+	if s.opts.maxStale > 0 {
+		maxStale = s.opts.maxStale
+	}
+	if stale := time.Until(time.Unix(0, d.fullAt.Load()).Add(maxStale)); stale < wait {
 		wait = max(stale, 0)
 	}
 	u := d.uri

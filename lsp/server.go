@@ -78,6 +78,8 @@ type Options struct {
 	tookOver func(u string)
 	// laned, when set (tests), is called after each lane step.
 	laned func(u string)
+	// maxStale overrides fullMaxStale when positive (tests).
+	maxStale time.Duration
 }
 
 // quickMinSize is the document size from which edits get a quick
