@@ -68,11 +68,11 @@ func TestStem(t *testing.T) {
 func TestBodyField(t *testing.T) {
 	filler := strings.Repeat("step ", maxBodyWords)
 	recs := []*registry.Record{
-		{ID: "project/body", Name: "body", Kind: registry.KindPackage, Description: "Finds leaks.", Body: "# Leaks\n\nFinds leaks in apps.\n\n## Causes\n\nWhen deinit is never called, look for a retain cycle.\n"},
+		withBody(&registry.Record{ID: "project/body", Name: "body", Kind: registry.KindPackage, Description: "Finds leaks."}, "# Leaks\n\nFinds leaks in apps.\n\n## Causes\n\nWhen deinit is never called, look for a retain cycle.\n"),
 		{ID: "project/desc", Name: "desc", Kind: registry.KindPackage, Description: "Explains why deinit is never called."},
-		{ID: "project/late", Name: "late", Kind: registry.KindPackage, Description: "Long.", Body: "Long.\n\n" + filler + "deinit\n"},
-		{ID: "project/script", Name: "script", Kind: registry.KindScript, Description: "A script.", Body: "deinit\n"},
-		{ID: "project/other", Name: "other", Kind: registry.KindPackage, Description: "Nothing in common.", Body: "Nothing here either.\n"},
+		withBody(&registry.Record{ID: "project/late", Name: "late", Kind: registry.KindPackage, Description: "Long."}, "Long.\n\n"+filler+"deinit\n"),
+		withBody(&registry.Record{ID: "project/script", Name: "script", Kind: registry.KindScript, Description: "A script."}, "deinit\n"),
+		withBody(&registry.Record{ID: "project/other", Name: "other", Kind: registry.KindPackage, Description: "Nothing in common."}, "Nothing here either.\n"),
 	}
 	ix, _ := buildIndex(context.Background(), recs, 1, DefaultConfig().Weights, analyze)
 	hits, _ := ix.search(context.Background(), []string{"deinit"}, 10)
@@ -130,8 +130,8 @@ func TestFirstWords(t *testing.T) {
 // metadata.tags.
 func TestFrontmatterTags(t *testing.T) {
 	recs := []*registry.Record{
-		{ID: "project/list", Name: "list", Kind: registry.KindPackage, Description: "Trains models.", Frontmatter: map[string]any{"tags": []any{"Distributed Training", 3}}},
-		{ID: "project/str", Name: "str", Kind: registry.KindPackage, Description: "Serves models.", Frontmatter: map[string]any{"tags": "inference, vLLM"}},
+		withFrontmatter(&registry.Record{ID: "project/list", Name: "list", Kind: registry.KindPackage, Description: "Trains models."}, map[string]any{"tags": []any{"Distributed Training", 3}}),
+		withFrontmatter(&registry.Record{ID: "project/str", Name: "str", Kind: registry.KindPackage, Description: "Serves models."}, map[string]any{"tags": "inference, vLLM"}),
 		{ID: "project/none", Name: "none", Kind: registry.KindPackage, Description: "Nothing in common."},
 	}
 	ix, _ := buildIndex(context.Background(), recs, 1, DefaultConfig().Weights, analyze)

@@ -322,12 +322,12 @@ func parsePackage(abs string, opts Options) *Record {
 	if err != nil {
 		return nil
 	}
-	rec := &Record{Kind: KindPackage, Root: abs, Location: s.Path, Diags: ds, Src: s.Src}
-	rec.Name, rec.Description, rec.Frontmatter, rec.Body = s.Name, s.Description, s.Frontmatter, s.Body
+	rec := &Record{Kind: KindPackage, Root: abs, Location: s.Path, diags: ds, src: s.Src}
+	rec.Name, rec.Description, rec.frontmatter, rec.body = s.Name, s.Description, s.Frontmatter, s.Body
 	rec.Loadable = s.Loadable
 	rec.Status = s.Metadata["status"]
 	rec.Tags, _ = agentskills.SplitTools(s.Metadata["tags"])
-	rec.Class, rec.Domain, rec.Headings = s.Class, s.Metadata["domain"], markdownHeadings(s.Body)
+	rec.Class, rec.Domain, rec.headings = s.Class, s.Metadata["domain"], markdownHeadings(s.Body)
 	rec.Requires = strings.Fields(s.Metadata["requires"])
 	rec.Env = strings.Fields(s.Metadata["env"])
 	for _, d := range ds {
@@ -359,7 +359,7 @@ func indexScript(c candidate) (*Record, ast.Diagnostics) {
 	}
 	u := workspace.Parse(abs, src)
 	f := u.File
-	rec.Src, rec.Diags = src, u.Parsed
+	rec.src, rec.diags = src, u.Parsed
 	fillScript(rec, f)
 	if rec.Name == "" {
 		rec.Name = strings.TrimSuffix(filepath.Base(abs), ".skill.md")
@@ -380,7 +380,7 @@ func fillScript(rec *Record, f *ast.File) {
 			fm[h.Key.Name] = h.Value
 		}
 	}
-	rec.Frontmatter = fm
+	rec.frontmatter = fm
 	con := &Contract{Type: "procedural"}
 	if h := f.Header(ast.HeaderDescription); h != nil {
 		rec.Description = strings.TrimSpace(h.Value)
@@ -432,7 +432,7 @@ func fillScript(rec *Record, f *ast.File) {
 	sort.Strings(rec.Tools)
 	for _, t := range f.Targets {
 		if t.Name != nil {
-			rec.Headings = append(rec.Headings, t.Name.Name)
+			rec.headings = append(rec.headings, t.Name.Name)
 		}
 	}
 }

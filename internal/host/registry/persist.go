@@ -590,7 +590,7 @@ func (l *lazySrc) load() {
 		if err != nil {
 			l.fm, l.heads, l.diags, l.loadedSrc, l.loadedBody = nil, nil, nil, nil, ""
 			if rec := parsePackage(l.root, l.src.opts); rec != nil {
-				l.fm, l.heads, l.diags, l.loadedSrc, l.loadedBody = rec.Frontmatter, rec.Headings, rec.Diags, rec.Src, rec.Body
+				l.fm, l.heads, l.diags, l.loadedSrc, l.loadedBody = rec.frontmatter, rec.headings, rec.diags, rec.src, rec.body
 			}
 			return
 		}

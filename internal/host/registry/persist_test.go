@@ -120,7 +120,7 @@ func TestCacheFile(t *testing.T) {
 // record parsed from its package holds).
 func read(r *Record) *Record {
 	cp := *r
-	cp.Src, cp.Body, cp.Frontmatter, cp.Headings, cp.Diags, cp.lazy = r.Source(), r.Text(), r.FrontmatterMap(), r.HeadingTexts(), r.Diagnostics(), nil
+	cp.src, cp.body, cp.frontmatter, cp.headings, cp.diags, cp.lazy = r.Source(), r.Text(), r.FrontmatterMap(), r.HeadingTexts(), r.Diagnostics(), nil
 	return &cp
 }
 
@@ -151,15 +151,15 @@ func TestCacheFileRecords(t *testing.T) {
 	}
 	var diags, class, typed bool
 	for i := range a {
-		if b[i].lazy == nil || b[i].Src != nil || b[i].Body != "" || b[i].Frontmatter != nil || b[i].Headings != nil || b[i].Diags != nil {
+		if b[i].lazy == nil || b[i].src != nil || b[i].body != "" || b[i].frontmatter != nil || b[i].headings != nil || b[i].diags != nil {
 			t.Errorf("%s from the cache has its source or extras read at load", a[i].ID)
 		}
 		if !reflect.DeepEqual(a[i], read(b[i])) {
 			t.Errorf("%s from the cache differs:\n%+v\nparsed:\n%+v", a[i].ID, b[i], a[i])
 		}
-		diags = diags || len(a[i].Diags) > 0
+		diags = diags || len(a[i].Diagnostics()) > 0
 		class = class || a[i].Class != nil
-		typed = typed || a[i].Frontmatter["limits"] != nil
+		typed = typed || a[i].FrontmatterMap()["limits"] != nil
 	}
 	if !diags || !class || !typed {
 		t.Errorf("the tree does not exercise the file: diagnostics %v, classification %v, typed frontmatter %v", diags, class, typed)
@@ -208,7 +208,7 @@ func TestCacheFileSourcesLater(t *testing.T) {
 	second.Refresh()
 	for _, name := range []string{"alpha", "beta"} {
 		r, ok := second.Lookup(name)
-		if !ok || r.Text() != want[name].Body || string(r.Source()) != string(want[name].Src) {
+		if !ok || r.Text() != want[name].Text() || string(r.Source()) != string(want[name].Source()) {
 			t.Errorf("%s after a save: body %q, source %q", name, r.Text(), r.Source())
 		}
 	}
@@ -222,10 +222,10 @@ func TestCacheFileSourcesLater(t *testing.T) {
 	third.cache.mu.Lock()
 	third.cache.src.close()
 	third.cache.mu.Unlock()
-	if cp.Text() != want["alpha"].Body || string(cp.Source()) != string(want["alpha"].Src) {
+	if cp.Text() != want["alpha"].Text() || string(cp.Source()) != string(want["alpha"].Source()) {
 		t.Errorf("alpha with its cache file closed: body %q, source %q", cp.Text(), cp.Source())
 	}
-	if !reflect.DeepEqual(cp.FrontmatterMap(), want["alpha"].Frontmatter) || !reflect.DeepEqual(cp.HeadingTexts(), want["alpha"].Headings) || !reflect.DeepEqual(cp.Diagnostics(), want["alpha"].Diags) {
+	if !reflect.DeepEqual(cp.FrontmatterMap(), want["alpha"].FrontmatterMap()) || !reflect.DeepEqual(cp.HeadingTexts(), want["alpha"].HeadingTexts()) || !reflect.DeepEqual(cp.Diagnostics(), want["alpha"].Diagnostics()) {
 		t.Errorf("alpha's extras with its cache file closed: %v %v %v", cp.FrontmatterMap(), cp.HeadingTexts(), cp.Diagnostics())
 	}
 }

@@ -50,7 +50,7 @@ func TestRealPackages(t *testing.T) {
 			loadable := 0
 			for _, rec := range r.All() {
 				dir := filepath.Base(filepath.Dir(rec.Location))
-				for _, d := range rec.Diags {
+				for _, d := range rec.Diagnostics() {
 					if d.Severity == ast.Error {
 						errs = append(errs, dir+" "+d.Rule)
 					}
@@ -103,7 +103,7 @@ func TestCacheFileRealPackages(t *testing.T) {
 		if !reflect.DeepEqual(a[i], read(b[i])) {
 			t.Errorf("%s from the cache differs:\n%+v\nparsed:\n%+v", a[i].ID, b[i], a[i])
 		}
-		for _, d := range a[i].Diags {
+		for _, d := range a[i].Diagnostics() {
 			if d.Fixes != nil || d.Related != nil {
 				fixes++
 			} else {

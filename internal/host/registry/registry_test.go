@@ -299,7 +299,7 @@ func TestUnloadableDoesNotClaimName(t *testing.T) {
 			continue
 		}
 		broken++
-		if !rec.Diags.HasErrors() {
+		if !rec.Diagnostics().HasErrors() {
 			t.Errorf("unloadable %s has no error of its own", rec.Location)
 		}
 		if rec.ShadowedBy != "" {
