@@ -154,13 +154,16 @@ func (sp *Spool) begin(r *Run, source string) (*spoolFile, error) {
 	return w, nil
 }
 
-// write appends one record and its newline in a single write (an
-// Encoder writes its buffer at once), so a killed process leaves whole
-// lines only (a torn last line is ignored on import). Encoding straight
-// into the encoder's buffer saves the two copies of the record (the
-// source of a large skill) that Marshal and the appended newline made.
+// write appends one record and its newline in a single write, so a
+// killed process leaves whole lines only (a torn last line is ignored on
+// import). The record is encoded by appendSpoolLine (the bytes
+// encoding/json's Encoder wrote) into one buffer sized for the source.
 func (w *spoolFile) write(l spoolLine) error {
-	if err := json.NewEncoder(w.f).Encode(l); err != nil {
+	b, err := appendSpoolLine(make([]byte, 0, len(l.Source)+len(l.Source)/16+1024), l)
+	if err == nil {
+		_, err = w.f.Write(b)
+	}
+	if err != nil {
 		return fmt.Errorf("trace spool: %w", err)
 	}
 	return nil
