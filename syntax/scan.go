@@ -233,6 +233,17 @@ func (p *parser) logical(i, from, width int) (end, last int) {
 					pos += 2
 				}
 			case q != 0:
+				// step over the bytes that neither end the string nor
+				// start an escape or a substitution (a long literal)
+				for c != '\\' && c != q && c != '$' {
+					if pos++; pos == le {
+						break
+					}
+					c = src[pos]
+				}
+				if pos == le {
+					continue
+				}
 				if c == '\\' {
 					pos++
 				} else if c == q {
