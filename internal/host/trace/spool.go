@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
@@ -91,7 +92,9 @@ func (sp *Spool) ExecParsed(ctx context.Context, r eval.Runner, meta Run, file s
 		now = time.Now
 	}
 	prepareRun(&meta, r, file, src, f, inputs, secrets, now)
-	w, err := sp.begin(&meta, string(src))
+	// the begin record only encodes the source during this call, and
+	// src is not changed meanwhile: no copy of a large skill's bytes
+	w, err := sp.begin(&meta, unsafe.String(unsafe.SliceData(src), len(src)))
 	if err != nil {
 		return nil, meta.ID, fmt.Errorf("not running %s: %w", meta.Skill, err)
 	}
