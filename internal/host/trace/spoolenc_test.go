@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -48,6 +49,17 @@ func TestSpoolEncoding(t *testing.T) {
 			{Depth: 2, Skill: "s", Target: "run", Op: "shell", Line: -1, StartedAt: t2, Duration: -3 * time.Second, Outcome: "error", ErrorKind: "timeout", Detail: awkward},
 		},
 	}
+	// every field of Run and Op is set in full (and of spoolLine in the
+	// last line): a field added to either is then in the comparison, and
+	// the test fails until appendRun/appendOp write it
+	for _, v := range []any{*full, full.Ops[1]} {
+		rv := reflect.ValueOf(v)
+		for i := range rv.NumField() {
+			if rv.Field(i).IsZero() {
+				t.Fatalf("%s.%s is not set in the test's record: set it", rv.Type().Name(), rv.Type().Field(i).Name)
+			}
+		}
+	}
 	lines := []spoolLine{
 		{},
 		{Run: &Run{ID: "a", Skill: "trivial", ContentHash: "sha256:00", Trigger: "cli", Status: StatusRunning, StartedAt: t0}, Source: "# Skill: s\nrun:\n    emit(text=\"<hi> & ${X}\")\n"},
@@ -62,6 +74,12 @@ func TestSpoolEncoding(t *testing.T) {
 		{Abort: awkward, AbortAt: 1764246645123},
 		{Abort: "context canceled", AbortAt: -1},
 		{Run: full, Source: "s", Finish: full, Calls: []ToolCall{{Connector: "c"}}, Abort: "x", AbortAt: 7},
+	}
+	all := reflect.ValueOf(lines[len(lines)-1])
+	for i := range all.NumField() {
+		if all.Field(i).IsZero() {
+			t.Fatalf("spoolLine.%s is not set in the test's last record: set it", all.Type().Field(i).Name)
+		}
 	}
 	for i, l := range lines {
 		var want bytes.Buffer
