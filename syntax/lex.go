@@ -358,6 +358,10 @@ func (l *stmtLexer) quoted(q byte) {
 	l.p++
 	for l.p < l.end {
 		c := l.src[l.p]
+		if c != '\\' && c != '\n' && c != q && c != '$' {
+			l.p++ // nothing else in a string needs a look (a long literal)
+			continue
+		}
 		switch {
 		case c == '\\':
 			l.p += 2

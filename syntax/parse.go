@@ -156,7 +156,7 @@ func (p *parser) topLine(i int) int {
 	case strings.HasPrefix(text, "else") && reElse().MatchString(text):
 		return p.targetElse(i)
 	}
-	if rest, ok := targetHeaderRest(text); ok && reDepList().MatchString(rest) && p.nextIsIndented(i) {
+	if rest, ok := targetHeaderRest(text); ok && isDepList(rest) && p.nextIsIndented(i) {
 		p.closeTemplate()
 		return p.target(i)
 	}

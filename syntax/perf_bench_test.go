@@ -30,3 +30,7 @@ func BenchmarkParseBig(b *testing.B) { benchParseBig(b, benchinput.Shared(b, "bi
 
 // BenchmarkParseBigOwn parses the in-repository skill of the same shape.
 func BenchmarkParseBigOwn(b *testing.B) { benchParseBig(b, benchinput.Big(14000)) }
+
+// BenchmarkParseLoopOwn parses the loop skill of the whole-process
+// benchmark (issue 25): one 110 kB string literal, a scan inside quotes.
+func BenchmarkParseLoopOwn(b *testing.B) { benchParseBig(b, benchinput.Loop(20000)) }

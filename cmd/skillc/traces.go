@@ -44,6 +44,7 @@ func databaseFlag() cli.Flag { return skillcli.DatabaseFlag() }
 type parsedSkill struct {
 	f    *ast.File
 	info *check.Info
+	hash string // contract.ContentHashOf of the source (the unit's Hash)
 }
 
 func runTraced(ctx context.Context, c *cli.Context, h *ihost.Host, r eval.Runner, name string, src []byte, pre *parsedSkill, inputs map[string]any) (*eval.Result, error) {
@@ -66,8 +67,9 @@ func runTraced(ctx context.Context, c *cli.Context, h *ihost.Host, r eval.Runner
 	meta := trace.Run{Trigger: contract.TriggerCLI, TriggerName: name}
 	if pre == nil {
 		u := workspace.Parse(name, src)
-		pre = &parsedSkill{u.File, u.Info}
+		pre = &parsedSkill{u.File, u.Info, u.Hash}
 	}
+	meta.ContentHash = pre.hash // hashed with the parse; the trace need not hash the source again
 	res, _, err := st.ExecParsed(ctx, r, meta, name, src, pre.f, pre.info, inputs, secretEnv())
 	if sp, ok := st.(*trace.Spool); ok && sp.Crowded(spoolImportAt) {
 		// nobody has read the traces for a long time: import the spool

@@ -22,7 +22,10 @@ func fill(b *testing.B, s *Store, n int) {
 	ctx := context.Background()
 	now := time.Now()
 	for start := 0; start < n; start += 5000 {
-		tx, err := s.db.BeginTx(ctx, nil)
+		if err := s.init(); err != nil { // opens the database, creates the tables
+			b.Fatal(err)
+		}
+		tx, err := s.opened.Load().BeginTx(ctx, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

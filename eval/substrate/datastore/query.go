@@ -70,7 +70,7 @@ func (s *Store) collect(ctx context.Context, query string, args ...any) ([]contr
 	if err := s.init(); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := s.opened.Load().QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("data store query: %w", err)
 	}

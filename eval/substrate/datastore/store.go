@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/skillscript/skillc/eval/contract"
@@ -28,10 +29,14 @@ type Options struct {
 // Store is a SQLite-backed contract.DataStore. It is safe for concurrent
 // use, including by several processes sharing the file.
 type Store struct {
-	db   *sql.DB
 	path string
 	opts Options
-	init func() error // creates the tables, once, on first use
+	// handle opens the database handle once, on first use (a run that
+	// never reads or writes data does not set up database/sql: issue 25);
+	// opened is set once it has (Close reads it).
+	handle func() (*sql.DB, error)
+	opened atomic.Pointer[sql.DB]
+	init   func() error // creates the tables, once, on first use
 }
 
 var _ contract.DataStore = (*Store)(nil)
@@ -70,20 +75,28 @@ func Open(path string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("data store: create directory: %w", err)
 	}
-	db, err := sql.Open("sqlite", dsn(path))
-	if err != nil {
-		return nil, fmt.Errorf("data store: open %s: %w", path, err)
-	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
 	if opts.DefaultLimit <= 0 {
 		opts.DefaultLimit = 20
 	}
-	st := &Store{db: db, path: path, opts: opts}
+	st := &Store{path: path, opts: opts}
+	st.handle = sync.OnceValues(func() (*sql.DB, error) {
+		db, err := sql.Open("sqlite", dsn(path))
+		if err != nil {
+			return nil, fmt.Errorf("data store: open %s: %w", path, err)
+		}
+		st.opened.Store(db)
+		return db, nil
+	})
 	// the tables are created on first use: a run that never reads or
 	// writes data does not pay for opening the database (issue 25)
 	st.init = sync.OnceValue(func() error {
+		db, err := st.handle()
+		if err != nil {
+			return err
+		}
 		if _, err := db.Exec(schema); err != nil {
 			return fmt.Errorf("data store: initialise %s: %w", path, err)
 		}
@@ -107,12 +120,21 @@ func dsn(path string) string {
 // Path returns the database file path.
 func (s *Store) Path() string { return s.path }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database (a store never used has nothing open).
+func (s *Store) Close() error {
+	if db := s.opened.Load(); db != nil {
+		return db.Close()
+	}
+	return nil
+}
 
 // HealthCheck pings the database.
 func (s *Store) HealthCheck(ctx context.Context) error {
-	if err := s.db.PingContext(ctx); err != nil {
+	db, err := s.handle()
+	if err == nil {
+		err = db.PingContext(ctx)
+	}
+	if err != nil {
 		return fmt.Errorf("data store %s: %w", s.path, err)
 	}
 	return nil
@@ -139,7 +161,7 @@ func (s *Store) Write(ctx context.Context, req contract.WriteRequest) (contract.
 		return contract.WriteResult{}, err
 	}
 	now := s.opts.Now().UTC()
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.opened.Load().BeginTx(ctx, nil)
 	if err != nil {
 		return contract.WriteResult{}, fmt.Errorf("data store write: %w", err)
 	}
@@ -203,7 +225,7 @@ func (s *Store) Get(ctx context.Context, id string) (*contract.Record, error) {
 	if err := s.init(); err != nil {
 		return nil, err
 	}
-	row := s.db.QueryRowContext(ctx, `SELECT `+recordCols+`, 0 FROM records r WHERE r.id = ? AND `+liveClause, id, s.opts.Now().UnixMilli())
+	row := s.opened.Load().QueryRowContext(ctx, `SELECT `+recordCols+`, 0 FROM records r WHERE r.id = ? AND `+liveClause, id, s.opts.Now().UnixMilli())
 	rec, err := scanRecord(row)
 	if err == sql.ErrNoRows {
 		return nil, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -202,4 +203,44 @@ func FuzzQueryText(f *testing.F) {
 			t.Fatalf("Query(%q): %v", text, err)
 		}
 	})
+}
+
+// A store that is opened and closed without a data op sets up nothing
+// (no database/sql handle, no file, issue 25); its first op opens the
+// file, and Close closes it.
+func TestStoreOpensOnFirstUse(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "data.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.opened.Load() != nil {
+		t.Error("Open set up the database handle")
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("Close of an unused store: %v", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an unused store made its file: %v", err)
+	}
+	s, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := s.Write(ctx, contract.WriteRequest{Content: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("the first write made no file: %v", err)
+	}
+	if err := s.HealthCheck(ctx); err != nil {
+		t.Error(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, "x"); err == nil {
+		t.Error("a closed store answered")
+	}
 }

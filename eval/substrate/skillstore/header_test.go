@@ -46,3 +46,28 @@ func FuzzHeaderLine(f *testing.F) {
 		}
 	})
 }
+
+// validNamePattern is the expression validName implements.
+var validNamePattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
+
+var validNameSeeds = []string{"", "a", "A9", "_x", "9", ".a", "-a", "a.b-c_d", "a b", "a/b", "é", "a\n", "a.", "a-", "..", "a\x00"}
+
+// validName decides as the expression does.
+func TestValidName(t *testing.T) {
+	for _, s := range validNameSeeds {
+		if got, want := validName(s), validNamePattern.MatchString(s); got != want {
+			t.Errorf("validName(%q) = %v, the expression says %v", s, got, want)
+		}
+	}
+}
+
+func FuzzValidName(f *testing.F) {
+	for _, s := range validNameSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := validName(s), validNamePattern.MatchString(s); got != want {
+			t.Errorf("validName(%q) = %v, the expression says %v", s, got, want)
+		}
+	})
+}

@@ -211,12 +211,13 @@ func (e *enc) record(r *Record) {
 	e.uint(uint64(len(src)))
 	e.bool(tail)
 	e.uint(uint64(len(body)))
-	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.blob[start:], castagnoli))
+	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.blob[start:], castagnoli()))
 }
 
 // castagnoli is the CRC-32C table (computed by the processor on amd64
-// and arm64).
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// and arm64), made on first use: building it at package init cost every
+// skillc process ~0.2 ms, though only the registry's index files use it.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // diag writes a diagnostic; its lists keep nil apart from empty.
 func (e *enc) diag(d *ast.Diagnostic) {
@@ -579,7 +580,7 @@ func (l *lazySrc) loadExtra() { l.load() }
 func (l *lazySrc) load() {
 	l.once.Do(func() {
 		b, err := l.src.readAt(l.off, l.n)
-		if err == nil && crc32.Checksum(b, castagnoli) != l.crc {
+		if err == nil && crc32.Checksum(b, castagnoli()) != l.crc {
 			err = errDamaged
 		}
 		if err == nil {
@@ -631,7 +632,7 @@ func readMeta(f *os.File) (string, int64, int64, error) {
 	// 5,000 real packages), summed on the way
 	var sb strings.Builder
 	sb.Grow(int(n))
-	h := crc32.New(castagnoli)
+	h := crc32.New(castagnoli())
 	buf := make([]byte, min(max(int64(n), 1), 1<<20))
 	if _, err := io.CopyBuffer(&sb, io.TeeReader(io.NewSectionReader(f, base, int64(n)), h), buf); err != nil || sb.Len() != int(n) || h.Sum32() != sum {
 		return "", 0, 0, errDamaged
@@ -810,7 +811,7 @@ func (c *cache) save(file, opts string, live, scanned map[string]bool) error {
 		old.close()
 	}
 	head := binary.LittleEndian.AppendUint64([]byte(cacheMagic), uint64(len(e.b)+tail.Len()))
-	head = binary.LittleEndian.AppendUint32(head, crc32.Update(crc32.Checksum(e.b, castagnoli), castagnoli, tail.Bytes()))
+	head = binary.LittleEndian.AppendUint32(head, crc32.Update(crc32.Checksum(e.b, castagnoli()), castagnoli(), tail.Bytes()))
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@ package trace
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"path/filepath"
 	"testing"
 	"time"
@@ -89,4 +91,44 @@ func BenchmarkSpoolWrite(b *testing.B) {
 		}
 		w.close()
 	}
+}
+
+// BenchmarkSpoolEncode encodes the two records of one traced run of the
+// loop skill (begin with the 110 kB source, finish with four ops) with
+// the spool's encoder and, for comparison, with encoding/json's Encoder
+// (what the spool used before SU1). Neither includes encoding/json's
+// first-use cost of building its reflection encoders, which a fresh
+// skillc process paid once.
+func BenchmarkSpoolEncode(b *testing.B) {
+	src := string(benchinput.Loop(20000))
+	t0 := time.Now()
+	ops := make([]Op, 4)
+	for i := range ops {
+		ops[i] = Op{Skill: "s", Target: "run", Op: "shell", Line: i + 3, StartedAt: t0, Duration: time.Millisecond, Outcome: OutcomeOK}
+	}
+	res := &eval.Result{Status: "ok", Outputs: eval.Outputs{Text: "done"}}
+	begin := spoolLine{Run: &Run{ID: NewID(), Skill: "s", ContentHash: "h", Status: StatusRunning, StartedAt: t0, Inputs: map[string]any{}}, Source: src}
+	finish := spoolLine{Finish: finishRecord(res, ops, t0.Add(time.Millisecond))}
+	b.Run("spool", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, l := range []spoolLine{begin, finish} {
+				if _, err := appendSpoolLine(make([]byte, 0, len(l.Source)+len(l.Source)/16+1024), l); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, l := range []spoolLine{begin, finish} {
+				if err := json.NewEncoder(io.Discard).Encode(l); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }

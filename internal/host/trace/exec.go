@@ -34,11 +34,14 @@ const finishTimeout = 10 * time.Second
 // recording hooks r.Progress, keeping any hook r already has.
 func (s *Store) Exec(ctx context.Context, r eval.Runner, meta Run, file string, src []byte, inputs map[string]any, secrets []string) (*eval.Result, string, error) {
 	u := workspace.Parse(file, src) // the evaluator only reads the unit's tree and facts
+	meta.ContentHash = u.Hash       // the unit hashed src already
 	return s.ExecParsed(ctx, r, meta, file, src, u.File, u.Info, inputs, secrets)
 }
 
 // ExecParsed is Exec for src already parsed into f and checked into info
-// (a caller that linted the file first need not parse it again).
+// (a caller that linted the file first need not parse it again). A
+// meta.ContentHash already set must be contract.ContentHashOf(src) (the
+// caller's unit hashed it); when empty it is computed.
 func (s *Store) ExecParsed(ctx context.Context, r eval.Runner, meta Run, file string, src []byte, f *ast.File, info *check.Info, inputs map[string]any, secrets []string) (*eval.Result, string, error) {
 	if s == nil {
 		if meta.ID == "" {
@@ -117,7 +120,9 @@ func prepareRun(meta *Run, r eval.Runner, file string, src []byte, f *ast.File, 
 	if meta.Skill == "" {
 		meta.Skill = strings.TrimSuffix(filepath.Base(file), ".skill.md")
 	}
-	meta.ContentHash = contract.ContentHashOf(src)
+	if meta.ContentHash == "" {
+		meta.ContentHash = contract.ContentHashOf(src)
+	}
 	meta.Inputs = RedactInputs(inputs, secrets)
 	meta.StartedAt = now()
 	meta.Mechanical = meta.Mechanical || r.Mechanical

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
@@ -91,7 +92,9 @@ func (sp *Spool) ExecParsed(ctx context.Context, r eval.Runner, meta Run, file s
 		now = time.Now
 	}
 	prepareRun(&meta, r, file, src, f, inputs, secrets, now)
-	w, err := sp.begin(&meta, string(src))
+	// the begin record only encodes the source during this call, and
+	// src is not changed meanwhile: no copy of a large skill's bytes
+	w, err := sp.begin(&meta, unsafe.String(unsafe.SliceData(src), len(src)))
 	if err != nil {
 		return nil, meta.ID, fmt.Errorf("not running %s: %w", meta.Skill, err)
 	}
@@ -154,13 +157,16 @@ func (sp *Spool) begin(r *Run, source string) (*spoolFile, error) {
 	return w, nil
 }
 
-// write appends one record and its newline in a single write (an
-// Encoder writes its buffer at once), so a killed process leaves whole
-// lines only (a torn last line is ignored on import). Encoding straight
-// into the encoder's buffer saves the two copies of the record (the
-// source of a large skill) that Marshal and the appended newline made.
+// write appends one record and its newline in a single write, so a
+// killed process leaves whole lines only (a torn last line is ignored on
+// import). The record is encoded by appendSpoolLine (the bytes
+// encoding/json's Encoder wrote) into one buffer sized for the source.
 func (w *spoolFile) write(l spoolLine) error {
-	if err := json.NewEncoder(w.f).Encode(l); err != nil {
+	b, err := appendSpoolLine(make([]byte, 0, len(l.Source)+len(l.Source)/16+1024), l)
+	if err == nil {
+		_, err = w.f.Write(b)
+	}
+	if err != nil {
 		return fmt.Errorf("trace spool: %w", err)
 	}
 	return nil
