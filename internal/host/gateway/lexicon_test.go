@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -324,5 +325,56 @@ func TestSynonymsCountOnce(t *testing.T) {
 	got = search([]*registry.Record{pkg("sheet", "Edits an Excel workbook."), pkg("other", "Nothing in common.")}, "spreadsheet")
 	if len(got) != 1 || got[0] != "sheet" {
 		t.Errorf("spreadsheet finds %v, want sheet", got)
+	}
+}
+
+// TestPhraseSynonymsMatchWhole checks that a phrase synonym matches only
+// a skill holding all of its words: gpu finds the skill about a graphics
+// card, not the one about a card alone; and that a phrase's stop words
+// are not searched (text to speech does not search "to").
+func TestPhraseSynonymsMatchWhole(t *testing.T) {
+	recs := []*registry.Record{
+		{ID: "project/whole", Name: "whole", Kind: registry.KindPackage, Description: "Picks a graphics card."},
+		{ID: "project/part", Name: "part", Kind: registry.KindPackage, Description: "Prints a card."},
+		{ID: "project/to", Name: "to", Kind: registry.KindPackage, Description: "Goes to town."},
+	}
+	ix, _ := buildIndex(context.Background(), recs, 1, DefaultConfig().Weights, analyze)
+	for term, want := range map[string]string{"gpu": "whole", "tts": ""} {
+		hits, _ := ix.search(context.Background(), []string{term}, 10)
+		var got []string
+		for _, h := range hits {
+			got = append(got, h.rec.Name)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s finds %q, want %q", term, got, want)
+		}
+	}
+}
+
+// TestSynonymIDFShare checks that a synonym commoner than the typed word
+// counts at the share of the typed word's IDF its own IDF makes up: for
+// "iphone" (one skill) a skill saying only "iOS" (five skills) scores
+// idf(iphone) × sat(0.6 × idf(ios)/idf(iphone) × tf), not sat(0.6 × tf).
+func TestSynonymIDFShare(t *testing.T) {
+	recs := []*registry.Record{{ID: "project/typed", Name: "aa", Kind: registry.KindPackage, Description: "Handles iPhone."}}
+	for _, n := range []string{"bb", "cc", "dd", "ee", "ff"} {
+		recs = append(recs, &registry.Record{ID: "project/" + n, Name: n, Kind: registry.KindPackage, Description: "Handles iOS."})
+	}
+	w := DefaultConfig().Weights
+	w.BM25Name = 0 // the fields but the description play no part
+	ix, _ := buildIndex(context.Background(), recs, 1, w, analyze)
+	hits, _ := ix.search(context.Background(), []string{"iphone"}, 10)
+	if len(hits) != len(recs) || hits[0].rec.Name != "aa" {
+		t.Fatalf("iphone finds %v", hits)
+	}
+	n := float64(len(recs))
+	tf := w.BM25Description // every description has the same length
+	q := w.Lexicon * bm25IDF(n, 5) / bm25IDF(n, 1)
+	want := bm25IDF(n, 1) * q * tf / (bm25K1 + q*tf)
+	if got := hits[1].bm25; math.Abs(got-want) > 1e-9 {
+		t.Errorf("the iOS skill scores %v, want %v", got, want)
+	}
+	if typed := bm25IDF(n, 1) * tf / (bm25K1 + tf); math.Abs(hits[0].bm25-typed) > 1e-9 {
+		t.Errorf("the iPhone skill scores %v, want %v", hits[0].bm25, typed)
 	}
 }
