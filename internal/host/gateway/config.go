@@ -41,6 +41,10 @@ type Weights struct {
 	// Lexicon is the weight of a synonym the lexicon adds to an intent
 	// (the typed word weighs 1).
 	Lexicon float64 `json:"lexicon"`
+	// LexiconRelated is the weight of a topic word the related list
+	// (related.txt) adds for a symptom or goal word of the intent (0:
+	// off).
+	LexiconRelated float64 `json:"lexicon_related"`
 	// Coordination is the exponent of the share of intent terms a skill
 	// matches, multiplied into its BM25F score (0: off).
 	Coordination float64 `json:"coordination"`

@@ -121,7 +121,7 @@ func stemSet(ws []string) map[string]bool {
 	for _, w := range ws {
 		s := stem(w)
 		out[s] = true
-		for _, syn := range lex[s] {
+		for _, syn := range lex.same[s] {
 			out[syn] = true
 		}
 	}
@@ -444,7 +444,7 @@ func matched(rec *registry.Record, terms []string, cover uint64) []string {
 	for _, t := range terms {
 		s := stem(t)
 		hit := have[s]
-		for _, syn := range lex[s] {
+		for _, syn := range lex.same[s] {
 			hit = hit || have[syn]
 		}
 		if hit {

@@ -15,11 +15,11 @@ import (
 
 // fakeEmbeddings is an HTTP server speaking the OpenAI /v1/embeddings and
 // Ollama /api/embed wire protocols. Its vectors have one dimension per
-// concept of a small table (crash and bug are one concept), so texts
+// concept of a small table (wonky, crash and bug are one concept), so texts
 // sharing a concept are similar and others are orthogonal. It counts the
 // texts it embedded and checks the bearer token.
 func fakeEmbeddings(t *testing.T, token string, texts *atomic.Int64) *httptest.Server {
-	concepts := map[string]int{"crash": 0, "crashes": 0, "bug": 0, "bugs": 0, "spreadsheet": 1, "workbook": 1}
+	concepts := map[string]int{"wonky": 0, "crash": 0, "crashes": 0, "bug": 0, "bugs": 0, "spreadsheet": 1, "workbook": 1}
 	vec := func(s string) []float64 {
 		v := make([]float64, 3)
 		v[2] = 0 // no concept: the zero vector
@@ -77,13 +77,14 @@ func fakeEmbeddings(t *testing.T, token string, texts *atomic.Int64) *httptest.S
 
 // TestSemanticStage runs discover over the catalog judged set with an
 // embeddings endpoint (a real HTTP server speaking each protocol): an
-// intent whose words no skill uses ("crashes") finds the debugging skill
+// intent whose words no skill uses and the lexicon does not bridge
+// ("wonky"; "crashes" is in related.txt) finds the debugging skill
 // through the dense ranking fused by reciprocal rank, skills are embedded
 // once (cached by digest), a wrong token fails loud without echoing it,
 // and without an embedder the skill is not found.
 func TestSemanticStage(t *testing.T) {
 	reg := newRegistry(t, catalogDir)
-	const intent = "the app crashes sometimes and I don't know why"
+	const intent = "the app acts wonky sometimes and I don't know why"
 	lexical := New(Options{Registry: reg})
 	if got := gatewayRanker(t, lexical)(intent); contains(first(got, 3), "systematic-debugging") {
 		t.Fatalf("the lexical stage alone already finds it: %v", got)
@@ -139,7 +140,7 @@ func TestPersistedVectors(t *testing.T) {
 	emb := func(model string) *HTTPEmbedder {
 		return &HTTPEmbedder{Protocol: "openai", BaseURL: srv.URL + "/v1", Model: model, APIKey: "sk-vec-secret"}
 	}
-	const intent = "the app crashes sometimes and I don't know why"
+	const intent = "the app acts wonky sometimes and I don't know why"
 	// discover runs intent on a fresh gateway and returns the ranking and
 	// the number of texts it embedded.
 	discover := func(e Embedder) ([]string, int64) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -201,34 +202,86 @@ type hit struct {
 
 // concepts returns, for each intent term, the stems to search for it
 // with their weights: the term's stem at 1, the lexicon's synonyms of it
-// at weights.lexicon. A stem is searched once: a stem the intent typed
-// belongs to the term that typed it, a stem only implied to the first
-// term implying it.
+// (or of a phrase starting with it, when the next terms complete the
+// phrase) at weights.lexicon, then the related list's topic words at
+// weights.lexicon_related. A stem is searched once: a stem the intent
+// typed belongs to the term that typed it, a stem only implied to the
+// first term implying it, at the higher weight.
 func (ix *index) concepts(terms []string) [][]qterm {
 	out := make([][]qterm, len(terms))
 	seen := map[string]bool{}
+	stems := make([]string, len(terms))
 	for i, t := range terms {
 		s := stem(t)
+		stems[i] = s
 		if !seen[s] {
 			seen[s] = true
 			out[i] = append(out[i], qterm{stem: s, w: 1})
 		}
 	}
-	for i, t := range terms {
-		for _, syn := range ix.lex[stem(t)] {
-			if !seen[syn] {
-				seen[syn] = true
-				out[i] = append(out[i], qterm{stem: syn, w: ix.w.Lexicon})
+	for _, related := range []bool{false, true} {
+		w := ix.w.Lexicon
+		if related {
+			w = ix.w.LexiconRelated
+		}
+		if w <= 0 {
+			continue
+		}
+		for i, s := range stems {
+			for _, r := range ix.lex.rules[s] {
+				if r.related != related || len(stems) < i+1+len(r.rest) || !slices.Equal(stems[i+1:i+1+len(r.rest)], r.rest) {
+					continue
+				}
+				for _, syn := range r.to {
+					if k := strings.Join(syn, " "); !seen[k] {
+						seen[k] = true
+						out[i] = append(out[i], qterm{stem: syn[0], rest: syn[1:], w: w})
+					}
+				}
 			}
 		}
 	}
 	return out
 }
 
-// qterm is a searched stem and its weight.
+// qterm is a searched stem, or phrase (stem and rest), and its weight.
 type qterm struct {
 	stem string
+	rest []string
 	w    float64
+}
+
+// phrasePostings returns the documents holding every stem of a phrase,
+// each field's frequency the least of its words' there: a phrase
+// matches where all of its words are (the index keeps no positions), so
+// "graphics card" does not match every mention of "card".
+func (ix *index) phrasePostings(q qterm) []posting {
+	ps := ix.postings(q.stem)
+	for _, s := range q.rest {
+		if len(ps) == 0 {
+			return nil
+		}
+		qs := ix.postings(s)
+		var out []posting
+		for i, j := 0, 0; i < len(ps) && j < len(qs); {
+			switch {
+			case ps[i].doc < qs[j].doc:
+				i++
+			case ps[i].doc > qs[j].doc:
+				j++
+			default:
+				p := ps[i]
+				for f := range nFields {
+					p.tf[f] = min(p.tf[f], qs[j].tf[f])
+				}
+				out = append(out, p)
+				i++
+				j++
+			}
+		}
+		ps = out
+	}
+	return ps
 }
 
 // search returns up to limit matches of any of the terms, best first:
@@ -239,7 +292,11 @@ type qterm struct {
 // saturation, with the inverse document frequency of the typed word (or,
 // when the catalog does not use that word, of the most common synonym).
 // So a word with many synonyms weighs no more than a word with none, and
-// a rare synonym cannot outweigh the word the user typed.
+// a rare synonym cannot outweigh the word the user typed; a synonym
+// commoner than the typed word is further scaled by the ratio of its
+// IDF to the typed word's, so a broad synonym does not carry a rare
+// word's weight to every skill that uses it. A phrase synonym matches
+// the skills holding all of its words (frequency: the least of theirs).
 func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, error) {
 	if len(terms) == 0 || len(ix.recs) == 0 {
 		return nil, nil
@@ -257,16 +314,22 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 	for i, concept := range ix.concepts(terms) {
 		touched = touched[:0]
 		typed, common := 0.0, 0.0
-		for _, q := range concept {
-			ps := ix.postings(q.stem)
+		for k, q := range concept {
+			ps := ix.phrasePostings(q)
 			if len(ps) == 0 {
 				continue
 			}
 			df := float64(len(ps))
-			if q.w == 1 {
+			if k == 0 && q.w == 1 {
 				typed = df
 			}
 			common = math.Max(common, df)
+			// a synonym commoner than the word typed counts at the share
+			// of the typed word's IDF its own IDF makes up
+			qw := q.w
+			if typed > 0 && df > typed {
+				qw *= bm25IDF(n, df) / bm25IDF(n, typed)
+			}
 			for _, p := range ps {
 				tf := 0.0
 				for f := range nFields {
@@ -282,14 +345,14 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 				if tfs[p.doc] == 0 {
 					touched = append(touched, p.doc)
 				}
-				tfs[p.doc] += q.w * tf
+				tfs[p.doc] += qw * tf
 			}
 		}
 		df := typed
 		if df == 0 {
 			df = common
 		}
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		idf := bm25IDF(n, df)
 		for _, d := range touched {
 			scores[d] += idf * tfs[d] / (bm25K1 + tfs[d])
 			cover[d] |= 1 << (i % 64)
@@ -318,6 +381,10 @@ func (ix *index) search(_ context.Context, terms []string, limit int) ([]hit, er
 }
 
 func (ix *index) close() {}
+
+// bm25IDF is the BM25 inverse document frequency of a term in df of n
+// documents.
+func bm25IDF(n, df float64) float64 { return math.Log(1 + (n-df+0.5)/(df+0.5)) }
 
 // firstWords is words(s) up to its first n words, reading no further
 // into s.
