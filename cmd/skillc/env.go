@@ -63,6 +63,14 @@ func (e *envCache) withSkillDirStore() *envCache {
 	return e
 }
 
+// withFileProbe shares one config.FileProbe among the environments the
+// cache loads: the folders of one check ask about the same parent
+// directories' configuration files once.
+func (e *envCache) withFileProbe() *envCache {
+	e.opts.Probe = config.NewFileProbe()
+	return e
+}
+
 // warmed is the outcome of one tool-cache warm-up.
 type warmed struct {
 	results []workspace.WarmResult

@@ -35,6 +35,9 @@ type LoadOptions struct {
 	// CacheUnits keeps the units Compile makes (a long-running host or
 	// language server); the one-shot CLI leaves it off.
 	CacheUnits bool
+	// Probe, when set, is shared by the configuration loads of one
+	// command (config.FileProbe); nil for a long-running process.
+	Probe *config.FileProbe
 }
 
 // Env is the environment of the skills of one directory.
@@ -72,7 +75,7 @@ type Env struct {
 func Load(dir string, o LoadOptions) *Env {
 	cfg, problems := config.Load(config.LoadOptions{
 		ConfigPath: o.ConfigPath, ConnectorsPath: o.ConnectorsPath,
-		StartDir: dir, Env: o.Env, Home: o.Home,
+		StartDir: dir, Env: o.Env, Home: o.Home, Probe: o.Probe,
 	})
 	if o.SkillsDir != "" {
 		cfg.SkillsDir = o.SkillsDir

@@ -36,6 +36,11 @@ type LoadOptions struct {
 	// Home is the user's home directory, the parent of the default
 	// SKILLSCRIPT_HOME; empty means unknown.
 	Home string
+	// Probe, when set, remembers which candidate paths are files, so the
+	// loads of many directories of one command stat each candidate once
+	// (skillc check over a tree). nil stats every time, as a long-running
+	// process must.
+	Probe *FileProbe
 }
 
 // Config is the resolved configuration. Paths are empty when the file was
