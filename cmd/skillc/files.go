@@ -249,12 +249,40 @@ func readSource(path string, stdin io.Reader) source {
 		}
 		return source{Path: stdinName, Src: b, Err: err}
 	}
-	st, err := os.Stat(path)
-	if err == nil && st.Size() > maxSourceSize {
-		return source{Path: path, Err: fmt.Errorf("file larger than %d MB", maxSourceSize>>20)}
-	}
-	b, err := os.ReadFile(path)
+	b, err := readFileMax(path)
 	return source{Path: path, Src: b, Err: err}
+}
+
+// readFileMax is os.ReadFile refusing a file larger than maxSourceSize,
+// which it learns from the open file (one path lookup per file, not two:
+// decision CF4).
+func readFileMax(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := 0
+	if st, err := f.Stat(); err == nil {
+		if st.Size() > maxSourceSize {
+			return nil, fmt.Errorf("file larger than %d MB", maxSourceSize>>20)
+		}
+		size = int(st.Size())
+	}
+	b := make([]byte, 0, max(size+1, 512))
+	for {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // warnUnmatched prints a warning for each argument that matched no skill
