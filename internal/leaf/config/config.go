@@ -218,7 +218,7 @@ func newLoader(opts LoadOptions) *loader {
 		real = noEnv
 	}
 	env := &environment{real: real}
-	cfg := &Config{Origins: map[string]string{}, layered: func() *environment { return env }}
+	cfg := &Config{Origins: make(map[string]string, len(settingsTable())+1), layered: func() *environment { return env }}
 	return &loader{opts: opts, cfg: cfg, env: env}
 }
 
