@@ -255,9 +255,9 @@ func readSource(path string, stdin io.Reader) source {
 
 // readFileMax is os.ReadFile refusing a file larger than maxSourceSize,
 // which it learns from the open file (one path lookup per file, not two:
-// decision CF4).
+// decision CF4). openSource opens the file.
 func readFileMax(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openSource(path)
 	if err != nil {
 		return nil, err
 	}
