@@ -42,6 +42,7 @@ type envCache struct {
 
 	mu    sync.Mutex
 	byDir map[string]*workspace.Env
+	wd    workDir
 }
 
 // configFlags are the configuration flags shared by check, fmt and run
@@ -53,6 +54,7 @@ func newEnvCache(c *cli.Context) *envCache {
 		opts:  skillcli.LoadOptions(c),
 		byDir: map[string]*workspace.Env{},
 		ctx:   c.Context,
+		wd:    newWorkDir(),
 	}
 }
 
@@ -115,7 +117,7 @@ func (e *envCache) forFile(path string) *workspace.Env {
 	if path != "-" {
 		dir = filepath.Dir(path)
 	}
-	if abs, err := filepath.Abs(dir); err == nil {
+	if abs, err := e.wd.abs(dir); err == nil {
 		dir = abs
 	}
 	e.mu.Lock()

@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	gitignore "github.com/sabhiram/go-gitignore"
@@ -162,15 +164,36 @@ func walkInputs(a string, packages bool, ig *ignorer) ([]string, error) {
 type ignorer struct {
 	files map[string]*gitignore.GitIgnore // nil: no .gitignore there
 	roots map[string]string               // directory → its repository root ("" for none)
+	wd    workDir
 }
 
 func newIgnorer() *ignorer {
-	return &ignorer{files: map[string]*gitignore.GitIgnore{}, roots: map[string]string{}}
+	return &ignorer{files: map[string]*gitignore.GitIgnore{}, roots: map[string]string{}, wd: newWorkDir()}
+}
+
+// workDir makes paths absolute against the working directory read once:
+// filepath.Abs asks for it (two stats) on every relative path, and a
+// check of a relative folder asks for every file (decision CF5).
+type workDir func() (string, error)
+
+func newWorkDir() workDir { return sync.OnceValues(os.Getwd) }
+
+// abs is filepath.Abs(p) with the working directory read once (Windows,
+// where a path can be relative to a drive, keeps filepath.Abs).
+func (w workDir) abs(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	wd, err := w()
+	if err != nil || runtime.GOOS == "windows" {
+		return filepath.Abs(p)
+	}
+	return filepath.Join(wd, p), nil
 }
 
 // ignored reports whether path (a directory when dir is set) is excluded.
 func (ig *ignorer) ignored(path string, dir bool) bool {
-	abs, err := filepath.Abs(path)
+	abs, err := ig.wd.abs(path)
 	if err != nil {
 		return false
 	}
