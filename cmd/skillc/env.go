@@ -70,6 +70,7 @@ func (e *envCache) withSkillDirStore() *envCache {
 // directories' configuration files once.
 func (e *envCache) withFileProbe() *envCache {
 	e.opts.Probe = config.NewFileProbe()
+	e.opts.Getwd = e.wd
 	return e
 }
 

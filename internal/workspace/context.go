@@ -20,13 +20,18 @@ import (
 // default-deny applies); otherwise the shell rules stay silent. It indexes
 // the configured skills directory when it exists.
 func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *lint.Context {
+	return contextFrom(cfg, conns, path, os.Getwd)
+}
+
+// contextFrom is ContextFrom with the working directory from getwd.
+func contextFrom(cfg *config.Config, conns *connectors.File, path string, getwd func() (string, error)) *lint.Context {
 	ctx := &lint.Context{FilePath: path}
 	if cfg != nil {
 		deployed := cfg.ConfigPath != "" || cfg.ConnectorsPath != ""
 		ctx.ShellAllowlistKnown = deployed || cfg.Origins["shell_allowlist"] != "default"
 		ctx.ShellAllowlist = append([]string(nil), cfg.ShellAllowlist...)
 		ctx.FSAllowlistKnown = deployed || cfg.Origins["fs_allowlist"] != "default"
-		ctx.FSBase, _ = os.Getwd()
+		ctx.FSBase, _ = getwd()
 		ctx.FSAllowlist = fsRoots(ctx.FSBase, cfg.FSAllowlist)
 		ctx.UnsafeShellKnown = deployed || cfg.Origins["enable_unsafe_shell"] != "default"
 		ctx.UnsafeShell = cfg.EnableUnsafeShell

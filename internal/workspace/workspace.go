@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"os"
+
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
@@ -38,6 +40,9 @@ type LoadOptions struct {
 	// Probe, when set, is shared by the configuration loads of one
 	// command (config.FileProbe); nil for a long-running process.
 	Probe *config.FileProbe
+	// Getwd, when set, answers the working directory instead of
+	// os.Getwd (a command reads it once for all its loads).
+	Getwd func() (string, error)
 }
 
 // Env is the environment of the skills of one directory.
@@ -102,7 +107,11 @@ func Load(dir string, o LoadOptions) *Env {
 	if env.ToolCacheDir == "" {
 		env.ToolCacheDir = toolcache.DefaultDir(cfg.Home)
 	}
-	env.Lint = ContextFrom(cfg, parsed, "")
+	getwd := o.Getwd
+	if getwd == nil {
+		getwd = os.Getwd
+	}
+	env.Lint = contextFrom(cfg, parsed, "", getwd)
 	env.addCachedTools()
 	return env
 }
