@@ -267,7 +267,7 @@ func failing(results []ast.FileDiagnostics, failOn ast.Severity) bool {
 func writeReport(s *streams, out io.Writer, results []ast.FileDiagnostics, opts checkOptions, colour bool) error {
 	// One write per buffer-full rather than one per line: a corpus of
 	// small skills prints hundreds of lines (decision CF2).
-	bw := bufio.NewWriterSize(out, 64<<10)
+	bw := bufio.NewWriterSize(out, 16<<10)
 	if err := writeFindings(bw, results, opts, colour); err != nil {
 		return err
 	}
