@@ -95,7 +95,7 @@ func runCheck(c *cli.Context, s *streams) error {
 	unmatched := warnUnmatched(s, in) && !implicit
 	// The store the run would use: the skill's own directory unless
 	// --skills or the configuration names one (decision C13).
-	env := newEnvCache(c).withSkillDirStore().withToolWarmup(c).withFileProbe()
+	env := newEnvCache(c).withSkillDirStore().withToolWarmup(c).withFileProbe().withListings(in.listed)
 	start := time.Now()
 	results, ioErr := checkAll(in, s, env, opts)
 	if c.Bool("verbose") {

@@ -74,6 +74,19 @@ func (e *envCache) withFileProbe() *envCache {
 	return e
 }
 
+// withListings lets the skill-directory index of each environment take
+// its folder's listing from the walk of the command's arguments
+// (inputs.listed) instead of reading the folder again.
+func (e *envCache) withListings(listed map[string][]string) *envCache {
+	if len(listed) > 0 {
+		e.opts.Listed = func(dir string) ([]string, bool) {
+			names, ok := listed[filepath.Clean(dir)]
+			return names, ok
+		}
+	}
+	return e
+}
+
 // warmed is the outcome of one tool-cache warm-up.
 type warmed struct {
 	results []workspace.WarmResult

@@ -32,6 +32,11 @@ type inputs struct {
 	// unmatched lists the arguments (directories or glob patterns) that
 	// contributed no skill.
 	unmatched []string
+	// listed maps each directory the walk listed whole (by absolute
+	// path) to the names of the *.skill.md files in it that are not
+	// directories: the skill-directory index of the lint context reuses
+	// it instead of listing the directory again (decision CF7).
+	listed map[string][]string
 }
 
 // collectPaths expands the arguments into files: a directory contributes
@@ -45,8 +50,9 @@ func collectPaths(args []string) (inputs, error) { return collectInputs(args, fa
 // SKILL.md (an Agent Skills package) contributes that file instead, and
 // its own files (including *.skill.md resources) are not searched.
 func collectInputs(args []string, packages bool) (inputs, error) {
-	in := inputs{explicit: map[string]bool{}}
+	in := inputs{explicit: map[string]bool{}, listed: map[string][]string{}}
 	ig := newIgnorer()
+	ig.listed = in.listed
 	for _, a := range args {
 		if a == "-" {
 			in.paths = append(in.paths, "-")
@@ -135,6 +141,11 @@ func hiddenPath(p string) bool {
 // walkInputs lists the inputs below directory a, sorted.
 func walkInputs(a string, packages bool, ig *ignorer) ([]string, error) {
 	var found []string
+	// The listings of the directories entered, by the walk's own path.
+	var listed map[string][]string
+	if ig.listed != nil {
+		listed = map[string][]string{}
+	}
 	err := filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -148,11 +159,27 @@ func walkInputs(a string, packages bool, ig *ignorer) ([]string, error) {
 				return filepath.SkipDir
 			}
 		}
+		if listed != nil && p != a {
+			parent := filepath.Clean(filepath.Dir(p))
+			if names, ok := listed[parent]; ok && !d.IsDir() && strings.HasSuffix(d.Name(), ".skill.md") {
+				listed[parent] = append(names, d.Name())
+			}
+		}
+		if d.IsDir() && listed != nil {
+			listed[filepath.Clean(p)] = []string{} // entered: every entry follows
+		}
 		if !d.IsDir() && strings.HasSuffix(d.Name(), ".skill.md") && !ig.ignored(p, false) {
 			found = append(found, p)
 		}
 		return nil
 	})
+	if err == nil {
+		for dir, names := range listed {
+			if abs, err := ig.wd.abs(dir); err == nil {
+				ig.listed[abs] = names
+			}
+		}
+	}
 	sort.Strings(found)
 	return found, err
 }
@@ -165,6 +192,9 @@ type ignorer struct {
 	files map[string]*gitignore.GitIgnore // nil: no .gitignore there
 	roots map[string]string               // directory → its repository root ("" for none)
 	wd    workDir
+	// listed, when set, collects the walks' directory listings
+	// (inputs.listed).
+	listed map[string][]string
 }
 
 func newIgnorer() *ignorer {

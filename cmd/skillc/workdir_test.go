@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -36,5 +38,32 @@ func TestReadFileMax(t *testing.T) {
 	}
 	if _, err := readFileMax(dir); err == nil || err.Error() != "read "+dir+": is a directory" {
 		t.Errorf("directory: %v", err)
+	}
+}
+
+// TestCollectInputsListed records the *.skill.md names of each directory
+// a walk entered, by absolute path, and none for a package folder the
+// walk skipped.
+func TestCollectInputsListed(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "a.skill.md", "# Skill: a\n")
+	sub := filepath.Join(root, "sub")
+	pkg := filepath.Join(root, "pkg")
+	for _, d := range []string{sub, pkg, filepath.Join(sub, "dir.skill.md")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, sub, "b.skill.md", "# Skill: b\n")
+	write(t, sub, "readme.md", "x")
+	write(t, pkg, "SKILL.md", "---\nname: pkg\ndescription: d\n---\n")
+	write(t, pkg, "c.skill.md", "# Skill: c\n")
+	in, err := collectInputs([]string{root + "/"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{root: {"a.skill.md"}, sub: {"b.skill.md"}, filepath.Join(sub, "dir.skill.md"): {}}
+	if !reflect.DeepEqual(in.listed, want) {
+		t.Fatalf("listed %v, want %v", in.listed, want)
 	}
 }

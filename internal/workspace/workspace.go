@@ -43,6 +43,9 @@ type LoadOptions struct {
 	// Getwd, when set, answers the working directory instead of
 	// os.Getwd (a command reads it once for all its loads).
 	Getwd func() (string, error)
+	// Listed, when set, answers the listing of a skill directory a walk
+	// of the same command just read (lint.OpenSkillDirListed).
+	Listed func(dir string) ([]string, bool)
 }
 
 // Env is the environment of the skills of one directory.
@@ -111,7 +114,7 @@ func Load(dir string, o LoadOptions) *Env {
 	if getwd == nil {
 		getwd = os.Getwd
 	}
-	env.Lint = contextFrom(cfg, parsed, "", getwd)
+	env.Lint = contextFrom(cfg, parsed, "", getwd, o.Listed)
 	env.addCachedTools()
 	return env
 }
