@@ -143,7 +143,14 @@ type DirIndex struct {
 // that cannot be listed. Like IndexSkills (a filepath.WalkDir, which does
 // not follow a symbolic link given as its root), it finds no files when
 // dir itself is a symbolic link.
-func OpenSkillDir(dir string) (*DirIndex, error) {
+func OpenSkillDir(dir string) (*DirIndex, error) { return OpenSkillDirListed(dir, nil) }
+
+// OpenSkillDirListed is OpenSkillDir taking the directory's listing from
+// listed when it has one: the names of the *.skill.md entries of dir that
+// are not directories, as a walk that just read dir found them (skillc
+// check lists each folder once). A nil listed, or one without dir, reads
+// the directory.
+func OpenSkillDirListed(dir string, listed func(dir string) ([]string, bool)) (*DirIndex, error) {
 	x := &DirIndex{infos: map[string]SkillInfo{}}
 	st, err := os.Lstat(dir)
 	if err != nil {
@@ -151,6 +158,17 @@ func OpenSkillDir(dir string) (*DirIndex, error) {
 	}
 	if !st.IsDir() {
 		return x, nil
+	}
+	if listed != nil {
+		if names, ok := listed(dir); ok {
+			for _, n := range names {
+				if strings.HasSuffix(n, ".skill.md") {
+					x.files = append(x.files, filepath.Join(dir, n))
+				}
+			}
+			sort.Strings(x.files)
+			return x, nil
+		}
 	}
 	des, err := os.ReadDir(dir)
 	if err != nil {

@@ -26,7 +26,7 @@ func (p *parser) block(i, parent int) (*ast.Block, int) {
 		width, tab := p.indent(i)
 		lead := p.lineStart(i) + p.leadLen(i)
 		if raw[p.leadLen(i)] == '#' {
-			if width == 0 && reHeader().Match(raw) {
+			if width == 0 && isHeaderLine(raw) {
 				break
 			}
 			if width == 0 && !p.nextIsIndented(i) {

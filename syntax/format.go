@@ -311,7 +311,7 @@ func (fm *formatter) comments(pos ast.Pos, depth, minCol int, next []topItem) {
 		fm.commentGap(ln, depth, next)
 		fm.endLine()
 		d := depth
-		if d == 0 && col > 0 && reHeader().MatchString(c.Text) {
+		if d == 0 && col > 0 && isHeaderLine(c.Text) {
 			d = 1 // keep an indented "# Key:" comment from turning into a header
 		}
 		fm.indent(d)

@@ -18,11 +18,12 @@ import (
 func (p *parser) hashLine(i int) int {
 	ls, le := p.lineStart(i), p.lineEnd(i)
 	line := p.src[ls:le]
-	m := reHeader().FindSubmatchIndex(line)
-	if m == nil {
+	ks, ke, end, ok := headerMatch(line)
+	if !ok {
 		p.comment(ls, le, false)
 		return i + 1
 	}
+	m := [4]int{0, end, ks, ke}
 	key := string(line[m[2]:m[3]])
 	kind, exact := ast.LookupHeader(key)
 	if kind == ast.HeaderUnknown {

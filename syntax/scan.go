@@ -143,8 +143,43 @@ func (p *parser) findFence() {
 	}
 }
 
+// headerMatch matches a header line, as the expression
+// ^#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*: would: key is the name's
+// byte range and end the offset after the colon. The expression has one
+// way to match (the name cannot stop before a name byte, which is neither
+// blank nor a colon), so a scan decides it without backtracking (decision
+// CF6); TestHeaderMatchAgrees holds the two equal.
+func headerMatch[T ~string | ~[]byte](line T) (keyStart, keyEnd, end int, ok bool) {
+	if len(line) == 0 || line[0] != '#' {
+		return 0, 0, 0, false
+	}
+	i := 1
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i == len(line) || !isASCIILetter(line[i]) {
+		return 0, 0, 0, false
+	}
+	keyStart = i
+	for i++; i < len(line) && (isASCIILetter(line[i]) || line[i] >= '0' && line[i] <= '9' || line[i] == '_' || line[i] == '-'); i++ {
+	}
+	keyEnd = i
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i == len(line) || line[i] != ':' {
+		return 0, 0, 0, false
+	}
+	return keyStart, keyEnd, i + 1, true
+}
+
+// isHeaderLine reports whether line is a header line (headerMatch).
+func isHeaderLine[T ~string | ~[]byte](line T) bool {
+	_, _, _, ok := headerMatch(line)
+	return ok
+}
+
 var (
-	reHeader  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*:`) })
 	reDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^default[ \t]*:(.*)$`) })
 	reElse    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^else[ \t]*:[ \t]*(#.*)?$`) })
 )

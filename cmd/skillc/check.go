@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/skillscript/skillc/ast"
@@ -93,7 +95,7 @@ func runCheck(c *cli.Context, s *streams) error {
 	unmatched := warnUnmatched(s, in) && !implicit
 	// The store the run would use: the skill's own directory unless
 	// --skills or the configuration names one (decision C13).
-	env := newEnvCache(c).withSkillDirStore().withToolWarmup(c)
+	env := newEnvCache(c).withSkillDirStore().withToolWarmup(c).withFileProbe().withListings(in.listed)
 	start := time.Now()
 	results, ioErr := checkAll(in, s, env, opts)
 	if c.Bool("verbose") {
@@ -176,21 +178,28 @@ func checkAll(in inputs, s *streams, env *envCache, opts checkOptions) ([]ast.Fi
 	}
 	results := make([]ast.FileDiagnostics, len(todo))
 	errs := make([]error, len(todo))
+	// The workers take the next file from a counter rather than a
+	// channel, and the calling goroutine is one of them: no hand-off, no
+	// wake-up per file (decision CF3).
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(todo) {
+				return
+			}
+			results[i], errs[i] = checkOne(todo[i], s, env, opts)
+		}
+	}
 	var wg sync.WaitGroup
-	work := make(chan int)
-	for w := 0; w < checkWorkers(); w++ {
+	for w := 1; w < min(checkWorkers(), len(todo)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range work {
-				results[i], errs[i] = checkOne(todo[i], s, env, opts)
-			}
+			work()
 		}()
 	}
-	for i := range todo {
-		work <- i
-	}
-	close(work)
+	work()
 	wg.Wait()
 	var first error
 	var kept []ast.FileDiagnostics
@@ -256,6 +265,37 @@ func failing(results []ast.FileDiagnostics, failOn ast.Severity) bool {
 }
 
 func writeReport(s *streams, out io.Writer, results []ast.FileDiagnostics, opts checkOptions, colour bool) error {
+	// One write per buffer-full rather than one per line: a corpus of
+	// small skills prints hundreds of lines (decision CF2).
+	bw := bufio.NewWriterSize(out, 16<<10)
+	if err := writeFindings(bw, results, opts, colour); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if opts.quiet || !humanFormat(opts.format) {
+		return nil
+	}
+	sum := render.Summarize(results)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%d file(s) checked: %d error(s), %d warning(s), %d info(s)\n", sum.Files, sum.Errors, sum.Warnings, sum.Infos)
+	_, err := s.err.Write(b.Bytes())
+	return err
+}
+
+// humanFormat reports whether format is the human one (any name not
+// machine-readable), the only one followed by a summary line.
+func humanFormat(format string) bool {
+	switch format {
+	case "json", "sarif", "github", "gitlab":
+		return false
+	}
+	return true
+}
+
+// writeFindings writes the findings in the format of opts to out.
+func writeFindings(out io.Writer, results []ast.FileDiagnostics, opts checkOptions, colour bool) error {
 	switch opts.format {
 	case "json":
 		return render.JSON(out, results)
@@ -266,17 +306,7 @@ func writeReport(s *streams, out io.Writer, results []ast.FileDiagnostics, opts 
 	case "gitlab":
 		return render.GitLab(out, results)
 	}
-	if err := render.HumanAll(out, results, render.HumanOptions{Color: colour, Context: true, RuleDoc: ruleDocHint}); err != nil {
-		return err
-	}
-	if opts.quiet {
-		return nil
-	}
-	sum := render.Summarize(results)
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%d file(s) checked: %d error(s), %d warning(s), %d info(s)\n", sum.Files, sum.Errors, sum.Warnings, sum.Infos)
-	_, err := s.err.Write(b.Bytes())
-	return err
+	return render.HumanAll(out, results, render.HumanOptions{Color: colour, Context: true, RuleDoc: ruleDocHint})
 }
 
 // ruleDocHint is the documentation pointer printed under a diagnostic of

@@ -42,6 +42,7 @@ type envCache struct {
 
 	mu    sync.Mutex
 	byDir map[string]*workspace.Env
+	wd    workDir
 }
 
 // configFlags are the configuration flags shared by check, fmt and run
@@ -53,6 +54,7 @@ func newEnvCache(c *cli.Context) *envCache {
 		opts:  skillcli.LoadOptions(c),
 		byDir: map[string]*workspace.Env{},
 		ctx:   c.Context,
+		wd:    newWorkDir(),
 	}
 }
 
@@ -60,6 +62,28 @@ func newEnvCache(c *cli.Context) *envCache {
 // (skillc check, run and test).
 func (e *envCache) withSkillDirStore() *envCache {
 	e.skillDirStore = true
+	return e
+}
+
+// withFileProbe shares one config.FileProbe among the environments the
+// cache loads: the folders of one check ask about the same parent
+// directories' configuration files once.
+func (e *envCache) withFileProbe() *envCache {
+	e.opts.Probe = config.NewFileProbe()
+	e.opts.Getwd = e.wd
+	return e
+}
+
+// withListings lets the skill-directory index of each environment take
+// its folder's listing from the walk of the command's arguments
+// (inputs.listed) instead of reading the folder again.
+func (e *envCache) withListings(listed map[string][]string) *envCache {
+	if len(listed) > 0 {
+		e.opts.Listed = func(dir string) ([]string, bool) {
+			names, ok := listed[filepath.Clean(dir)]
+			return names, ok
+		}
+	}
 	return e
 }
 
@@ -107,7 +131,7 @@ func (e *envCache) forFile(path string) *workspace.Env {
 	if path != "-" {
 		dir = filepath.Dir(path)
 	}
-	if abs, err := filepath.Abs(dir); err == nil {
+	if abs, err := e.wd.abs(dir); err == nil {
 		dir = abs
 	}
 	e.mu.Lock()

@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	gitignore "github.com/sabhiram/go-gitignore"
@@ -30,6 +32,11 @@ type inputs struct {
 	// unmatched lists the arguments (directories or glob patterns) that
 	// contributed no skill.
 	unmatched []string
+	// listed maps each directory the walk listed whole (by absolute
+	// path) to the names of the *.skill.md files in it that are not
+	// directories: the skill-directory index of the lint context reuses
+	// it instead of listing the directory again (decision CF7).
+	listed map[string][]string
 }
 
 // collectPaths expands the arguments into files: a directory contributes
@@ -43,8 +50,9 @@ func collectPaths(args []string) (inputs, error) { return collectInputs(args, fa
 // SKILL.md (an Agent Skills package) contributes that file instead, and
 // its own files (including *.skill.md resources) are not searched.
 func collectInputs(args []string, packages bool) (inputs, error) {
-	in := inputs{explicit: map[string]bool{}}
+	in := inputs{explicit: map[string]bool{}, listed: map[string][]string{}}
 	ig := newIgnorer()
+	ig.listed = in.listed
 	for _, a := range args {
 		if a == "-" {
 			in.paths = append(in.paths, "-")
@@ -133,6 +141,11 @@ func hiddenPath(p string) bool {
 // walkInputs lists the inputs below directory a, sorted.
 func walkInputs(a string, packages bool, ig *ignorer) ([]string, error) {
 	var found []string
+	// The listings of the directories entered, by the walk's own path.
+	var listed map[string][]string
+	if ig.listed != nil {
+		listed = map[string][]string{}
+	}
 	err := filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -146,11 +159,27 @@ func walkInputs(a string, packages bool, ig *ignorer) ([]string, error) {
 				return filepath.SkipDir
 			}
 		}
+		if listed != nil && p != a {
+			parent := filepath.Clean(filepath.Dir(p))
+			if names, ok := listed[parent]; ok && !d.IsDir() && strings.HasSuffix(d.Name(), ".skill.md") {
+				listed[parent] = append(names, d.Name())
+			}
+		}
+		if d.IsDir() && listed != nil {
+			listed[filepath.Clean(p)] = []string{} // entered: every entry follows
+		}
 		if !d.IsDir() && strings.HasSuffix(d.Name(), ".skill.md") && !ig.ignored(p, false) {
 			found = append(found, p)
 		}
 		return nil
 	})
+	if err == nil {
+		for dir, names := range listed {
+			if abs, err := ig.wd.abs(dir); err == nil {
+				ig.listed[abs] = names
+			}
+		}
+	}
 	sort.Strings(found)
 	return found, err
 }
@@ -162,15 +191,39 @@ func walkInputs(a string, packages bool, ig *ignorer) ([]string, error) {
 type ignorer struct {
 	files map[string]*gitignore.GitIgnore // nil: no .gitignore there
 	roots map[string]string               // directory → its repository root ("" for none)
+	wd    workDir
+	// listed, when set, collects the walks' directory listings
+	// (inputs.listed).
+	listed map[string][]string
 }
 
 func newIgnorer() *ignorer {
-	return &ignorer{files: map[string]*gitignore.GitIgnore{}, roots: map[string]string{}}
+	return &ignorer{files: map[string]*gitignore.GitIgnore{}, roots: map[string]string{}, wd: newWorkDir()}
+}
+
+// workDir makes paths absolute against the working directory read once:
+// filepath.Abs asks for it (two stats) on every relative path, and a
+// check of a relative folder asks for every file (decision CF5).
+type workDir func() (string, error)
+
+func newWorkDir() workDir { return sync.OnceValues(os.Getwd) }
+
+// abs is filepath.Abs(p) with the working directory read once (Windows,
+// where a path can be relative to a drive, keeps filepath.Abs).
+func (w workDir) abs(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	wd, err := w()
+	if err != nil || runtime.GOOS == "windows" {
+		return filepath.Abs(p)
+	}
+	return filepath.Join(wd, p), nil
 }
 
 // ignored reports whether path (a directory when dir is set) is excluded.
 func (ig *ignorer) ignored(path string, dir bool) bool {
-	abs, err := filepath.Abs(path)
+	abs, err := ig.wd.abs(path)
 	if err != nil {
 		return false
 	}
@@ -249,12 +302,40 @@ func readSource(path string, stdin io.Reader) source {
 		}
 		return source{Path: stdinName, Src: b, Err: err}
 	}
-	st, err := os.Stat(path)
-	if err == nil && st.Size() > maxSourceSize {
-		return source{Path: path, Err: fmt.Errorf("file larger than %d MB", maxSourceSize>>20)}
-	}
-	b, err := os.ReadFile(path)
+	b, err := readFileMax(path)
 	return source{Path: path, Src: b, Err: err}
+}
+
+// readFileMax is os.ReadFile refusing a file larger than maxSourceSize,
+// which it learns from the open file (one path lookup per file, not two:
+// decision CF4). openSource opens the file.
+func readFileMax(path string) ([]byte, error) {
+	f, err := openSource(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := 0
+	if st, err := f.Stat(); err == nil {
+		if st.Size() > maxSourceSize {
+			return nil, fmt.Errorf("file larger than %d MB", maxSourceSize>>20)
+		}
+		size = int(st.Size())
+	}
+	b := make([]byte, 0, max(size+1, 512))
+	for {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // warnUnmatched prints a warning for each argument that matched no skill

@@ -20,13 +20,20 @@ import (
 // default-deny applies); otherwise the shell rules stay silent. It indexes
 // the configured skills directory when it exists.
 func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *lint.Context {
+	return contextFrom(cfg, conns, path, os.Getwd, nil)
+}
+
+// contextFrom is ContextFrom with the working directory from getwd and
+// the skill directory's listing from listed when it has it
+// (lint.OpenSkillDirListed).
+func contextFrom(cfg *config.Config, conns *connectors.File, path string, getwd func() (string, error), listed func(string) ([]string, bool)) *lint.Context {
 	ctx := &lint.Context{FilePath: path}
 	if cfg != nil {
 		deployed := cfg.ConfigPath != "" || cfg.ConnectorsPath != ""
 		ctx.ShellAllowlistKnown = deployed || cfg.Origins["shell_allowlist"] != "default"
 		ctx.ShellAllowlist = append([]string(nil), cfg.ShellAllowlist...)
 		ctx.FSAllowlistKnown = deployed || cfg.Origins["fs_allowlist"] != "default"
-		ctx.FSBase, _ = os.Getwd()
+		ctx.FSBase, _ = getwd()
 		ctx.FSAllowlist = fsRoots(ctx.FSBase, cfg.FSAllowlist)
 		ctx.UnsafeShellKnown = deployed || cfg.Origins["enable_unsafe_shell"] != "default"
 		ctx.UnsafeShell = cfg.EnableUnsafeShell
@@ -37,7 +44,7 @@ func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *lint.
 		explicitStore := deployed || (cfg.Origins["skills_dir"] != "" && cfg.Origins["skills_dir"] != "default")
 		if cfg.SkillsDir != "" && explicitStore {
 			if st, err := os.Stat(cfg.SkillsDir); err == nil && st.IsDir() {
-				if idx, err := lint.OpenSkillDir(cfg.SkillsDir); err == nil {
+				if idx, err := lint.OpenSkillDirListed(cfg.SkillsDir, listed); err == nil {
 					ctx.SkillsKnown, ctx.Skills = true, idx
 					ctx.SkillsImplicit = cfg.Origins["skills_dir"] == OriginSkillDir
 				}

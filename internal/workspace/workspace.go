@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"os"
+
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check"
 	"github.com/skillscript/skillc/eval/contract"
@@ -35,6 +37,15 @@ type LoadOptions struct {
 	// CacheUnits keeps the units Compile makes (a long-running host or
 	// language server); the one-shot CLI leaves it off.
 	CacheUnits bool
+	// Probe, when set, is shared by the configuration loads of one
+	// command (config.FileProbe); nil for a long-running process.
+	Probe *config.FileProbe
+	// Getwd, when set, answers the working directory instead of
+	// os.Getwd (a command reads it once for all its loads).
+	Getwd func() (string, error)
+	// Listed, when set, answers the listing of a skill directory a walk
+	// of the same command just read (lint.OpenSkillDirListed).
+	Listed func(dir string) ([]string, bool)
 }
 
 // Env is the environment of the skills of one directory.
@@ -72,7 +83,7 @@ type Env struct {
 func Load(dir string, o LoadOptions) *Env {
 	cfg, problems := config.Load(config.LoadOptions{
 		ConfigPath: o.ConfigPath, ConnectorsPath: o.ConnectorsPath,
-		StartDir: dir, Env: o.Env, Home: o.Home,
+		StartDir: dir, Env: o.Env, Home: o.Home, Probe: o.Probe,
 	})
 	if o.SkillsDir != "" {
 		cfg.SkillsDir = o.SkillsDir
@@ -99,7 +110,11 @@ func Load(dir string, o LoadOptions) *Env {
 	if env.ToolCacheDir == "" {
 		env.ToolCacheDir = toolcache.DefaultDir(cfg.Home)
 	}
-	env.Lint = ContextFrom(cfg, parsed, "")
+	getwd := o.Getwd
+	if getwd == nil {
+		getwd = os.Getwd
+	}
+	env.Lint = contextFrom(cfg, parsed, "", getwd, o.Listed)
 	env.addCachedTools()
 	return env
 }

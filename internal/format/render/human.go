@@ -38,13 +38,16 @@ type HumanOptions struct {
 // The excerpt appears only with opts.Context. It returns the first write
 // error.
 func Human(w io.Writer, file string, src []byte, ds ast.Diagnostics, opts HumanOptions) error {
-	return human(w, ast.FileDiagnostics{File: file, Src: src, Diags: ds}, opts, newFileLines(nil))
+	return human(w, ast.FileDiagnostics{File: file, Src: src, Diags: ds}, opts, newStyles(opts.Color), newFileLines(nil))
 }
 
 // human writes the diagnostics of one result; files resolves related
 // locations in other files.
-func human(w io.Writer, r ast.FileDiagnostics, opts HumanOptions, files *fileLines) error {
-	p := &humanPrinter{w: w, opts: opts, st: newStyles(opts.Color), file: r.File, lt: ast.NewLineTable(r.Src), files: files}
+func human(w io.Writer, r ast.FileDiagnostics, opts HumanOptions, st styles, files *fileLines) error {
+	if len(r.Diags) == 0 {
+		return nil
+	}
+	p := &humanPrinter{w: w, opts: opts, st: st, file: r.File, lt: ast.NewLineTable(r.Src), files: files}
 	for _, d := range r.Diags {
 		if d != nil {
 			p.diagnostic(d)
@@ -56,8 +59,9 @@ func human(w io.Writer, r ast.FileDiagnostics, opts HumanOptions, files *fileLin
 // HumanAll writes the diagnostics of every result with [Human].
 func HumanAll(w io.Writer, results []ast.FileDiagnostics, opts HumanOptions) error {
 	files := newFileLines(results)
+	st := newStyles(opts.Color)
 	for _, r := range results {
-		if err := human(w, r, opts, files); err != nil {
+		if err := human(w, r, opts, st, files); err != nil {
 			return err
 		}
 	}

@@ -36,6 +36,11 @@ type LoadOptions struct {
 	// Home is the user's home directory, the parent of the default
 	// SKILLSCRIPT_HOME; empty means unknown.
 	Home string
+	// Probe, when set, remembers which candidate paths are files, so the
+	// loads of many directories of one command stat each candidate once
+	// (skillc check over a tree). nil stats every time, as a long-running
+	// process must.
+	Probe *FileProbe
 }
 
 // Config is the resolved configuration. Paths are empty when the file was
@@ -213,7 +218,7 @@ func newLoader(opts LoadOptions) *loader {
 		real = noEnv
 	}
 	env := &environment{real: real}
-	cfg := &Config{Origins: map[string]string{}, layered: func() *environment { return env }}
+	cfg := &Config{Origins: make(map[string]string, len(settingsTable())+1), layered: func() *environment { return env }}
 	return &loader{opts: opts, cfg: cfg, env: env}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/skillscript/skillc/ast"
 )
@@ -41,7 +42,7 @@ func (l *loader) find(explicit, name string) string {
 	if l.opts.StartDir != "" {
 		dir := filepath.Clean(l.opts.StartDir)
 		for {
-			if p := filepath.Join(dir, name); isFile(p) {
+			if p := filepath.Join(dir, name); l.isFile(p) {
 				return p
 			}
 			parent := filepath.Dir(dir)
@@ -52,7 +53,7 @@ func (l *loader) find(explicit, name string) string {
 		}
 	}
 	if l.cfg.Home != "" {
-		if p := filepath.Join(l.cfg.Home, name); isFile(p) {
+		if p := filepath.Join(l.cfg.Home, name); l.isFile(p) {
 			return p
 		}
 	}
@@ -63,6 +64,41 @@ func (l *loader) find(explicit, name string) string {
 func isFile(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && !st.IsDir()
+}
+
+// isFile is isFile through the load's FileProbe, when it has one.
+func (l *loader) isFile(path string) bool {
+	if l.opts.Probe == nil {
+		return isFile(path)
+	}
+	return l.opts.Probe.IsFile(path)
+}
+
+// FileProbe remembers, for the life of one command, whether each path
+// asked about is a file. Loads for sibling directories share their
+// parents' candidates (skillscript.config.json, connectors.json, .env),
+// so a check of many folders stats each candidate once. A file created
+// after the first question is not seen: a long-running process does not
+// use one. Safe for concurrent use.
+type FileProbe struct {
+	mu    sync.Mutex
+	known map[string]bool
+}
+
+// NewFileProbe returns an empty probe.
+func NewFileProbe() *FileProbe { return &FileProbe{known: map[string]bool{}} }
+
+// IsFile reports whether path exists and is not a directory, asking the
+// file system the first time only.
+func (p *FileProbe) IsFile(path string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	is, ok := p.known[path]
+	if !ok {
+		is = isFile(path)
+		p.known[path] = is
+	}
+	return is
 }
 
 // loadDotenv loads the .env files beside the configuration file, beside the
@@ -89,13 +125,13 @@ func (l *loader) loadDotenv() {
 	}
 	add(&dirs, l.cfg.Home)
 	for _, d := range skipped {
-		if p := filepath.Join(d, DotenvFileName); !contains(dirs, d) && isFile(p) {
+		if p := filepath.Join(d, DotenvFileName); !contains(dirs, d) && l.isFile(p) {
 			l.problems.add(p, diagAt(ast.Warning, nil, -1, "not read: a .env beside a project-local configuration could set security policy; put the variables in the environment or in $SKILLSCRIPT_HOME/.env"))
 		}
 	}
 	for _, d := range dirs {
 		path := filepath.Join(d, DotenvFileName)
-		if !isFile(path) {
+		if !l.isFile(path) {
 			continue
 		}
 		data, ok := l.read(path)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -30,8 +31,12 @@ type setting struct {
 	apply func(c *Config, v any)
 }
 
-// settingsTable returns every setting Load resolves.
-func settingsTable() []setting {
+// settingsTable returns every setting Load resolves. The table is built
+// once per process (every Load walks it three times); callers only read it.
+var settingsTable = sync.OnceValue(buildSettingsTable)
+
+// buildSettingsTable builds the table of settingsTable.
+func buildSettingsTable() []setting {
 	return []setting{
 		{"skills_dir", []string{"SKILLSCRIPT_SKILLS_DIR"}, []string{"/skillsDir"}, kindPath, func(c *Config, v any) { c.SkillsDir = v.(string) }},
 		{"skills_db", []string{"SKILLSCRIPT_SKILLS_DB"}, []string{"/skillsDbPath"}, kindPath, func(c *Config, v any) { c.SkillsDBPath = v.(string) }},
