@@ -53,11 +53,10 @@ func targetEndAt(f *ast.File, start int) (int, bool) {
 	return 0, false
 }
 
-// TestReuseMatchesWholeRun edits real skills inside one target at a time,
-// lints each text with the previous run's findings taken over
-// (Options.Reuse, chained from edit to edit) and compares the findings
-// with a whole run: equal every time.
-func TestReuseMatchesWholeRun(t *testing.T) {
+// editedSkills returns the testdata skills the edit-equivalence tests
+// edit, and the lint context they are checked in (one known data skill).
+func editedSkills(t *testing.T) ([]string, *lint.Context) {
+	t.Helper()
 	var paths []string
 	for _, root := range []string{"../testdata/examples", "../testdata/lint", "../testdata/corpus", "../testdata/lsp"} {
 		_ = filepath.WalkDir(root, func(p string, e os.DirEntry, err error) error {
@@ -70,8 +69,16 @@ func TestReuseMatchesWholeRun(t *testing.T) {
 	if len(paths) == 0 {
 		t.Fatal("no skills")
 	}
-	ctx := &lint.Context{SkillsKnown: true, Skills: lint.MapIndex{
+	return paths, &lint.Context{SkillsKnown: true, Skills: lint.MapIndex{
 		"helper": {Name: "helper", Type: "data", Returns: []string{"R"}, File: "helper.skill.md"}}}
+}
+
+// TestReuseMatchesWholeRun edits real skills inside one target at a time,
+// lints each text with the previous run's findings taken over
+// (Options.Reuse, chained from edit to edit) and compares the findings
+// with a whole run: equal every time.
+func TestReuseMatchesWholeRun(t *testing.T) {
+	paths, ctx := editedSkills(t)
 	var runs, took int
 	for i, p := range paths {
 		src, err := os.ReadFile(p)

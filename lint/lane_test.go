@@ -3,8 +3,6 @@ package lint_test
 import (
 	"math/rand/v2"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/skillscript/skillc/ast"
@@ -19,20 +17,7 @@ import (
 // the same text, every time. A step the lane refuses starts a new chain
 // from a whole run.
 func TestLaneMatchesWholeRun(t *testing.T) {
-	var paths []string
-	for _, root := range []string{"../testdata/examples", "../testdata/lint", "../testdata/corpus", "../testdata/lsp"} {
-		_ = filepath.WalkDir(root, func(p string, e os.DirEntry, err error) error {
-			if err == nil && !e.IsDir() && strings.HasSuffix(p, ".skill.md") {
-				paths = append(paths, p)
-			}
-			return nil
-		})
-	}
-	if len(paths) == 0 {
-		t.Fatal("no skills")
-	}
-	ctx := &lint.Context{SkillsKnown: true, Skills: lint.MapIndex{
-		"helper": {Name: "helper", Type: "data", Returns: []string{"R"}, File: "helper.skill.md"}}}
+	paths, ctx := editedSkills(t)
 	whole := func(p, text string) (*ast.File, *lint.Kept, ast.Diagnostics) {
 		f, parsed := syntax.Parse(p, []byte(text))
 		reuse := &lint.Reuse{}

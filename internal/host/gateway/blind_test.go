@@ -1,10 +1,6 @@
 package gateway
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // realBlindIntents is the blind judged set: requests for the real
 // packages written after the ranking work of earlier passes, by an
@@ -21,16 +17,7 @@ func TestBlindJudgedSet(t *testing.T) {
 	if len(raw) < 40 {
 		t.Fatalf("only %d blind intents", len(raw))
 	}
-	for _, j := range raw {
-		if len(j.Relevant) == 0 {
-			t.Errorf("intent %q names no skill", j.Intent)
-		}
-		for _, d := range j.Relevant {
-			if _, err := os.Stat(filepath.Join(realSkillsDir, d, "SKILL.md")); err != nil {
-				t.Errorf("intent %q names %s, which is not a package directory of the set", j.Intent, d)
-			}
-		}
-	}
+	checkRealIntents(t, raw)
 	js := byDirectory(reg, raw)
 	g := New(Options{Registry: reg})
 	defer g.Close()

@@ -47,6 +47,22 @@ func byDirectory(reg *registry.Registry, js []catalogJudged) []catalogJudged {
 	return out
 }
 
+// checkRealIntents fails the test for an intent that names no skill or
+// names something that is not a package directory of the real set.
+func checkRealIntents(t *testing.T, js []catalogJudged) {
+	t.Helper()
+	for _, j := range js {
+		if len(j.Relevant) == 0 {
+			t.Errorf("intent %q names no skill", j.Intent)
+		}
+		for _, d := range j.Relevant {
+			if _, err := os.Stat(filepath.Join(realSkillsDir, d, "SKILL.md")); err != nil {
+				t.Errorf("intent %q names %s, which is not a package directory of the set", j.Intent, d)
+			}
+		}
+	}
+}
+
 // halves splits the judged intents deterministically: dev holds the
 // even positions of the file, held-out the odd ones. Ranking changes are
 // made looking at dev misses only.
@@ -141,16 +157,7 @@ func TestRealJudgedSet(t *testing.T) {
 	if len(raw) < 40 {
 		t.Fatalf("only %d judged intents", len(raw))
 	}
-	for _, j := range raw {
-		if len(j.Relevant) == 0 {
-			t.Errorf("intent %q names no skill", j.Intent)
-		}
-		for _, d := range j.Relevant {
-			if _, err := os.Stat(filepath.Join(realSkillsDir, d, "SKILL.md")); err != nil {
-				t.Errorf("intent %q names %s, which is not a package directory of the set", j.Intent, d)
-			}
-		}
-	}
+	checkRealIntents(t, raw)
 	js := byDirectory(reg, raw)
 	dev, held := halves(js)
 	g := New(Options{Registry: reg})

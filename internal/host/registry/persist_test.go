@@ -124,6 +124,25 @@ func read(r *Record) *Record {
 	return &cp
 }
 
+// parsedAndCached refreshes one registry over root with a fresh cache
+// file and a second one from that file, and returns both record lists
+// (parsed, then cached) with the options that name the file; it fails the
+// test unless both lists hold the same number of records, at least min.
+func parsedAndCached(t *testing.T, root string, min int) (parsed, cached []*Record, opts Options) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "registry.cache")
+	opts = Options{Roots: []Root{{Dir: root, Origin: OriginProject}}, CacheFile: file}
+	first := New(opts)
+	first.Refresh()
+	second := New(opts)
+	second.Refresh()
+	parsed, cached = first.All(), second.All()
+	if len(parsed) != len(cached) || len(parsed) < min {
+		t.Fatalf("%d records, %d from the cache", len(parsed), len(cached))
+	}
+	return parsed, cached, opts
+}
+
 // TestCacheFileRecords: every field of a record read back from the cache
 // file equals the record parsed from the package — frontmatter of every
 // YAML value type, classification, validation diagnostics, resources,
@@ -139,16 +158,7 @@ func TestCacheFileRecords(t *testing.T) {
 		"nofront/SKILL.md":       "# No frontmatter\n",
 		"mismatch/SKILL.md":      skillMD("other-name", "Its name differs from its directory."),
 	})
-	file := filepath.Join(t.TempDir(), "registry.cache")
-	opts := Options{Roots: []Root{{Dir: root, Origin: OriginProject}}, CacheFile: file}
-	first := New(opts)
-	first.Refresh()
-	second := New(opts)
-	second.Refresh()
-	a, b := first.All(), second.All()
-	if len(a) != len(b) || len(a) < 4 {
-		t.Fatalf("%d records, %d from the cache", len(a), len(b))
-	}
+	a, b, opts := parsedAndCached(t, root, 4)
 	var diags, class, typed bool
 	for i := range a {
 		if b[i].lazy == nil || b[i].src != nil || b[i].body != "" || b[i].frontmatter != nil || b[i].headings != nil || b[i].diags != nil {
@@ -165,12 +175,12 @@ func TestCacheFileRecords(t *testing.T) {
 		t.Errorf("the tree does not exercise the file: diagnostics %v, classification %v, typed frontmatter %v", diags, class, typed)
 	}
 	// a file cut short is ignored: the records are parsed again, alike
-	data, err := os.ReadFile(file)
+	data, err := os.ReadFile(opts.CacheFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []int{len(data) / 3, len(data) - 5} {
-		if err := os.WriteFile(file, data[:n], 0o600); err != nil {
+		if err := os.WriteFile(opts.CacheFile, data[:n], 0o600); err != nil {
 			t.Fatal(err)
 		}
 		third := New(opts)

@@ -2,7 +2,6 @@ package registry
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -81,16 +80,7 @@ func TestRecordJSONCached(t *testing.T) {
 		"greet.skill.md":    strings.ReplaceAll(script, "%s", "greet"),
 		"mismatch/SKILL.md": skillMD("other-name", "Its name differs from its directory."),
 	})
-	file := filepath.Join(t.TempDir(), "registry.cache")
-	opts := Options{Roots: []Root{{Dir: root, Origin: OriginProject}}, CacheFile: file}
-	first := New(opts)
-	first.Refresh()
-	second := New(opts)
-	second.Refresh()
-	a, b := first.All(), second.All()
-	if len(a) != len(b) || len(a) < 5 {
-		t.Fatalf("%d records, %d from the cache", len(a), len(b))
-	}
+	a, b, _ := parsedAndCached(t, root, 5)
 	var lazy, fm, heads int
 	for i := range b {
 		if b[i].lazy != nil {
