@@ -34,6 +34,18 @@ func (r Range) Pos() Pos { return r.From }
 // End returns the end of r (exclusive).
 func (r Range) End() Pos { return r.To }
 
+// Moved returns r with its valid ends moved by delta bytes (an invalid
+// end stays invalid).
+func (r Range) Moved(delta int) Range {
+	if r.From.IsValid() {
+		r.From += Pos(delta)
+	}
+	if r.To.IsValid() {
+		r.To += Pos(delta)
+	}
+	return r
+}
+
 // Span returns r itself; it lets any node be turned into a plain Range.
 func (r Range) Span() Range { return r }
 

@@ -42,4 +42,4 @@ func (s *shifter) pos(p Pos) Pos {
 }
 
 // rng moves both ends of a range.
-func (s *shifter) rng(r Range) Range { return Range{s.pos(r.From), s.pos(r.To)} }
+func (s *shifter) rng(r Range) Range { return r.Moved(int(s.delta)) }

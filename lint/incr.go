@@ -302,12 +302,12 @@ func (in *incr) keep(id string, ds ast.Diagnostics) {
 // moveDiag moves d's ranges in this file (its own, related ones and those
 // of its fixes) by delta; the slices are copied, not changed.
 func moveDiag(d *ast.Diagnostic, delta int) {
-	d.Range = moveRange(d.Range, delta)
+	d.Range = d.Range.Moved(delta)
 	if d.Related != nil {
 		rel := make([]ast.Related, len(d.Related))
 		for i, r := range d.Related {
 			if r.File == "" {
-				r.Range = moveRange(r.Range, delta)
+				r.Range = r.Range.Moved(delta)
 			}
 			rel[i] = r
 		}
@@ -318,24 +318,13 @@ func moveDiag(d *ast.Diagnostic, delta int) {
 		for i, f := range d.Fixes {
 			edits := make([]ast.TextEdit, len(f.Edits))
 			for j, e := range f.Edits {
-				e.Range = moveRange(e.Range, delta)
+				e.Range = e.Range.Moved(delta)
 				edits[j] = e
 			}
 			fixes[i] = ast.Fix{Title: f.Title, Edits: edits}
 		}
 		d.Fixes = fixes
 	}
-}
-
-// moveRange moves the valid ends of r by delta.
-func moveRange(r ast.Range, delta int) ast.Range {
-	if r.From.IsValid() {
-		r.From += ast.Pos(delta)
-	}
-	if r.To.IsValid() {
-		r.To += ast.Pos(delta)
-	}
-	return r
 }
 
 // topLevelIn returns the top-level nodes of f inside [from, to), in

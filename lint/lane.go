@@ -160,7 +160,7 @@ func moved[N ast.Node](n N, delta int, deep bool) N {
 	}
 	if t, ok := any(n).(*ast.Target); ok {
 		cp := *t
-		cp.Range = moveRange(t.Range, delta)
+		cp.Range = t.Range.Moved(delta)
 		return any(&cp).(N)
 	}
 	return ast.Shifted([]N{n}, delta)[0]

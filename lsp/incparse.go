@@ -248,12 +248,12 @@ func spliceNodes[N ast.Node](b bounds, old, part []N) ([]N, bool) {
 // related ones and those of its fixes) moved by delta.
 func moveDiag(d *ast.Diagnostic, delta int) *ast.Diagnostic {
 	cp := *d
-	cp.Range = moveRange(d.Range, delta)
+	cp.Range = d.Range.Moved(delta)
 	if d.Related != nil {
 		cp.Related = make([]ast.Related, len(d.Related))
 		for i, r := range d.Related {
 			if r.File == "" {
-				r.Range = moveRange(r.Range, delta)
+				r.Range = r.Range.Moved(delta)
 			}
 			cp.Related[i] = r
 		}
@@ -263,22 +263,11 @@ func moveDiag(d *ast.Diagnostic, delta int) *ast.Diagnostic {
 		for i, f := range d.Fixes {
 			edits := make([]ast.TextEdit, len(f.Edits))
 			for j, e := range f.Edits {
-				e.Range = moveRange(e.Range, delta)
+				e.Range = e.Range.Moved(delta)
 				edits[j] = e
 			}
 			cp.Fixes[i] = ast.Fix{Title: f.Title, Edits: edits}
 		}
 	}
 	return &cp
-}
-
-// moveRange moves the valid ends of r by delta.
-func moveRange(r ast.Range, delta int) ast.Range {
-	if r.From.IsValid() {
-		r.From += ast.Pos(delta)
-	}
-	if r.To.IsValid() {
-		r.To += ast.Pos(delta)
-	}
-	return r
 }
