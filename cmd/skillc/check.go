@@ -306,7 +306,22 @@ func writeFindings(out io.Writer, results []ast.FileDiagnostics, opts checkOptio
 	case "gitlab":
 		return render.GitLab(out, results)
 	}
-	return render.HumanAll(out, results, render.HumanOptions{Color: colour, Context: true, RuleDoc: ruleDocHint})
+	return render.HumanAll(out, results, render.HumanOptions{Color: colour, Context: true, RuleDoc: ruleDocHints()})
+}
+
+// ruleDocHints returns ruleDocHint remembering each rule's line: a report
+// names the same few rules over and over. The renderer calls it from one
+// goroutine.
+func ruleDocHints() func(string) string {
+	seen := map[string]string{}
+	return func(rule string) string {
+		h, ok := seen[rule]
+		if !ok {
+			h = ruleDocHint(rule)
+			seen[rule] = h
+		}
+		return h
+	}
 }
 
 // ruleDocHint is the documentation pointer printed under a diagnostic of

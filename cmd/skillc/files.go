@@ -316,11 +316,11 @@ func readFileMax(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	size := 0
-	if st, err := f.Stat(); err == nil {
-		if st.Size() > maxSourceSize {
+	if n, ok := f.size(); ok {
+		if n > maxSourceSize {
 			return nil, fmt.Errorf("file larger than %d MB", maxSourceSize>>20)
 		}
-		size = int(st.Size())
+		size = int(n)
 	}
 	b := make([]byte, 0, max(size+1, 512))
 	for {

@@ -4,5 +4,20 @@ package main
 
 import "os"
 
-// openSource opens path for reading (os.Open; see files_unix.go).
-func openSource(path string) (*os.File, error) { return os.Open(path) }
+// sourceFile is a source opened for reading (see files_unix.go).
+type sourceFile struct{ *os.File }
+
+// openSource opens path for reading.
+func openSource(path string) (sourceFile, error) {
+	f, err := os.Open(path)
+	return sourceFile{f}, err
+}
+
+// size is the file's size, if the system says.
+func (f sourceFile) size() (int64, bool) {
+	st, err := f.Stat()
+	if err != nil {
+		return 0, false
+	}
+	return st.Size(), true
+}

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -111,6 +110,9 @@ func (s styles) severity(sev ast.Severity) *color.Color {
 }
 
 // humanPrinter writes one file's diagnostics and remembers the first error.
+// Each output line is assembled in buf and written with one Write; a
+// report of many findings allocates no formatting state per line
+// (decision RN1).
 type humanPrinter struct {
 	w     io.Writer
 	opts  HumanOptions
@@ -119,37 +121,80 @@ type humanPrinter struct {
 	lt    *ast.LineTable
 	files *fileLines
 	err   error
+	buf   []byte
 }
 
-// printf writes unless an earlier write failed.
-func (p *humanPrinter) printf(format string, args ...any) {
+// flush writes b (a line assembled in p.buf) unless an earlier write
+// failed, and keeps b's storage for the next line.
+func (p *humanPrinter) flush(b []byte) {
 	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, format, args...)
+		_, p.err = p.w.Write(b)
 	}
+	p.buf = b[:0]
+}
+
+// paint returns text in style c; without colour it is text itself (the
+// color package would copy it through fmt).
+func (s styles) paint(c *color.Color, text string) string {
+	if !s.on {
+		return text
+	}
+	return c.Sprint(text)
 }
 
 // diagnostic writes the header line, the excerpt, the notes and the fixes of d.
 func (p *humanPrinter) diagnostic(d *ast.Diagnostic) {
 	sp := spanOf(p.lt, d.Range)
 	sev := level(d.Severity)
-	head := sev.String()
-	if d.Rule != "" {
-		head += "[" + d.Rule + "]"
+	b := p.buf[:0]
+	if p.st.on {
+		head := sev.String()
+		if d.Rule != "" {
+			head += "[" + d.Rule + "]"
+		}
+		b = append(b, p.st.loc.Sprint(p.location(sp))...)
+		b = append(b, ": "...)
+		b = append(b, p.st.severity(sev).Sprint(head)...)
+	} else {
+		b = appendLocation(b, p.file, sp)
+		b = append(b, ": "...)
+		b = append(b, sev.String()...)
+		if d.Rule != "" {
+			b = append(b, '[')
+			b = append(b, d.Rule...)
+			b = append(b, ']')
+		}
 	}
-	p.printf("%s: %s: %s\n", p.st.loc.Sprint(p.location(sp)), p.st.severity(sev).Sprint(head), indentMessage(d.Message))
+	b = append(b, ": "...)
+	b = append(b, indentMessage(d.Message)...)
+	p.flush(append(b, '\n'))
 	if p.opts.Context && sp.valid() {
 		p.excerpt(sp)
 	}
 	for _, r := range d.Related {
 		file, lt := p.files.relatedPlace(p.file, p.lt, r)
-		p.printf("  %s %s: %s\n", p.st.note.Sprint("note:"), location(file, spanOf(lt, r.Range)), indentMessage(r.Message))
+		b := append(p.buf[:0], "  "...)
+		b = append(b, p.st.paint(p.st.note, "note:")...)
+		b = append(b, ' ')
+		b = appendLocation(b, file, spanOf(lt, r.Range))
+		b = append(b, ": "...)
+		b = append(b, indentMessage(r.Message)...)
+		p.flush(append(b, '\n'))
 	}
 	for _, f := range d.Fixes {
-		p.printf("  %s %s\n", p.st.fix.Sprint("fix:"), indentMessage(f.Title))
+		b := append(p.buf[:0], "  "...)
+		b = append(b, p.st.paint(p.st.fix, "fix:")...)
+		b = append(b, ' ')
+		b = append(b, indentMessage(f.Title)...)
+		p.flush(append(b, '\n'))
 	}
 	if p.opts.RuleDoc != nil && d.Rule != "" {
 		if doc := p.opts.RuleDoc(d.Rule); doc != "" {
-			p.printf("  %s %s\n", p.st.note.Sprint("= help:"), doc)
+			b := append(p.buf[:0], "  "...)
+			b = append(b, p.st.paint(p.st.note, "= help:")...)
+			b = append(b, ' ')
+			b = append(b, doc...)
+			p.flush(append(b, '\n'))
 		}
 	}
 }
@@ -159,50 +204,74 @@ func (p *humanPrinter) location(sp span) string { return location(p.file, sp) }
 
 // location formats file:line:col, or just file without a position.
 func location(file string, sp span) string {
+	return string(appendLocation(nil, file, sp))
+}
+
+// appendLocation appends file:line:col, or just file without a position.
+func appendLocation(b []byte, file string, sp span) []byte {
+	b = append(b, file...)
 	if !sp.valid() {
-		return file
+		return b
 	}
-	return fmt.Sprintf("%s:%d:%d", file, sp.Line, sp.Col)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(sp.Line), 10)
+	b = append(b, ':')
+	return strconv.AppendInt(b, int64(sp.Col), 10)
 }
 
 // excerpt writes the first line of sp with a gutter and the caret line.
 func (p *humanPrinter) excerpt(sp span) {
 	text := sanitize(string(p.lt.Line(sp.Line)))
-	num := strconv.Itoa(sp.Line)
-	gutter := strings.Repeat(" ", len(num))
-	p.printf(" %s | %s\n", num, text)
-	p.printf(" %s | %s\n", gutter, p.st.caret.Sprint(underline(text, sp)))
+	b := append(p.buf[:0], ' ')
+	b = strconv.AppendInt(b, int64(sp.Line), 10)
+	width := len(b) - 1
+	b = append(b, " | "...)
+	b = append(b, text...)
+	p.flush(append(b, '\n'))
+	b = append(p.buf[:0], ' ')
+	for range width {
+		b = append(b, ' ')
+	}
+	b = append(b, " | "...)
+	if p.st.on {
+		b = append(b, p.st.caret.Sprint(underline(text, sp))...)
+	} else {
+		b = appendUnderline(b, text, sp)
+	}
+	p.flush(append(b, '\n'))
 }
 
 // underline builds the caret line for sp on a line whose text is text: the
 // characters before the range become spaces (tabs stay tabs so the caret
 // lines up), then a caret and a tilde for each further character. A range
 // that continues onto later lines is underlined to the end of the first.
-func underline(text string, sp span) string {
+func underline(text string, sp span) string { return string(appendUnderline(nil, text, sp)) }
+
+// appendUnderline appends underline(text, sp) to b.
+func appendUnderline(b []byte, text string, sp span) []byte {
 	n := utf8.RuneCountInString(text)
 	start := min(sp.Col-1, n)
 	end := n
 	if sp.EndLine == sp.Line {
 		end = min(sp.EndCol-1, n)
 	}
-	var b strings.Builder
 	i := 0
 	for _, r := range text {
 		if i >= start {
 			break
 		}
 		if r == '\t' {
-			b.WriteByte('\t')
+			b = append(b, '\t')
 		} else {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
 		i++
 	}
-	b.WriteByte('^')
-	if width := end - start; width > 1 {
-		b.WriteString(strings.Repeat("~", width-1))
+	b = append(b, '^')
+	for range end - start - 1 {
+		b = append(b, '~')
 	}
-	return b.String()
+	return b
 }
 
 // indentMessage sanitizes a message and indents its continuation lines so

@@ -77,10 +77,22 @@ func sanitize(s string) string { return replaceControls(s, "\t") }
 // sanitizeMessage is sanitize for messages, which may also contain newlines.
 func sanitizeMessage(s string) string { return replaceControls(s, "\t\n") }
 
+// plainText reports, in one pass over the bytes, whether s is printable
+// ASCII apart from the characters of keep: the common case, which needs no
+// decoding (a false answer only means "look closer").
+func plainText(s, keep string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < ' ' || c >= 0x7f) && strings.IndexByte(keep, c) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // replaceControls replaces every control character not in keep with U+FFFD.
 func replaceControls(s, keep string) string {
 	bad := func(r rune) bool { return unicode.IsControl(r) && !strings.ContainsRune(keep, r) }
-	if strings.IndexFunc(s, bad) < 0 {
+	if plainText(s, keep) || strings.IndexFunc(s, bad) < 0 {
 		return s
 	}
 	out := []rune(s)

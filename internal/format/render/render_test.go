@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -355,5 +356,49 @@ func TestRelatedInAnotherFile(t *testing.T) {
 	}
 	if !strings.Contains(sarif.String(), `"uri": "twin.skill.md"`) || !strings.Contains(sarif.String(), `"startLine": 3`) {
 		t.Errorf("sarif related location missing: %s", sarif.String())
+	}
+}
+
+// TestPlainTextAgrees checks the byte scan of replaceControls' fast path:
+// whatever it calls plain holds no control character outside keep.
+func TestPlainTextAgrees(t *testing.T) {
+	for _, tt := range []struct {
+		s, keep string
+		plain   bool
+	}{
+		{"abc def", "\t", true},
+		{"a\tb", "\t", true},
+		{"a\nb", "\t", false},
+		{"a\nb", "\t\n", true},
+		{"\x7f", "\t\n", false},
+		{"é", "\t\n", false}, // not ASCII: decoded by the slow path
+		{"", "\t", true},
+	} {
+		if got := plainText(tt.s, tt.keep); got != tt.plain {
+			t.Errorf("plainText(%q, %q) = %v, want %v", tt.s, tt.keep, got, tt.plain)
+		}
+		checkPlainText(t, tt.s)
+	}
+}
+
+// FuzzPlainText checks plainText against the rune test it stands in for.
+func FuzzPlainText(f *testing.F) {
+	for _, s := range []string{"abc", "a\tb\nc", "\x00", "\u0085", "\u200b", "é\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkPlainText)
+}
+
+func checkPlainText(t *testing.T, s string) {
+	for _, keep := range []string{"\t", "\t\n"} {
+		if !plainText(s, keep) {
+			continue
+		}
+		if i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && !strings.ContainsRune(keep, r) }); i >= 0 {
+			t.Errorf("plainText(%q, %q) is true, but byte %d is a control character", s, keep, i)
+		}
+		if got := replaceControls(s, keep); got != s {
+			t.Errorf("replaceControls(%q, %q) = %q, want it unchanged", s, keep, got)
+		}
 	}
 }
