@@ -140,6 +140,18 @@ func TestFastPath(t *testing.T) {
 		`emit(text="a ${ b and ${ c")`,
 		`$set X = ["${", "b ${"]`,
 		`${A} == "${"`,
+		// reported by both paths: a single "=" and bare-word operands
+		`$(VERDICT) = "urgent"`,
+		`${A} = 1`,
+		`not ${A} = "x"`,
+		`(${A} = "x") and ${B}`,
+		`${A} == 1 or not (${B} = ${C} and ${D} = "d")`,
+		`not (not ${A} = 2)`,
+		`${V} == urgent`,
+		`urgent = ${V}`,
+		`not (true)`,
+		`a.b != ${X} or k:v in ${L} and w not in ${M}`,
+		`${A} = bare`,
 	} {
 		toks := lexToks([]byte(src))
 		if checkFast(t, src, []byte(src), toks) == 0 {
@@ -155,6 +167,10 @@ func TestFastPath(t *testing.T) {
 		`{a 1}`,
 		`[1, 2`,
 		`$set X = 1 =`,
+		`${A} = and`,
+		`in == ${X}`,
+		`${A} not = ${B}`,
+		`${A} = = ${B}`,
 	} {
 		toks := lexToks([]byte(src))
 		if checkFast(t, src, []byte(src), toks) != 0 {
@@ -169,6 +185,9 @@ func FuzzFastPath(f *testing.F) {
 	addSeeds(f)
 	f.Add([]byte(`$ a.b x=1, [2, {c: "d"}] -> R (fallback: 0)`))
 	f.Add([]byte(`not ${A} in ${B} or (${C} >= 2 and ${D})`))
+	f.Add([]byte("t:\n\tif $(V) = \"u\":\n\t\temit(text=\"a\")\n\telif not (${A} = 1 or ${B}) and c = d:\n\t\temit(text=\"b\")\n"))
+	f.Add([]byte(`while ${A} = x and not (y in ${L}) or ${B} not in ${C}:`))
+	f.Add([]byte(`${V} == urgent or not (true) and a.b = k:v`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		checkFastSource(t, "fuzz", src)
 	})
