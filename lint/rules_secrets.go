@@ -259,36 +259,56 @@ func isCredentialKey(key string) bool {
 var credentialSingles = [...]string{"apikey", "password", "passwd", "pwd", "token", "bearer",
 	"authorization", "auth", "credential", "credentials", "secret"}
 
+// The second words of the two-word credential key names.
+const (
+	secondKey = 1 << iota
+	secondToken
+	secondSecret
+)
+
 // credentialPairs are the credential key names of two words, "_", "-" or
 // nothing between them: each first word with the second words it takes.
-var credentialPairs = [...]struct{ first, seconds string }{
-	{"api", "key token"}, {"access", "key token"}, {"secret", "key token"},
-	{"client", "secret"}, {"private", "key"}, {"webhook", "secret"},
-	{"auth", "token"}, {"refresh", "token"}, {"id", "token"}, {"session", "token"},
-	{"bearer", "token"}, {"oauth", "token"}, {"csrf", "token"},
-	{"signing", "key secret"}, {"encryption", "key secret"}, {"master", "key secret"},
-	{"shared", "key secret"}, {"hmac", "key secret"},
+var credentialPairs = [...]struct {
+	first   string
+	seconds int
+}{
+	{"api", secondKey | secondToken}, {"access", secondKey | secondToken}, {"secret", secondKey | secondToken},
+	{"client", secondSecret}, {"private", secondKey}, {"webhook", secondSecret},
+	{"auth", secondToken}, {"refresh", secondToken}, {"id", secondToken}, {"session", secondToken},
+	{"bearer", secondToken}, {"oauth", secondToken}, {"csrf", secondToken},
+	{"signing", secondKey | secondSecret}, {"encryption", secondKey | secondSecret}, {"master", secondKey | secondSecret},
+	{"shared", secondKey | secondSecret}, {"hmac", secondKey | secondSecret},
 }
 
 // credentialKeyFolded is isCredentialKey for folded text (see foldAt).
 func credentialKeyFolded(b []byte) bool {
+	if len(b) < 3 { // the shortest name is "pwd"
+		return false
+	}
 	for _, w := range credentialSingles {
 		if string(b) == w {
 			return true
 		}
 	}
 	for _, p := range credentialPairs {
-		if len(b) <= len(p.first) || string(b[:len(p.first)]) != p.first {
+		if len(b) <= len(p.first) || b[0] != p.first[0] || string(b[:len(p.first)]) != p.first {
 			continue
 		}
 		rest := b[len(p.first):]
 		if rest[0] == '_' || rest[0] == '-' {
 			rest = rest[1:]
 		}
-		for second := range strings.FieldsSeq(p.seconds) {
-			if string(rest) == second {
-				return true
-			}
+		var second int
+		switch string(rest) {
+		case "key":
+			second = secondKey
+		case "token":
+			second = secondToken
+		case "secret":
+			second = secondSecret
+		}
+		if p.seconds&second != 0 {
+			return true
 		}
 	}
 	return false
