@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/google/go-cmp/cmp"
 	"github.com/skillscript/skillc/ast"
@@ -280,4 +281,26 @@ func FuzzClassifiers(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(checkClassifiers)
+}
+
+// BenchmarkCondGrammarBuild is what a process paid once, before the fast
+// matcher took a single "=" and bare-word operands, for the first such
+// condition: building the participle condition grammar.
+func BenchmarkCondGrammarBuild(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		participle.MustBuild[gCond](participle.Lexer(stmtLexerDef{}), participle.UseLookahead(4))
+	}
+}
+
+// BenchmarkSingleEqualsSkill parses a skill whose conditions use a single
+// "=" (the conformance corpus's single-equals case), grammar built.
+func BenchmarkSingleEqualsSkill(b *testing.B) {
+	src := []byte("# Skill: triage\n# Vars: VERDICT\n\nt:\n    if $(VERDICT) = \"urgent\":\n        emit(text=\"now\")\n    elif ${VERDICT} = \"later\" and not ${X}:\n        emit(text=\"later\")\n\ndefault: t\n")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ds := Parse("t.skill.md", src); !hasRule(ds, "single-equals") {
+			b.Fatal("no single-equals finding")
+		}
+	}
 }
