@@ -30,10 +30,11 @@ type sourceRead struct {
 
 // NewSources returns a cache reading with read (which may refuse files
 // by rules of its own, such as a size limit) and naming each file by its
-// absolute path from abs, so that a relative argument and the index's path
-// of the same file share one read.
+// absolute, clean path from abs (filepath.Abs or a form of it with the
+// working directory read once), so that a relative argument and the
+// index's path of the same file share one read.
 func NewSources(read func(path string) ([]byte, error), abs func(path string) (string, error)) *Sources {
-	return &Sources{read: read, abs: abs, files: map[string]*sourceRead{}}
+	return &Sources{read: read, abs: abs, files: make(map[string]*sourceRead, 64)}
 }
 
 // Read returns the bytes of the file at path from the first read of it
@@ -41,9 +42,9 @@ func NewSources(read func(path string) ([]byte, error), abs func(path string) (s
 // its own path, so that an error names the path the caller gave).
 // Callers must not modify the bytes.
 func (c *Sources) Read(path string) ([]byte, error) {
-	key := filepath.Clean(path)
-	if a, err := c.abs(path); err == nil {
-		key = a
+	key, err := c.abs(path)
+	if err != nil {
+		key = filepath.Clean(path)
 	}
 	c.mu.Lock()
 	if c.done {
