@@ -33,7 +33,7 @@ func TestCredentialPrefilter(t *testing.T) {
 	}
 	matched := 0
 	for _, s := range samples {
-		if credentialValue().MatchString(s) {
+		if credentialValueRE.MatchString(s) {
 			matched++
 			if !mayBeCredential(s) {
 				t.Errorf("mayBeCredential(%q) = false, but credentialValue matches it", s)
@@ -51,7 +51,7 @@ func FuzzCredentialPrefilter(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if credentialValue().MatchString(s) && !mayBeCredential(s) {
+		if credentialValueRE.MatchString(s) && !mayBeCredential(s) {
 			t.Fatalf("mayBeCredential(%q) = false, but credentialValue matches it", s)
 		}
 	})
@@ -127,45 +127,11 @@ func FuzzCredentialPrefilterSameAnswers(f *testing.F) {
 	})
 }
 
-// credentialKeySamples are argument names on both sides of credentialKey,
+// credentialKeySamples are argument names on both sides of credentialKeyRE,
 // including the non-ASCII letters its case folding matches.
 var credentialKeySamples = []string{
 	"", "text", "name", "path", "api_key", "API-KEY", "apikey", "access_key", "secret", "secret_key",
 	"client_secret", "private-key", "password", "Passwd", "pwd", "token", "refresh_token", "BearerToken",
 	"signing_key", "hmac-secret", "webhook_secret", "bearer", "authorization", "auth", "credential",
 	"Credentials", "\u212aey", "pa\u017f\u017fword", "monkey", "keys", "author",
-}
-
-// TestCredentialKeyPrefilter checks that mayBeCredentialKey never rejects
-// a key credentialKey matches, and that it rejects ordinary names.
-func TestCredentialKeyPrefilter(t *testing.T) {
-	matched := 0
-	for _, k := range credentialKeySamples {
-		if credentialKey().MatchString(k) {
-			matched++
-			if !mayBeCredentialKey(k) {
-				t.Errorf("mayBeCredentialKey(%q) = false, but credentialKey matches it", k)
-			}
-		}
-	}
-	if matched < 20 {
-		t.Fatalf("only %d samples match credentialKey: the test lost its positive cases", matched)
-	}
-	for _, k := range []string{"text", "name", "path", "command", "skill_name"} {
-		if mayBeCredentialKey(k) {
-			t.Errorf("mayBeCredentialKey(%q) = true: the prefilter no longer spares ordinary names", k)
-		}
-	}
-}
-
-// FuzzCredentialKeyPrefilter checks the same property on arbitrary keys.
-func FuzzCredentialKeyPrefilter(f *testing.F) {
-	for _, k := range credentialKeySamples {
-		f.Add(k)
-	}
-	f.Fuzz(func(t *testing.T, k string) {
-		if credentialKey().MatchString(k) && !mayBeCredentialKey(k) {
-			t.Fatalf("mayBeCredentialKey(%q) = false, but credentialKey matches it", k)
-		}
-	})
 }

@@ -1,5 +1,7 @@
 package lint
 
+import "slices"
+
 // Skillscript returns the skillscript rule set, in a stable order: the
 // rules over the language itself, run by the engine's own indices, and
 // the rules the parser reports. The other sets (SKILL.md, classification,
@@ -103,5 +105,5 @@ func Skillscript() []*Rule {
 		ruleDuplicateSkillName(),
 		ruleMissingSkillstoreForDataRef(),
 	}
-	return append(rs, parserRules()...)
+	return slices.Concat(rs, parserRules())
 }

@@ -158,7 +158,11 @@ type Registry struct {
 // NewRegistry composes rule sets in the order given. A rule id given
 // twice is a programming error and panics, naming the id.
 func NewRegistry(sets ...[]*Rule) *Registry {
-	r := &Registry{byID: map[string]*Rule{}}
+	n := 0
+	for _, set := range sets {
+		n += len(set)
+	}
+	r := &Registry{byID: make(map[string]*Rule, n), rules: make([]*Rule, 0, n), ids: make([]string, 0, n), runnable: make([]*Rule, 0, n)}
 	for _, set := range sets {
 		for _, rule := range set {
 			if _, dup := r.byID[rule.ID]; dup {

@@ -1,9 +1,6 @@
 package lint
 
 import (
-	"strings"
-	"unicode/utf8"
-
 	"github.com/skillscript/skillc/ast"
 )
 
@@ -196,32 +193,8 @@ func (s *state) literalCredential(a *ast.Arg) bool {
 	}
 	is, seen := s.credKeys[key]
 	if !seen {
-		is = mayBeCredentialKey(key) && credentialKey().MatchString(key)
+		is = isCredentialKey(key)
 		s.credKeys[key] = is
 	}
 	return is
-}
-
-// credentialKeyWords are words one of which every credentialKeyNames
-// alternative contains.
-var credentialKeyWords = []string{"key", "secret", "pass", "pwd", "token", "bearer", "auth", "credential"}
-
-// mayBeCredentialKey is false only for keys credentialKey cannot match:
-// an ASCII key without any of credentialKeyWords (case-insensitively).
-// It keeps the regexp uncompiled for the skills whose argument names are
-// all ordinary (issue 25). A non-ASCII key goes to the regexp, whose case
-// folding also matches U+212A (K) and U+017F (ſ).
-func mayBeCredentialKey(key string) bool {
-	for i := 0; i < len(key); i++ {
-		if key[i] >= utf8.RuneSelf {
-			return true
-		}
-	}
-	k := strings.ToLower(key)
-	for _, w := range credentialKeyWords {
-		if strings.Contains(k, w) {
-			return true
-		}
-	}
-	return false
 }

@@ -129,6 +129,7 @@ func IndexSkills(dir string) (MapIndex, error) {
 // folder. It is safe for concurrent use.
 type DirIndex struct {
 	files []string // sorted
+	read  func(path string) ([]byte, error)
 
 	scanOnce sync.Once
 	byName   map[string][]string // name -> its files, sorted
@@ -143,15 +144,30 @@ type DirIndex struct {
 // that cannot be listed. Like IndexSkills (a filepath.WalkDir, which does
 // not follow a symbolic link given as its root), it finds no files when
 // dir itself is a symbolic link.
-func OpenSkillDir(dir string) (*DirIndex, error) { return OpenSkillDirListed(dir, nil) }
+func OpenSkillDir(dir string) (*DirIndex, error) { return OpenSkillDirWith(dir, SkillDirOptions{}) }
 
-// OpenSkillDirListed is OpenSkillDir taking the directory's listing from
-// listed when it has one: the names of the *.skill.md entries of dir that
-// are not directories, as a walk that just read dir found them (skillc
-// check lists each folder once). A nil listed, or one without dir, reads
-// the directory.
-func OpenSkillDirListed(dir string, listed func(dir string) ([]string, bool)) (*DirIndex, error) {
-	x := &DirIndex{infos: map[string]SkillInfo{}}
+// SkillDirOptions let the caller of OpenSkillDirWith hand the index what
+// it already holds; the zero value reads everything.
+type SkillDirOptions struct {
+	// Listed, when set, answers the directory's listing when it has one:
+	// the names of the *.skill.md entries of dir that are not
+	// directories, as a walk that just read dir found them (skillc check
+	// lists each folder once). A nil Listed, or one without dir, reads the
+	// directory.
+	Listed func(dir string) ([]string, bool)
+	// Read, when set, reads a skill file of the directory (the path is
+	// the directory joined with the file name) instead of os.ReadFile: a
+	// command that reads the same files itself passes a reader sharing
+	// its reads (workspace.Sources), so that each file is read once.
+	// A file Read fails on is read with os.ReadFile, so a reader with
+	// limits of its own never changes what the index finds.
+	Read func(path string) ([]byte, error)
+}
+
+// OpenSkillDirWith is OpenSkillDir taking what o provides.
+func OpenSkillDirWith(dir string, o SkillDirOptions) (*DirIndex, error) {
+	x := &DirIndex{infos: map[string]SkillInfo{}, read: o.Read}
+	listed := o.Listed
 	st, err := os.Lstat(dir)
 	if err != nil {
 		return nil, err
@@ -189,7 +205,7 @@ func (x *DirIndex) scan() {
 	x.scanOnce.Do(func() {
 		x.byName = map[string][]string{}
 		for _, path := range x.files {
-			src, err := os.ReadFile(path)
+			src, err := x.readFile(path)
 			if err != nil {
 				continue
 			}
@@ -210,6 +226,17 @@ func (x *DirIndex) scan() {
 	})
 }
 
+// readFile reads a file of the index, through the caller's reader when
+// it gave one (see SkillDirOptions.Read).
+func (x *DirIndex) readFile(path string) ([]byte, error) {
+	if x.read != nil {
+		if src, err := x.read(path); err == nil {
+			return src, nil
+		}
+	}
+	return os.ReadFile(path)
+}
+
 // Lookup returns the skill called name, parsing the files that declare
 // it on the first call for that name.
 func (x *DirIndex) Lookup(name string) (SkillInfo, bool) {
@@ -225,7 +252,7 @@ func (x *DirIndex) Lookup(name string) (SkillInfo, bool) {
 	}
 	m := MapIndex{}
 	for _, path := range files {
-		src, err := os.ReadFile(path)
+		src, err := x.readFile(path)
 		if err != nil {
 			continue
 		}

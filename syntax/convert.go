@@ -350,21 +350,33 @@ func (p *parser) convPrim(g *gPrim) ast.Cond {
 	}
 	c := &ast.CompareCond{Range: r, X: x, Op: cmpOps[name], OpRg: opr, Y: p.convOperand(g.Cmp.Right)}
 	if c.Op == ast.OpAssign {
-		p.errorf("single-equals", opr, "\"=\" is not valid in a condition; use \"==\" for equality").
-			WithFix("replace = with ==", opr, "==")
+		p.singleEquals(opr)
 	}
 	return c
+}
+
+// singleEquals reports the "=" at opr in a condition, with the fix to
+// "==". Both paths report it, right after building the comparison.
+func (p *parser) singleEquals(opr ast.Range) {
+	p.errorf("single-equals", opr, "\"=\" is not valid in a condition; use \"==\" for equality").
+		WithFix("replace = with ==", opr, "==")
 }
 
 func (p *parser) convOperand(g *gOperand) ast.Expr {
 	t := g.Tok
 	switch t.Type {
 	case tIdent, tWord, tDotted, tColonWord:
-		from := t.Pos.Offset
-		r := ast.RangeOf(from, from+len(t.Value))
-		p.errorf("invalid-conditional-syntax", r, "bare word %q in a condition: compare against a quoted literal (%q) or a ${...} reference", t.Value, t.Value).
-			WithFix("quote it", r, strconv.Quote(t.Value))
-		return p.bareWord(from, from+len(t.Value))
+		return p.bareOperand(t.Pos.Offset, t.Pos.Offset+len(t.Value))
 	}
 	return p.convScalar(t)
+}
+
+// bareOperand reports the bare word src[from:to] used as a condition
+// operand, with the fix that quotes it, and returns it. Both paths call
+// it when they build the operand.
+func (p *parser) bareOperand(from, to int) ast.Expr {
+	r, v := ast.RangeOf(from, to), p.text[from:to]
+	p.errorf("invalid-conditional-syntax", r, "bare word %q in a condition: compare against a quoted literal (%q) or a ${...} reference", v, v).
+		WithFix("quote it", r, strconv.Quote(v))
+	return p.bareWord(from, to)
 }

@@ -19,11 +19,13 @@ import (
 // lookahead and builds the nodes the conversion would build, in one pass
 // and without the grammar structs.
 //
-// It never backtracks over a token it has consumed and never reports
-// anything: whenever the input is not a clean match, or the conversion
-// would report a problem, it gives up, and the caller parses the input the
-// slow way (participle, then convert.go), which produces the usual
-// diagnostics. Problems found below the statement level (an unterminated
+// It never backtracks over a token it has consumed and reports only two
+// problems itself, a single "=" in a comparison and a bare word as a
+// condition operand ([parser.singleEquals], [parser.bareOperand], shared
+// with the conversion and called at the same point of the walk):
+// whenever else the input is not a clean match, or the conversion would
+// report a problem, it gives up, and the caller parses the input the slow
+// way (participle, then convert.go), which produces the usual diagnostics. Problems found below the statement level (an unterminated
 // substitution in a string, ...) are reported by helpers both paths share,
 // called in the same order on the same text, so a build that succeeds
 // keeps them; one that gives up drops what the helpers reported before it
@@ -589,7 +591,7 @@ func (b *fastBuilder) prim() (ast.Cond, bool) {
 		return nil, false
 	}
 	t := b.peek(0)
-	if t.typ == tCmpOp || b.is(t, "in") {
+	if t.typ == tCmpOp || t.typ == tEq || b.is(t, "in") {
 		op := b.take()
 		y, ok := b.operand()
 		if !ok {
@@ -597,6 +599,9 @@ func (b *fastBuilder) prim() (ast.Cond, bool) {
 		}
 		c := b.p.n.compares.New()
 		*c = ast.CompareCond{Range: b.span(start), X: x, Op: cmpOps[b.p.val(op)], OpRg: op.rng(), Y: y}
+		if c.Op == ast.OpAssign {
+			b.p.singleEquals(c.OpRg)
+		}
 		return c, true
 	}
 	if b.atLit("not") {
@@ -612,22 +617,28 @@ func (b *fastBuilder) prim() (ast.Cond, bool) {
 		}
 		return &ast.CompareCond{Range: b.span(start), X: x, Op: ast.OpNotIn, OpRg: not.Join(in.rng()), Y: y}, true
 	}
-	if t.typ == tEq {
-		return nil, false // "=" in a condition is diagnosed
-	}
 	c := b.p.n.truthys.New()
 	c.Range, c.X = b.span(start), x
 	return c, true
 }
 
-// operand builds a comparison operand; bare words are diagnosed, so they
-// take the slow path.
+// operand builds a comparison operand. A bare word is reported as the
+// conversion reports it ([parser.bareOperand]), except the words of the
+// condition grammar ("and", "or", "not", "in"), whose reading participle
+// decides by backtracking: those take the slow path.
 func (b *fastBuilder) operand() (ast.Expr, bool) {
 	t := b.peek(0)
 	switch t.typ {
 	case tSubst, tLegacy, tString, tSString, tNumber:
 		b.take()
 		return b.scalar(t)
+	case tIdent, tWord, tDotted, tColonWord:
+		switch b.p.text[t.from:t.to] {
+		case "and", "or", "not", "in":
+			return nil, false
+		}
+		b.take()
+		return b.p.bareOperand(t.from, t.to), true
 	}
 	return nil, false
 }

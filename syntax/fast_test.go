@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/google/go-cmp/cmp"
 	"github.com/skillscript/skillc/ast"
@@ -140,6 +141,18 @@ func TestFastPath(t *testing.T) {
 		`emit(text="a ${ b and ${ c")`,
 		`$set X = ["${", "b ${"]`,
 		`${A} == "${"`,
+		// reported by both paths: a single "=" and bare-word operands
+		`$(VERDICT) = "urgent"`,
+		`${A} = 1`,
+		`not ${A} = "x"`,
+		`(${A} = "x") and ${B}`,
+		`${A} == 1 or not (${B} = ${C} and ${D} = "d")`,
+		`not (not ${A} = 2)`,
+		`${V} == urgent`,
+		`urgent = ${V}`,
+		`not (true)`,
+		`a.b != ${X} or k:v in ${L} and w not in ${M}`,
+		`${A} = bare`,
 	} {
 		toks := lexToks([]byte(src))
 		if checkFast(t, src, []byte(src), toks) == 0 {
@@ -155,6 +168,10 @@ func TestFastPath(t *testing.T) {
 		`{a 1}`,
 		`[1, 2`,
 		`$set X = 1 =`,
+		`${A} = and`,
+		`in == ${X}`,
+		`${A} not = ${B}`,
+		`${A} = = ${B}`,
 	} {
 		toks := lexToks([]byte(src))
 		if checkFast(t, src, []byte(src), toks) != 0 {
@@ -169,6 +186,9 @@ func FuzzFastPath(f *testing.F) {
 	addSeeds(f)
 	f.Add([]byte(`$ a.b x=1, [2, {c: "d"}] -> R (fallback: 0)`))
 	f.Add([]byte(`not ${A} in ${B} or (${C} >= 2 and ${D})`))
+	f.Add([]byte("t:\n\tif $(V) = \"u\":\n\t\temit(text=\"a\")\n\telif not (${A} = 1 or ${B}) and c = d:\n\t\temit(text=\"b\")\n"))
+	f.Add([]byte(`while ${A} = x and not (y in ${L}) or ${B} not in ${C}:`))
+	f.Add([]byte(`${V} == urgent or not (true) and a.b = k:v`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		checkFastSource(t, "fuzz", src)
 	})
@@ -261,4 +281,26 @@ func FuzzClassifiers(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(checkClassifiers)
+}
+
+// BenchmarkCondGrammarBuild is what a process paid once, before the fast
+// matcher took a single "=" and bare-word operands, for the first such
+// condition: building the participle condition grammar.
+func BenchmarkCondGrammarBuild(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		participle.MustBuild[gCond](participle.Lexer(stmtLexerDef{}), participle.UseLookahead(4))
+	}
+}
+
+// BenchmarkSingleEqualsSkill parses a skill whose conditions use a single
+// "=" (the conformance corpus's single-equals case), grammar built.
+func BenchmarkSingleEqualsSkill(b *testing.B) {
+	src := []byte("# Skill: triage\n# Vars: VERDICT\n\nt:\n    if $(VERDICT) = \"urgent\":\n        emit(text=\"now\")\n    elif ${VERDICT} = \"later\" and not ${X}:\n        emit(text=\"later\")\n\ndefault: t\n")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ds := Parse("t.skill.md", src); !hasRule(ds, "single-equals") {
+			b.Fatal("no single-equals finding")
+		}
+	}
 }

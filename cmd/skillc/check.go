@@ -95,9 +95,10 @@ func runCheck(c *cli.Context, s *streams) error {
 	unmatched := warnUnmatched(s, in) && !implicit
 	// The store the run would use: the skill's own directory unless
 	// --skills or the configuration names one (decision C13).
-	env := newEnvCache(c).withSkillDirStore().withToolWarmup(c).withFileProbe().withListings(in.listed)
+	env := newEnvCache(c).withSkillDirStore().withToolWarmup(c).withFileProbe().withListings(in.listed).withSharedSources()
 	start := time.Now()
 	results, ioErr := checkAll(in, s, env, opts)
+	env.sources.Done() // --fix may rewrite the files: later reads see the disk
 	if c.Bool("verbose") {
 		printThroughput(s, results, time.Since(start))
 	}
@@ -238,7 +239,7 @@ func checkOne(path string, s *streams, env *envCache, opts checkOptions) (ast.Fi
 	if isSkillMD(path) {
 		return checkSkillMD(path, env.forFile(path), opts.pkg)
 	}
-	src := readSource(path, s.in)
+	src := env.readSource(path, s.in)
 	envPath := path
 	if path == "-" {
 		src.Path = opts.stdinName

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -43,6 +44,9 @@ type envCache struct {
 	mu    sync.Mutex
 	byDir map[string]*workspace.Env
 	wd    workDir
+	// sources, when set, shares one read per skill file between the
+	// command and the skill-directory indexes (withSharedSources).
+	sources *workspace.Sources
 }
 
 // configFlags are the configuration flags shared by check, fmt and run
@@ -85,6 +89,26 @@ func (e *envCache) withListings(listed map[string][]string) *envCache {
 		}
 	}
 	return e
+}
+
+// withSharedSources makes the command's reads of its skill files
+// (e.readSource) and the skill-directory index of each environment share
+// one read per file (workspace.Sources): skillc check, whose folder of
+// skills is also the store its index reads. The command calls
+// e.sources.Done once its reads are over.
+func (e *envCache) withSharedSources() *envCache {
+	e.sources = workspace.NewSources(readFileMax, e.wd.abs)
+	e.opts.ReadSource = e.sources.Read
+	return e
+}
+
+// readSource is readSource through the shared sources when e has them.
+func (e *envCache) readSource(path string, stdin io.Reader) source {
+	if e.sources == nil || path == "-" {
+		return readSource(path, stdin)
+	}
+	b, err := e.sources.Read(path)
+	return source{Path: path, Src: b, Err: err}
 }
 
 // warmed is the outcome of one tool-cache warm-up.

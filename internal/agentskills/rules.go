@@ -2,6 +2,7 @@ package agentskills
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/skillscript/skillc/ast"
@@ -78,7 +79,7 @@ func (r RuleDoc) Severity(m Mode) ast.Severity {
 // Rules returns the documentation of every SKILL.md rule, in a stable
 // order. Each call builds a fresh slice.
 func Rules() []RuleDoc {
-	return append(fileRules(), append(fieldRules(), append(classRules(), append(bodyRules(), registryRules()...)...)...)...)
+	return slices.Concat(fileRules(), fieldRules(), classRules(), bodyRules(), registryRules())
 }
 
 // classRules are the gateway classification rules of a package: the same
@@ -199,8 +200,9 @@ func fileRules() []RuleDoc {
 // for rule documentation.
 func claudeKeyList() string {
 	var out []string
+	spec := SpecKeys()
 	for _, k := range ClaudeCodeKeys() {
-		if !contains(SpecKeys(), k) {
+		if !contains(spec, k) {
 			out = append(out, "`"+k+"`")
 		}
 	}

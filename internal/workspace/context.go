@@ -20,13 +20,13 @@ import (
 // default-deny applies); otherwise the shell rules stay silent. It indexes
 // the configured skills directory when it exists.
 func ContextFrom(cfg *config.Config, conns *connectors.File, path string) *lint.Context {
-	return contextFrom(cfg, conns, path, os.Getwd, nil)
+	return contextFrom(cfg, conns, path, os.Getwd, lint.SkillDirOptions{})
 }
 
 // contextFrom is ContextFrom with the working directory from getwd and
-// the skill directory's listing from listed when it has it
-// (lint.OpenSkillDirListed).
-func contextFrom(cfg *config.Config, conns *connectors.File, path string, getwd func() (string, error), listed func(string) ([]string, bool)) *lint.Context {
+// what dirOpts provide to the skill directory's index (its listing, the
+// sources the command holds; lint.OpenSkillDirWith).
+func contextFrom(cfg *config.Config, conns *connectors.File, path string, getwd func() (string, error), dirOpts lint.SkillDirOptions) *lint.Context {
 	ctx := &lint.Context{FilePath: path}
 	if cfg != nil {
 		deployed := cfg.ConfigPath != "" || cfg.ConnectorsPath != ""
@@ -44,7 +44,7 @@ func contextFrom(cfg *config.Config, conns *connectors.File, path string, getwd 
 		explicitStore := deployed || (cfg.Origins["skills_dir"] != "" && cfg.Origins["skills_dir"] != "default")
 		if cfg.SkillsDir != "" && explicitStore {
 			if st, err := os.Stat(cfg.SkillsDir); err == nil && st.IsDir() {
-				if idx, err := lint.OpenSkillDirListed(cfg.SkillsDir, listed); err == nil {
+				if idx, err := lint.OpenSkillDirWith(cfg.SkillsDir, dirOpts); err == nil {
 					ctx.SkillsKnown, ctx.Skills = true, idx
 					ctx.SkillsImplicit = cfg.Origins["skills_dir"] == OriginSkillDir
 				}

@@ -44,8 +44,13 @@ type LoadOptions struct {
 	// os.Getwd (a command reads it once for all its loads).
 	Getwd func() (string, error)
 	// Listed, when set, answers the listing of a skill directory a walk
-	// of the same command just read (lint.OpenSkillDirListed).
+	// of the same command just read (lint.SkillDirOptions).
 	Listed func(dir string) ([]string, bool)
+	// ReadSource, when set, reads the files of the skill directory's
+	// index: a command that reads the same files itself passes the Read
+	// of its Sources, so that each file is read once
+	// (lint.SkillDirOptions).
+	ReadSource func(path string) ([]byte, error)
 }
 
 // Env is the environment of the skills of one directory.
@@ -114,7 +119,7 @@ func Load(dir string, o LoadOptions) *Env {
 	if getwd == nil {
 		getwd = os.Getwd
 	}
-	env.Lint = contextFrom(cfg, parsed, "", getwd, o.Listed)
+	env.Lint = contextFrom(cfg, parsed, "", getwd, lint.SkillDirOptions{Listed: o.Listed, Read: o.ReadSource})
 	env.addCachedTools()
 	return env
 }

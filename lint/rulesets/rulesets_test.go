@@ -72,3 +72,12 @@ func TestDuplicateIDPanics(t *testing.T) {
 	}()
 	lint.NewRegistry(signature.Rules(), signature.Rules())
 }
+
+// BenchmarkAssemble measures what All pays once per process: building
+// every rule set (with its documentation) and composing the registry.
+func BenchmarkAssemble(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		lint.NewRegistry(lint.Skillscript(), signature.Rules(), classify.Rules(), skillmd.Rules())
+	}
+}

@@ -16,16 +16,19 @@ import (
 // Rules returns the SKILL.md rule set. A rule's severity here is the
 // compat-mode default; its doc names the strict one.
 func Rules() []*lint.Rule {
-	var out []*lint.Rule
-	for _, d := range agentskills.Rules() {
-		r := &lint.Rule{ID: d.ID, Severity: d.Compat, Needs: lint.NeedsSource, Origin: lint.BySkillMD, Doc: lint.Doc{Summary: d.Summary, Why: d.Why, Bad: d.Bad, Good: d.Good}}
+	docs := agentskills.Rules()
+	out := make([]*lint.Rule, len(docs))
+	rules := make([]lint.Rule, len(docs)) // one allocation for the set
+	for i, d := range docs {
+		r := &rules[i]
+		*r = lint.Rule{ID: d.ID, Severity: d.Compat, Needs: lint.NeedsSource, Origin: lint.BySkillMD, Doc: lint.Doc{Summary: d.Summary, Why: d.Why, Bad: d.Bad, Good: d.Good}}
 		if d.Registry {
 			r.Origin = lint.ByRegistry
 		}
 		if d.Strict != d.Compat {
 			r.Doc.Why += " With `--strict` it is " + sevArticle(d.Strict) + "."
 		}
-		out = append(out, r)
+		out[i] = r
 	}
 	return out
 }
