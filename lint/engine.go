@@ -102,10 +102,10 @@ func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.
 		// (no-targets, ...) would be noise on a binary file
 		return finish(f, st, ds, opts)
 	}
-	// one Pass serves every rule in turn, set afresh for each (a rule
+	// one Pass serves every rule in turn, its rule set for each (a rule
 	// never keeps its Pass past Run): a Pass per rule was half of the
 	// allocations of linting a small skill (issue 25, AK1)
-	p := new(Pass)
+	p := &Pass{File: f, Info: info, Ctx: ctx, st: st, diags: &ds}
 	for _, r := range opts.registry().runnable {
 		if _, on := opts.severity(r.ID, r.Severity); !on {
 			continue
@@ -113,7 +113,7 @@ func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.
 		if opts.Stop != nil && opts.Stop() {
 			return ds // incomplete: the caller discards it
 		}
-		*p = Pass{File: f, Info: info, Ctx: ctx, rule: r, st: st, diags: &ds}
+		p.rule, p.onlyE = r, nil
 		if r.local && in != nil {
 			in.run(r, p, &ds)
 			continue

@@ -25,7 +25,7 @@ type Typer struct {
 // NewTyper returns a Typer for a checked file in a context (nil means no
 // context: every type is unknown).
 func NewTyper(info *check.Info, ctx *Context) *Typer {
-	return &Typer{info: info, ctx: ctx, memo: map[*check.Binding]*types.Type{}, busy: map[*check.Binding]bool{}}
+	return &Typer{info: info, ctx: ctx} // memo and busy are made on first use
 }
 
 func (t *Typer) ref(s *ast.Subst) *check.Ref {
@@ -97,6 +97,9 @@ func (t *Typer) Binding(b *check.Binding) *types.Type {
 	}
 	if t.busy[b] { // a copy of a copy of itself
 		return nil
+	}
+	if t.busy == nil {
+		t.memo, t.busy = map[*check.Binding]*types.Type{}, map[*check.Binding]bool{}
 	}
 	t.busy[b] = true
 	ty := t.binding(b)
