@@ -18,7 +18,7 @@ type index struct {
 	foreachs   []*ast.ForeachStmt
 	appends    []*check.Op // $append ops with a name
 
-	groups  []callGroup // named calls by name, names in order of first use
+	groups  []callGroup    // named calls by name, names in order of first use
 	groupOf map[string]int // the index of a name in groups, once there are more than groupScan names
 
 	filtered   []*check.Ref // references with at least one filter
