@@ -141,19 +141,20 @@ func (p *parser) topLine(i int) int {
 		p.errorf("indentation", ast.RangeOf(tab, tab+1), "tab in indentation: indent with spaces only").
 			WithFix("replace tabs with spaces", ast.RangeOf(p.lineStart(i), p.lineStart(i)+p.leadLen(i)), strings.Repeat(" ", width))
 	}
-	text := string(raw[p.leadLen(i):])
+	ls := p.lineStart(i)
+	text := p.text[ls+p.leadLen(i) : ls+len(raw)] // a slice of the source, no copy
 	if width > 0 {
 		return p.indentedTop(i, text)
 	}
 	switch {
 	case strings.HasPrefix(text, "#"):
 		return p.hashLine(i)
-	case strings.HasPrefix(text, "default") && reDefault().MatchString(text):
+	case isDefaultLine(text):
 		p.closeTemplate()
 		p.defaultDecl(i)
 		p.lastTarget = nil
 		return i + 1
-	case strings.HasPrefix(text, "else") && reElse().MatchString(text):
+	case isElseLine(text):
 		return p.targetElse(i)
 	}
 	if rest, ok := targetHeaderRest(text); ok && isDepList(rest) && p.nextIsIndented(i) {
