@@ -205,9 +205,24 @@ func (s *state) bindLine(b *check.Binding, pos ast.Pos) int {
 }
 
 func newState(f *ast.File, info *check.Info) *state {
-	ts := append([]*ast.Target(nil), f.Targets...)
-	sort.Slice(ts, func(i, j int) bool { return ts[i].Pos() < ts[j].Pos() })
+	// the parser lists targets in source order: the sorted copy is made
+	// only for a tree that is not (the list is only read)
+	ts := f.Targets[:len(f.Targets):len(f.Targets)]
+	if !targetsSorted(ts) {
+		ts = append([]*ast.Target(nil), f.Targets...)
+		sort.Slice(ts, func(i, j int) bool { return ts[i].Pos() < ts[j].Pos() })
+	}
 	return &state{f: f, info: info, targets: ts}
+}
+
+// targetsSorted reports whether ts are in increasing position order.
+func targetsSorted(ts []*ast.Target) bool {
+	for i := 1; i < len(ts); i++ {
+		if ts[i].Pos() < ts[i-1].Pos() {
+			return false
+		}
+	}
+	return true
 }
 
 // targetAt returns the name of the target whose range holds pos.

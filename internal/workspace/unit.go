@@ -70,9 +70,10 @@ func (u *Unit) Classification() (*classification.Classification, ast.Diagnostics
 // and a shared unit's stay as parsed.
 func (u *Unit) ParsedCopy() ast.Diagnostics {
 	own := make(ast.Diagnostics, len(u.Parsed))
+	copies := make([]ast.Diagnostic, len(u.Parsed)) // one allocation for the copies
 	for i, d := range u.Parsed {
-		cp := *d
-		own[i] = &cp
+		copies[i] = *d
+		own[i] = &copies[i]
 	}
 	return own
 }
