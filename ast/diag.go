@@ -1,7 +1,9 @@
 package ast
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -128,16 +130,16 @@ func (ds Diagnostics) Count(s Severity) int {
 }
 
 // Sort orders diagnostics by position, then severity, then rule.
+// The sort is stable (slices.SortStableFunc: no reflection, no allocation).
 func (ds Diagnostics) Sort() {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
+	slices.SortStableFunc(ds, func(a, b *Diagnostic) int {
 		if a.Range.From != b.Range.From {
-			return a.Range.From < b.Range.From
+			return cmp.Compare(a.Range.From, b.Range.From)
 		}
 		if a.Severity != b.Severity {
-			return a.Severity < b.Severity
+			return cmp.Compare(a.Severity, b.Severity)
 		}
-		return a.Rule < b.Rule
+		return strings.Compare(a.Rule, b.Rule)
 	})
 }
 

@@ -97,7 +97,7 @@ func addBindFallback(add func(Node), b *Binding, f *Fallback) {
 
 // fileChildren merges the file's top-level nodes into source order.
 func fileChildren(f *File) []Node {
-	var out []Node
+	out := make([]Node, 0, len(f.Headers)+len(f.Targets)+len(f.Defaults)+len(f.Templates)+len(f.Bad))
 	for _, h := range f.Headers {
 		out = append(out, h)
 	}

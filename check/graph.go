@@ -85,8 +85,9 @@ func buildGraph(f *ast.File, nodes []*ast.Target, targets map[string]*ast.Target
 	}
 	gr := numGraph{nodes: nodes, adj: adj, start: start, state: make([]uint8, len(nodes)), stack: make([]frame, 0, len(nodes))}
 	g.Cycles = gr.cycles()
-	g.Reachable = map[*ast.Target]bool{}
-	if goal >= 0 {
+	if goal < 0 {
+		g.Reachable = map[*ast.Target]bool{}
+	} else {
 		clear(gr.state)
 		g.Order = gr.postorder(goal)
 		g.Reachable = make(map[*ast.Target]bool, len(g.Order))

@@ -102,6 +102,10 @@ func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.
 		// (no-targets, ...) would be noise on a binary file
 		return finish(f, st, ds, opts)
 	}
+	// one Pass serves every rule in turn, its rule set for each (a rule
+	// never keeps its Pass past Run): a Pass per rule was half of the
+	// allocations of linting a small skill (issue 25, AK1)
+	p := &Pass{File: f, Info: info, Ctx: ctx, st: st, diags: &ds}
 	for _, r := range opts.registry().runnable {
 		if _, on := opts.severity(r.ID, r.Severity); !on {
 			continue
@@ -109,7 +113,7 @@ func lint(f *ast.File, info *check.Info, ctx *Context, opts Options, parsed ast.
 		if opts.Stop != nil && opts.Stop() {
 			return ds // incomplete: the caller discards it
 		}
-		p := &Pass{File: f, Info: info, Ctx: ctx, rule: r, st: st, diags: &ds}
+		p.rule, p.onlyE = r, nil
 		if r.local && in != nil {
 			in.run(r, p, &ds)
 			continue
@@ -201,9 +205,24 @@ func (s *state) bindLine(b *check.Binding, pos ast.Pos) int {
 }
 
 func newState(f *ast.File, info *check.Info) *state {
-	ts := append([]*ast.Target(nil), f.Targets...)
-	sort.Slice(ts, func(i, j int) bool { return ts[i].Pos() < ts[j].Pos() })
+	// the parser lists targets in source order: the sorted copy is made
+	// only for a tree that is not (the list is only read)
+	ts := f.Targets[:len(f.Targets):len(f.Targets)]
+	if !targetsSorted(ts) {
+		ts = append([]*ast.Target(nil), f.Targets...)
+		sort.Slice(ts, func(i, j int) bool { return ts[i].Pos() < ts[j].Pos() })
+	}
 	return &state{f: f, info: info, targets: ts}
+}
+
+// targetsSorted reports whether ts are in increasing position order.
+func targetsSorted(ts []*ast.Target) bool {
+	for i := 1; i < len(ts); i++ {
+		if ts[i].Pos() < ts[i-1].Pos() {
+			return false
+		}
+	}
+	return true
 }
 
 // targetAt returns the name of the target whose range holds pos.

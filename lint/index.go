@@ -18,8 +18,8 @@ type index struct {
 	foreachs   []*ast.ForeachStmt
 	appends    []*check.Op // $append ops with a name
 
-	groups  []callGroup // named calls by name, names in order of first use
-	groupOf map[string]int
+	groups  []callGroup    // named calls by name, names in order of first use
+	groupOf map[string]int // the index of a name in groups, once there are more than groupScan names
 
 	filtered   []*check.Ref // references with at least one filter
 	pathed     []*check.Ref // references with a path (${X.a})
@@ -41,7 +41,7 @@ func (s *state) idx() *index {
 	if s.index != nil {
 		return s.index
 	}
-	x := &index{groupOf: map[string]int{}}
+	x := &index{}
 	s.index = x
 	var nArg, nDispatch, nSet, nLegacy, nForeach, nAppend int
 	var counts []int
@@ -57,12 +57,10 @@ func (s *state) idx() *index {
 			}
 			name := st.Name.Name
 			if last < 0 || x.groups[last].name != name {
-				g, ok := x.groupOf[name]
+				g, ok := x.group(name)
 				if !ok {
-					g = len(x.groups)
-					x.groups = append(x.groups, callGroup{name: name})
+					g = x.addGroup(name)
 					counts = append(counts, 0)
-					x.groupOf[name] = g
 				}
 				last = g
 			}
@@ -119,7 +117,47 @@ func (s *state) idx() *index {
 			}
 		}
 	}
-	for _, r := range s.info.Refs {
+	x.refLists(s.info.Refs)
+	return x
+}
+
+// refLists fills the lists of references, carved from one array: a first
+// pass counts each list.
+func (x *index) refLists(refs []*check.Ref) {
+	var nF, nP, nL, nU, nD int
+	for _, r := range refs {
+		sub := r.Subst
+		if len(sub.Filters) > 0 {
+			nF++
+		}
+		if len(sub.Path) > 0 {
+			nP++
+		}
+		if sub.Legacy {
+			nL++
+		}
+		if unresolved(r) {
+			nU++
+		}
+		if r.Op != nil {
+			if _, ok := r.Op.Stmt.(*ast.DispatchStmt); ok {
+				nD++
+			}
+		}
+	}
+	if n := nF + nP + nL + nU + nD; n > 0 {
+		all := make([]*check.Ref, 0, n)
+		carve := func(k int) []*check.Ref {
+			if k == 0 {
+				return nil
+			}
+			l := all[len(all) : len(all) : len(all)+k]
+			all = all[:len(all)+k]
+			return l
+		}
+		x.filtered, x.pathed, x.legacyRefs, x.unresolved, x.inDispatch = carve(nF), carve(nP), carve(nL), carve(nU), carve(nD)
+	}
+	for _, r := range refs {
 		sub := r.Subst
 		if len(sub.Filters) > 0 {
 			x.filtered = append(x.filtered, r)
@@ -139,12 +177,46 @@ func (s *state) idx() *index {
 			}
 		}
 	}
-	return x
+}
+
+// groupScan is the number of call names looked up by a scan of groups;
+// beyond it, by the groupOf map (a small skill calls a few names: a map
+// per file cost more than the scans).
+const groupScan = 8
+
+// group returns the index in groups of the calls named name.
+func (x *index) group(name string) (int, bool) {
+	if x.groupOf != nil {
+		g, ok := x.groupOf[name]
+		return g, ok
+	}
+	for g := range x.groups {
+		if x.groups[g].name == name {
+			return g, true
+		}
+	}
+	return 0, false
+}
+
+// addGroup appends the group of a new name and returns its index.
+func (x *index) addGroup(name string) int {
+	g := len(x.groups)
+	x.groups = append(x.groups, callGroup{name: name})
+	switch {
+	case x.groupOf != nil:
+		x.groupOf[name] = g
+	case len(x.groups) > groupScan:
+		x.groupOf = make(map[string]int, 2*len(x.groups))
+		for i, c := range x.groups {
+			x.groupOf[c.name] = i
+		}
+	}
+	return g
 }
 
 // callsNamed returns the calls named name, in op order.
 func (x *index) callsNamed(name string) []*ast.CallStmt {
-	if g, ok := x.groupOf[name]; ok {
+	if g, ok := x.group(name); ok {
 		return x.groups[g].calls
 	}
 	return nil

@@ -92,6 +92,7 @@ func Lane(prev *Kept, src []byte, lines *ast.LineTable, from, oldTo, newTo int, 
 	st := newState(lf, info)
 	st.laneLines, st.laneE = w.file.Lines, e
 	in.seed(st)
+	p := &Pass{File: lf, Info: info, Ctx: ctx, st: st, diags: &ds} // one for every rule in turn, as in lint
 	for _, rule := range opts.registry().runnable {
 		if !rule.local {
 			continue
@@ -102,7 +103,7 @@ func Lane(prev *Kept, src []byte, lines *ast.LineTable, from, oldTo, newTo int, 
 		if _, have := in.takeOver(rule.ID); !have {
 			return nil, nil, false
 		}
-		p := &Pass{File: lf, Info: info, Ctx: ctx, rule: rule, st: st, diags: &ds}
+		p.rule, p.onlyE = rule, nil
 		in.run(rule, p, &ds)
 	}
 	in.finish(st)

@@ -83,7 +83,9 @@ type Rule struct {
 }
 
 // Pass is what a rule's Run sees: the file, the checker's facts, the
-// deployment context, and the reporting functions.
+// deployment context, and the reporting functions. One Pass serves every
+// rule of a run in turn, so a rule must not keep it (or a closure over it)
+// past its Run.
 type Pass struct {
 	File *ast.File
 	Info *check.Info

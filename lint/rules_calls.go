@@ -22,11 +22,11 @@ func ruleMalformedCall() *Rule {
 		local: true,
 		Run: func(p *Pass) {
 			for _, g := range p.st.idx().groups {
-				spec, ok := lang.Op(g.name) // a copy of the spec: once per name
+				spec, ok := lang.Spec(g.name) // the catalog's own spec, only read here
 				if !ok || spec.Class != lang.Intrinsic {
 					continue
 				}
-				cs := &callSpec{spec: &spec, skillArgs: spec.SkillArgs()}
+				cs := &callSpec{spec: spec, skillArgs: spec.SkillArgs()}
 				for _, c := range g.calls {
 					if p.skip(c.Range) {
 						continue

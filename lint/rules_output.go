@@ -3,9 +3,7 @@ package lint
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/skillscript/skillc/ast"
 )
@@ -171,8 +169,29 @@ func ruleEmitWithTemplate() *Rule {
 	}
 }
 
-// targetLike matches a template line that looks like a target header.
-var targetLike = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*:\s*$`) })
+// targetLike reports whether a template line looks like a target header,
+// the expression `^[A-Za-z_][A-Za-z0-9_-]*:\s*$` (kept in the tests),
+// matched by hand: a one-shot check does not compile it.
+func targetLike(line string) bool {
+	if line == "" || !(line[0] == '_' || isASCIILetter(line[0])) {
+		return false
+	}
+	i := 1
+	for i < len(line) && (line[i] == '_' || line[i] == '-' || isASCIILetter(line[i]) || '0' <= line[i] && line[i] <= '9') {
+		i++
+	}
+	if i == len(line) || line[i] != ':' {
+		return false
+	}
+	for _, c := range []byte(line[i+1:]) {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\f' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 func ruleTemplateLooksLikeTarget() *Rule {
 	return &Rule{
@@ -186,7 +205,7 @@ func ruleTemplateLooksLikeTarget() *Rule {
 		Run: func(p *Pass) {
 			for _, t := range p.File.Templates {
 				for _, l := range t.Lines {
-					if l.Blank || !targetLike().MatchString(p.Text(l.Range)) {
+					if l.Blank || !targetLike(p.Text(l.Range)) {
 						continue
 					}
 					name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(p.Text(l.Range)), ":"))

@@ -25,7 +25,7 @@ type Typer struct {
 // NewTyper returns a Typer for a checked file in a context (nil means no
 // context: every type is unknown).
 func NewTyper(info *check.Info, ctx *Context) *Typer {
-	return &Typer{info: info, ctx: ctx, memo: map[*check.Binding]*types.Type{}, busy: map[*check.Binding]bool{}}
+	return &Typer{info: info, ctx: ctx} // memo and busy are made on first use
 }
 
 func (t *Typer) ref(s *ast.Subst) *check.Ref {
@@ -97,6 +97,9 @@ func (t *Typer) Binding(b *check.Binding) *types.Type {
 	}
 	if t.busy[b] { // a copy of a copy of itself
 		return nil
+	}
+	if t.busy == nil {
+		t.memo, t.busy = map[*check.Binding]*types.Type{}, map[*check.Binding]bool{}
 	}
 	t.busy[b] = true
 	ty := t.binding(b)
@@ -196,21 +199,49 @@ func ItemType(ty *types.Type) *types.Type {
 // substrate's records carry fields of its own (${S.name} in its skill
 // discovery example).
 var (
-	stringType   = &types.Type{Kind: types.String}
-	dataReadType = sync.OnceValue(func() *types.Type { return types.FromSchema(dataReadSchema) })
-	// dataReadSchema is parsed on first use (issue 25: nothing a command
-	// does not need runs at start-up).
-	dataReadSchema = []byte(`{"type": "object", "required": ["items", "count", "mode"], "properties": {
-		"items": {"type": "array", "description": "the matching records", "items": {"type": "object", "additionalProperties": true, "properties": {
-			"id": {"type": "string"}, "summary": {"type": "string", "description": "first line of the content"},
-			"detail": {"type": "string", "description": "the full content"}, "content": {"type": "string", "description": "the full content"},
-			"tags": {"type": "array", "items": {"type": "string"}}, "metadata": {"type": "object", "additionalProperties": true},
-			"recipients": {"type": "array", "items": {"type": "string"}},
-			"created_at": {"type": "string", "description": "RFC 3339"}, "expires_at": {"type": ["null", "string"], "description": "RFC 3339, null for durable records"},
-			"score": {"type": "number", "description": "relevance when the query ranked results, else 0"}}}},
-		"count": {"type": "integer", "description": "number of records"},
-		"mode": {"type": "string", "description": "the query mode"}}}`)
+	stringType = &types.Type{Kind: types.String}
+	// dataReadType is built on first use (issue 25: nothing a command does
+	// not need runs at start-up), as Go values rather than by parsing its
+	// JSON schema (the schema is kept in TestBuiltinResultTypes, which holds
+	// the two together): a one-shot check spent half a per cent of its CPU
+	// decoding it (decision AK7).
+	dataReadType = sync.OnceValue(func() *types.Type {
+		record := schemaObject(false,
+			schemaProp("content", schemaString("the full content")),
+			schemaProp("created_at", schemaString("RFC 3339")),
+			schemaProp("detail", schemaString("the full content")),
+			schemaProp("expires_at", &types.Type{Kind: types.String, Description: "RFC 3339, null for durable records", Nullable: true}),
+			schemaProp("id", schemaString("")),
+			schemaProp("metadata", schemaObject(false)),
+			schemaProp("recipients", schemaArray("", schemaString(""))),
+			schemaProp("score", &types.Type{Kind: types.Number, Description: "relevance when the query ranked results, else 0"}),
+			schemaProp("summary", schemaString("first line of the content")),
+			schemaProp("tags", schemaArray("", schemaString(""))),
+		)
+		return schemaObject(true,
+			schemaRequired(schemaProp("count", &types.Type{Kind: types.Integer, Description: "number of records"})),
+			schemaRequired(schemaProp("items", schemaArray("the matching records", record))),
+			schemaRequired(schemaProp("mode", schemaString("the query mode"))),
+		)
+	})
 )
+
+// The constructors of the built-in result types. Props are given sorted
+// by name, as types.FromSchema sorts them.
+
+func schemaString(desc string) *types.Type { return &types.Type{Kind: types.String, Description: desc} }
+
+func schemaArray(desc string, items *types.Type) *types.Type {
+	return &types.Type{Kind: types.Array, Description: desc, Items: items}
+}
+
+func schemaObject(closed bool, props ...*types.Prop) *types.Type {
+	return &types.Type{Kind: types.Object, Props: props, Closed: closed}
+}
+
+func schemaProp(name string, t *types.Type) *types.Prop { return &types.Prop{Name: name, Type: t} }
+
+func schemaRequired(p *types.Prop) *types.Prop { p.Required = true; return p }
 
 // builtinCallType is the result type of a built-in call, nil when the
 // op's result has no fixed shape.
@@ -224,26 +255,33 @@ func builtinCallType(name string) *types.Type {
 
 // runResultType is the JSON of a run result (eval.Result), what
 // "execute_skill(...) -> R" binds besides the child's # Returns: values;
-// the schema is parsed on first use.
-var runResultType = sync.OnceValue(func() *types.Type { return types.FromSchema(runResultSchema) })
-
-var runResultSchema = []byte(`{"type": "object", "properties": {
-	"skill": {"type": "string", "description": "the child skill's name"},
-	"status": {"type": "string", "description": "ok or failed"},
-	"mechanical": {"type": "boolean"},
-	"final_vars": {"type": "object", "additionalProperties": true, "description": "the child's # Returns: values"},
-	"outputs": {"type": "object", "description": "the produced output", "properties": {
-		"text": {"type": "string", "description": "the canonical output"},
-		"kinds": {"type": "array", "items": {"type": "string"}},
-		"files": {"type": "array", "items": {"type": "string"}}}},
-	"emissions": {"type": "array", "items": {"type": "string"}},
-	"transcript": {"type": "array"}, "errors": {"type": "array"}, "fallbacks": {"type": "array"},
-	"target_order": {"type": "array", "items": {"type": "string"}},
-	"else_executed": {"type": "array", "items": {"type": "string"}},
-	"agent_delivery_receipts": {"type": "array"},
-	"deadline_exceeded": {"type": "boolean"},
-	"uncertain_effects": {"type": "array"},
-	"notices": {"type": "array", "items": {"type": "string"}}}}`)
+// built on first use, as dataReadType.
+var runResultType = sync.OnceValue(func() *types.Type {
+	stringList := func() *types.Type { return schemaArray("", schemaString("")) }
+	array := func() *types.Type { return &types.Type{Kind: types.Array} }
+	boolean := func() *types.Type { return &types.Type{Kind: types.Boolean} }
+	return schemaObject(true,
+		schemaProp("agent_delivery_receipts", array()),
+		schemaProp("deadline_exceeded", boolean()),
+		schemaProp("else_executed", stringList()),
+		schemaProp("emissions", stringList()),
+		schemaProp("errors", array()),
+		schemaProp("fallbacks", array()),
+		schemaProp("final_vars", &types.Type{Kind: types.Object, Description: "the child's # Returns: values"}),
+		schemaProp("mechanical", boolean()),
+		schemaProp("notices", stringList()),
+		schemaProp("outputs", &types.Type{Kind: types.Object, Description: "the produced output", Closed: true, Props: []*types.Prop{
+			schemaProp("files", stringList()),
+			schemaProp("kinds", stringList()),
+			schemaProp("text", schemaString("the canonical output")),
+		}}),
+		schemaProp("skill", schemaString("the child skill's name")),
+		schemaProp("status", schemaString("ok or failed")),
+		schemaProp("target_order", stringList()),
+		schemaProp("transcript", array()),
+		schemaProp("uncertain_effects", array()),
+	)
+})
 
 // childType is the type of an execute_skill result: the run result's
 // fields plus, when the child is found in the skill store, its # Returns:

@@ -24,7 +24,7 @@ func (p *parser) hashLine(i int) int {
 		return i + 1
 	}
 	m := [4]int{0, end, ks, ke}
-	key := string(line[m[2]:m[3]])
+	key := p.text[ls+m[2] : ls+m[3]] // a slice of the source, as every name
 	kind, exact := ast.LookupHeader(key)
 	if kind == ast.HeaderUnknown {
 		p.unknownHeader(ls, le, key, ls+m[2], ls+m[3])
@@ -32,7 +32,7 @@ func (p *parser) hashLine(i int) int {
 	}
 	p.closeTemplate()
 	p.lastTarget = nil
-	h := &ast.Header{Range: ast.RangeOf(ls, le), Kind: kind, Key: &ast.Ident{Range: ast.RangeOf(ls+m[2], ls+m[3]), Name: key}}
+	h := &ast.Header{Range: ast.RangeOf(ls, le), Kind: kind, Key: p.newIdent(ast.RangeOf(ls+m[2], ls+m[3]), key)}
 	if !exact {
 		p.warnf("header-case", h.Key.Range, "header key %q is spelled %q", key, kind.String()).
 			WithFix(fmt.Sprintf("rename to %s", kind), h.Key.Range, kind.String())

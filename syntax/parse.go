@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"strings"
+	"sync"
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/internal/leaf/slab"
@@ -15,7 +16,9 @@ func Parse(name string, src []byte) (*ast.File, ast.Diagnostics) {
 	p := newParser(name, src)
 	p.parseFile()
 	p.diags.Sort()
-	return p.file, p.diags
+	f, ds := p.file, p.diags
+	p.release()
+	return f, ds
 }
 
 type parser struct {
@@ -89,11 +92,46 @@ func (p *parser) newIdent(r ast.Range, name string) *ast.Ident {
 	return id
 }
 
+// parsers holds parsers between parses: the parser itself and its
+// scratch (the token arena, the stacks) are reused, while everything the
+// tree holds (the node slabs, the lists) starts afresh in each parse. A
+// small skill's parse otherwise spent a fifth of its bytes on them, fresh
+// memory each time in a one-shot check that runs without the collector
+// (issue 25, AK3).
+var parsers = sync.Pool{New: func() any { return new(parser) }}
+
+// maxPooledArena bounds the token arena a pooled parser keeps (the arena
+// itself is bounded by maxArenaTokens).
+const maxPooledArena = maxArenaTokens
+
 func newParser(name string, src []byte) *parser {
+	p := parsers.Get().(*parser)
+	*p = parser{
+		arena:     p.arena[:0],
+		partStack: p.partStack[:0],
+		exprStack: p.exprStack[:0],
+		argStack:  p.argStack[:0],
+	}
 	lt := ast.NewLineTable(src)
-	p := &parser{src: src, text: string(src), lines: lt}
+	p.src, p.text, p.lines = src, string(src), lt
 	p.file = &ast.File{Name: name, Src: src, Lines: lt, Range: ast.RangeOf(0, len(src))}
 	return p
+}
+
+// release gives p back to the pool once its tree is out. Nothing of the
+// tree lives in what a pooled parser keeps: the stacks' entries are copied
+// out before they are popped, and they are cleared here so that a parser
+// in the pool holds no nodes of a tree it made.
+func (p *parser) release() {
+	clear(p.partStack[:cap(p.partStack)])
+	clear(p.exprStack[:cap(p.exprStack)])
+	clear(p.argStack[:cap(p.argStack)])
+	keep := parser{partStack: p.partStack[:0], exprStack: p.exprStack[:0], argStack: p.argStack[:0]}
+	if cap(p.arena) <= maxPooledArena {
+		keep.arena = p.arena[:0]
+	}
+	*p = keep
+	parsers.Put(p)
 }
 
 func (p *parser) report(d *ast.Diagnostic) *ast.Diagnostic {
@@ -141,19 +179,20 @@ func (p *parser) topLine(i int) int {
 		p.errorf("indentation", ast.RangeOf(tab, tab+1), "tab in indentation: indent with spaces only").
 			WithFix("replace tabs with spaces", ast.RangeOf(p.lineStart(i), p.lineStart(i)+p.leadLen(i)), strings.Repeat(" ", width))
 	}
-	text := string(raw[p.leadLen(i):])
+	ls := p.lineStart(i)
+	text := p.text[ls+p.leadLen(i) : ls+len(raw)] // a slice of the source, no copy
 	if width > 0 {
 		return p.indentedTop(i, text)
 	}
 	switch {
 	case strings.HasPrefix(text, "#"):
 		return p.hashLine(i)
-	case strings.HasPrefix(text, "default") && reDefault().MatchString(text):
+	case isDefaultLine(text):
 		p.closeTemplate()
 		p.defaultDecl(i)
 		p.lastTarget = nil
 		return i + 1
-	case strings.HasPrefix(text, "else") && reElse().MatchString(text):
+	case isElseLine(text):
 		return p.targetElse(i)
 	}
 	if rest, ok := targetHeaderRest(text); ok && isDepList(rest) && p.nextIsIndented(i) {

@@ -179,10 +179,33 @@ func isHeaderLine[T ~string | ~[]byte](line T) bool {
 	return ok
 }
 
-var (
-	reDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^default[ \t]*:(.*)$`) })
-	reElse    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^else[ \t]*:[ \t]*(#.*)?$`) })
-)
+// isDefaultLine reports whether text is a "default:" line, the
+// expression `^default[ \t]*:(.*)$` (kept in the tests, which hold the two
+// together): matched by hand, a one-shot check does not compile it.
+func isDefaultLine(text string) bool {
+	rest, ok := strings.CutPrefix(text, "default")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	return strings.HasPrefix(rest, ":") && !strings.Contains(rest, "\n")
+}
+
+// isElseLine reports whether text is a column-0 "else:" line with at most
+// a comment after it, the expression `^else[ \t]*:[ \t]*(#.*)?$` (kept in
+// the tests), matched by hand.
+func isElseLine(text string) bool {
+	rest, ok := strings.CutPrefix(text, "else")
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutPrefix(strings.TrimLeft(rest, " \t"), ":")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	return rest == "" || rest[0] == '#' && !strings.Contains(rest, "\n")
+}
 
 // isDepList reports whether rest, the text after a target header's
 // colon, is a dependency list: an optional "needs:", names separated by

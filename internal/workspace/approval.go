@@ -43,7 +43,7 @@ func approvalKey(cfg *config.Config) ed25519.PublicKey {
 // discovered tool says so) is mutating; anything else is left to the
 // shared name heuristic.
 func (e *Env) Mutating() effects.Mutating {
-	conns := map[string]*lint.Connector{}
+	var conns map[string]*lint.Connector // nil reads as empty
 	if e.Lint != nil {
 		conns = e.Lint.Connectors
 	}

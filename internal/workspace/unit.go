@@ -70,9 +70,10 @@ func (u *Unit) Classification() (*classification.Classification, ast.Diagnostics
 // and a shared unit's stay as parsed.
 func (u *Unit) ParsedCopy() ast.Diagnostics {
 	own := make(ast.Diagnostics, len(u.Parsed))
+	copies := make([]ast.Diagnostic, len(u.Parsed)) // one allocation for the copies
 	for i, d := range u.Parsed {
-		cp := *d
-		own[i] = &cp
+		copies[i] = *d
+		own[i] = &copies[i]
 	}
 	return own
 }
@@ -154,15 +155,24 @@ func Parse(path string, src []byte) *Unit {
 
 // parse is Parse; keep false leaves a new unit out of the cache.
 func parse(path string, src []byte, hash string, keep bool) *Unit {
+	u, _ := parseUnit(path, src, hash, keep)
+	return u
+}
+
+// parseUnit is parse; fresh reports a unit made by this call and left
+// out of the cache (keep false), which the caller may complete in place
+// rather than copy (one Unit per compiled file, not two).
+func parseUnit(path string, src []byte, hash string, keep bool) (u *Unit, fresh bool) {
 	if u := parsed.get(path, hash); u != nil {
-		return u
+		return u, false
 	}
 	f, ds := syntax.Parse(path, src)
-	u := &Unit{Path: path, Src: src, Hash: hash, File: f, Parsed: ds, Info: check.Check(f), Skill: lint.SkillInfoFrom(path, f)}
+	u = &Unit{Path: path, Src: src, Hash: hash, File: f, Parsed: ds, Info: check.Check(f), Skill: lint.SkillInfoFrom(path, f)}
 	if keep {
 		parsed.put(u)
+		return u, false
 	}
-	return u
+	return u, true
 }
 
 // CompileFile reads the file at path and compiles it (Compile).
@@ -190,8 +200,14 @@ func (e *Env) Compile(path string, src []byte) *Unit {
 			return u
 		}
 	}
-	p := parse(path, src, hash, c != nil)
-	u := &Unit{Path: p.Path, Src: p.Src, Hash: p.Hash, File: p.File, Parsed: p.Parsed, Info: p.Info, Skill: p.Skill, mut: e.Mutating()}
+	p, fresh := parseUnit(path, src, hash, c != nil)
+	u := p
+	if !fresh {
+		// a unit of the process-wide cache is shared: the environment's
+		// analysis goes into a unit of its own
+		u = &Unit{Path: p.Path, Src: p.Src, Hash: p.Hash, File: p.File, Parsed: p.Parsed, Info: p.Info, Skill: p.Skill}
+	}
+	u.mut = e.Mutating()
 	u.Diags, u.Linted = e.lintUnit(path, p), true
 	if c != nil {
 		c.put(u)

@@ -197,6 +197,15 @@ func Op(name string) (OpSpec, bool) {
 	return o.clone(), true
 }
 
+// Spec returns the op called name as the catalog holds it, without the
+// deep copy Op makes: for a caller that only reads it (the linter asks for
+// each call name of every file). The caller must not change it or
+// anything it points to.
+func Spec(name string) (*OpSpec, bool) {
+	o := lookup(name)
+	return o, o != nil
+}
+
 // names returns the names of the ops of class c, in order.
 func names(ops []OpSpec, c Class) []string {
 	var out []string

@@ -8,7 +8,12 @@
 package slab
 
 const (
-	firstChunk = 8   // values in a Slab's first chunk
+	// firstChunk is the number of values in a Slab's first chunk: most
+	// node types occur a few times in a small skill, and a one-shot check
+	// runs without the collector, so each unused value is fresh memory
+	// touched for nothing (issue 25, AK4: 8 made a third of a small
+	// skill's parse bytes)
+	firstChunk = 2
 	chunk      = 128 // the largest chunk of a Slab
 )
 
@@ -39,7 +44,7 @@ type Slices[T any] struct {
 }
 
 const (
-	firstSliceChunk = 32   // elements in the first chunk of Slices
+	firstSliceChunk = 8    // elements in the first chunk of Slices (see firstChunk)
 	sliceChunk      = 1024 // the largest regular chunk of Slices
 )
 

@@ -20,16 +20,20 @@ func TestNew(t *testing.T) {
 			t.Fatalf("value %d changed to %v", i, *p)
 		}
 	}
-	// chunks double from firstChunk to chunk: 8+16+32+64+128 values take
-	// five allocations, every further 128 one more
+	// chunks double from firstChunk to chunk (2*chunk-firstChunk values,
+	// one allocation per chunk), every further 128 values take one more
 	allocs := testing.AllocsPerRun(10, func() {
 		var s Slab[int]
-		for i := 0; i < 248+2*chunk; i++ {
+		for i := 0; i < 2*chunk-firstChunk+2*chunk; i++ {
 			s.New()
 		}
 	})
-	if allocs != 7 {
-		t.Fatalf("%v allocations for 504 values, want 7", allocs)
+	want := 2.0
+	for n := firstChunk; n <= chunk; n *= 2 {
+		want++
+	}
+	if allocs != want {
+		t.Fatalf("%v allocations for %d values, want %v", allocs, 2*chunk-firstChunk+2*chunk, want)
 	}
 }
 
