@@ -81,7 +81,7 @@ func runRun(c *cli.Context, s *streams) error {
 			return cli.Exit("", exitFindings)
 		}
 	}
-	res, err := evaluate(c, s, env, src.Path, src.Src, &parsedSkill{f, info, u.Hash}, inputs)
+	res, err := evaluate(c, s, env, src.Path, src.Src, &parsedSkill{f, info, u.Hash()}, inputs)
 	if err != nil {
 		return cli.Exit(err.Error(), exitUsage)
 	}

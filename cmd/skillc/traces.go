@@ -67,7 +67,7 @@ func runTraced(ctx context.Context, c *cli.Context, h *ihost.Host, r eval.Runner
 	meta := trace.Run{Trigger: contract.TriggerCLI, TriggerName: name}
 	if pre == nil {
 		u := workspace.Parse(name, src)
-		pre = &parsedSkill{u.File, u.Info, u.Hash}
+		pre = &parsedSkill{u.File, u.Info, u.Hash()}
 	}
 	meta.ContentHash = pre.hash // hashed with the parse; the trace need not hash the source again
 	res, _, err := st.ExecParsed(ctx, r, meta, name, src, pre.f, pre.info, inputs, secretEnv())

@@ -24,9 +24,6 @@ type Unit struct {
 	// store name such as "name.skill.md").
 	Path string
 	Src  []byte
-	// Hash is the hex SHA-256 of Src (contract.ContentHash), the cache key
-	// together with Path.
-	Hash string
 	File *ast.File
 	// Parsed are the parser's diagnostics; Info the checker's facts.
 	Parsed ast.Diagnostics
@@ -42,12 +39,28 @@ type Unit struct {
 	// Linted reports that Diags were computed.
 	Linted bool
 
+	// hash is the content hash when the unit was made with it (a cache
+	// key); Hash computes it otherwise.
+	hash      string
+	hashOnce  sync.Once
 	mut       effects.Mutating
 	fpOnce    sync.Once
 	footprint *effects.Footprint
 	clOnce    sync.Once
 	class     *classification.Classification
 	classDs   ast.Diagnostics
+}
+
+// Hash is the hex SHA-256 of Src (contract.ContentHash), the cache key
+// together with Path. A unit compiled without a cache (a one-shot check)
+// computes it on first use: check never reads it (decision AK6).
+func (u *Unit) Hash() string {
+	u.hashOnce.Do(func() {
+		if u.hash == "" {
+			u.hash = contract.ContentHashOf(u.Src)
+		}
+	})
+	return u.hash
 }
 
 // Footprint is every effectful op of the skill at every depth, with the
@@ -104,10 +117,17 @@ func newUnitCache() *unitCache { return &unitCache{units: map[string]*Unit{}} }
 func (c *unitCache) get(path, hash string) *Unit {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if u := c.units[path]; u != nil && u.Hash == hash {
+	if u := c.units[path]; u != nil && u.hash == hash {
 		return u
 	}
 	return nil
+}
+
+// holds reports whether a unit of path is cached, whatever its content.
+func (c *unitCache) holds(path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.units[path] != nil
 }
 
 func (c *unitCache) put(u *Unit) {
@@ -161,13 +181,17 @@ func parse(path string, src []byte, hash string, keep bool) *Unit {
 
 // parseUnit is parse; fresh reports a unit made by this call and left
 // out of the cache (keep false), which the caller may complete in place
-// rather than copy (one Unit per compiled file, not two).
+// rather than copy (one Unit per compiled file, not two). An empty hash
+// means the caller knows the cache holds nothing under path: the unit
+// hashes its source when asked.
 func parseUnit(path string, src []byte, hash string, keep bool) (u *Unit, fresh bool) {
-	if u := parsed.get(path, hash); u != nil {
-		return u, false
+	if hash != "" {
+		if u := parsed.get(path, hash); u != nil {
+			return u, false
+		}
 	}
 	f, ds := syntax.Parse(path, src)
-	u = &Unit{Path: path, Src: src, Hash: hash, File: f, Parsed: ds, Info: check.Check(f), Skill: lint.SkillInfoFrom(path, f)}
+	u = &Unit{Path: path, Src: src, hash: hash, File: f, Parsed: ds, Info: check.Check(f), Skill: lint.SkillInfoFrom(path, f)}
 	if keep {
 		parsed.put(u)
 		return u, false
@@ -194,7 +218,12 @@ func (e *Env) CompileFile(path string) (*Unit, error) {
 // folder of thousands of skills holds no trees.
 func (e *Env) Compile(path string, src []byte) *Unit {
 	c := e.units
-	hash := contract.ContentHashOf(src)
+	// Without a cache of its own and with nothing of path in the
+	// process-wide one (a one-shot check), no lookup needs the hash.
+	var hash string
+	if c != nil || parsed.holds(path) {
+		hash = contract.ContentHashOf(src)
+	}
 	if c != nil {
 		if u := c.get(path, hash); u != nil {
 			return u
@@ -205,7 +234,7 @@ func (e *Env) Compile(path string, src []byte) *Unit {
 	if !fresh {
 		// a unit of the process-wide cache is shared: the environment's
 		// analysis goes into a unit of its own
-		u = &Unit{Path: p.Path, Src: p.Src, Hash: p.Hash, File: p.File, Parsed: p.Parsed, Info: p.Info, Skill: p.Skill}
+		u = &Unit{Path: p.Path, Src: p.Src, hash: p.Hash(), File: p.File, Parsed: p.Parsed, Info: p.Info, Skill: p.Skill}
 	}
 	u.mut = e.Mutating()
 	u.Diags, u.Linted = e.lintUnit(path, p), true

@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillscript/skillc/ast"
 	"github.com/skillscript/skillc/check/effects"
+	"github.com/skillscript/skillc/eval/contract"
 )
 
 func diagLines(ds ast.Diagnostics) []string {
@@ -37,8 +38,8 @@ func TestCompileUnit(t *testing.T) {
 	if got, wantL := fmt.Sprint(diagLines(u.Diags)), fmt.Sprint(diagLines(want)); got != wantL || !u.Linted {
 		t.Errorf("Compile diagnostics\n%s\nwant (Check)\n%s", got, wantL)
 	}
-	if len(u.Info.Ops) != len(info.Ops) || u.Skill.Name != "u" || u.Skill.Status != "Draft" || u.Hash == "" {
-		t.Errorf("unit facts: %d ops (want %d), skill %+v, hash %q", len(u.Info.Ops), len(info.Ops), u.Skill, u.Hash)
+	if len(u.Info.Ops) != len(info.Ops) || u.Skill.Name != "u" || u.Skill.Status != "Draft" || u.Hash() == "" {
+		t.Errorf("unit facts: %d ops (want %d), skill %+v, hash %q", len(u.Info.Ops), len(info.Ops), u.Skill, u.Hash())
 	}
 	fp := u.Footprint()
 	if len(fp.Effects) != 2 || fp.Effects[0].Kind != effects.Shell || !fp.Effects[0].Mutating || fp.Effects[1].Kind != effects.Dispatch {
@@ -52,7 +53,7 @@ func TestCompileUnit(t *testing.T) {
 		t.Error("the same content compiled twice: want the cached unit")
 	}
 	changed := env.Compile(path, []byte(src+"# a comment\n"))
-	if changed == u || changed.Hash == u.Hash {
+	if changed == u || changed.Hash() == u.Hash() {
 		t.Error("changed content: want a new unit")
 	}
 	env.Forget(path)
@@ -89,7 +90,7 @@ func TestCompileUnit(t *testing.T) {
 	plain := Load(dir, LoadOptions{Home: t.TempDir()})
 	novel := []byte(src + "# novel\n")
 	a, b := plain.Compile(path, novel), plain.Compile(path, novel)
-	if a == b || a.File == b.File || parsed.get(path, a.Hash) != nil {
+	if a == b || a.File == b.File || parsed.get(path, a.Hash()) != nil {
 		t.Error("an environment without CacheUnits kept a unit")
 	}
 	if got := fmt.Sprint(diagLines(a.Diags)); got != fmt.Sprint(diagLines(b.Diags)) {
@@ -103,20 +104,20 @@ func TestCompileUnit(t *testing.T) {
 func TestUnitCacheBounds(t *testing.T) {
 	c := newUnitCache()
 	for i := 0; i < unitCacheSize+10; i++ {
-		c.put(&Unit{Path: fmt.Sprint(i), Hash: "h", Src: []byte("x")})
+		c.put(&Unit{Path: fmt.Sprint(i), hash: "h", Src: []byte("x")})
 	}
 	if len(c.units) != unitCacheSize || c.get("0", "h") != nil || c.get(fmt.Sprint(unitCacheSize+9), "h") == nil {
 		t.Errorf("%d units held; oldest kept %v", len(c.units), c.get("0", "h") != nil)
 	}
 	big := make([]byte, unitCacheBytes/3)
 	for i := 0; i < 4; i++ {
-		c.put(&Unit{Path: fmt.Sprint("big", i), Hash: "h", Src: big})
+		c.put(&Unit{Path: fmt.Sprint("big", i), hash: "h", Src: big})
 	}
 	if c.bytes > unitCacheBytes || c.get("big3", "h") == nil || c.get("big0", "h") != nil {
 		t.Errorf("%d bytes held (limit %d)", c.bytes, unitCacheBytes)
 	}
 	huge := make([]byte, unitCacheBytes+1)
-	c.put(&Unit{Path: "huge", Hash: "h", Src: huge})
+	c.put(&Unit{Path: "huge", hash: "h", Src: huge})
 	if c.get("huge", "h") == nil || len(c.units) != 1 {
 		t.Errorf("the newest unit must stay even alone over the limit: %d units", len(c.units))
 	}
@@ -139,5 +140,26 @@ func TestForgetParsed(t *testing.T) {
 	ForgetParsed(path)
 	if Parse(path, src) == u {
 		t.Error("after ForgetParsed: want a new unit")
+	}
+}
+
+// TestUnitHashOnDemand checks that a unit compiled without any cache
+// that could hold it leaves its hash for later (check never reads it),
+// and that Hash then gives the content hash, as a cached unit's does.
+func TestUnitHashOnDemand(t *testing.T) {
+	dir := t.TempDir()
+	src := []byte("# Skill: h\n# Status: Draft\nrun:\n    emit(text=\"hi\")\ndefault: run\n")
+	path := filepath.Join(dir, "h.skill.md")
+	u := Load(dir, LoadOptions{Home: t.TempDir()}).Compile(path, src)
+	if u.hash != "" {
+		t.Errorf("a one-shot compile hashed its source up front: %q", u.hash)
+	}
+	want := contract.ContentHashOf(src)
+	if got := u.Hash(); got != want {
+		t.Errorf("Hash() = %q, want %q", got, want)
+	}
+	cached := Load(dir, LoadOptions{Home: t.TempDir(), CacheUnits: true}).Compile(path, src)
+	if cached.hash != want || cached.Hash() != want {
+		t.Errorf("a cached unit's hash is %q / %q, want %q", cached.hash, cached.Hash(), want)
 	}
 }

@@ -34,7 +34,7 @@ const finishTimeout = 10 * time.Second
 // recording hooks r.Progress, keeping any hook r already has.
 func (s *Store) Exec(ctx context.Context, r eval.Runner, meta Run, file string, src []byte, inputs map[string]any, secrets []string) (*eval.Result, string, error) {
 	u := workspace.Parse(file, src) // the evaluator only reads the unit's tree and facts
-	meta.ContentHash = u.Hash       // the unit hashed src already
+	meta.ContentHash = u.Hash()     // the unit hashed src already
 	return s.ExecParsed(ctx, r, meta, file, src, u.File, u.Info, inputs, secrets)
 }
 
