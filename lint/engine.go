@@ -177,6 +177,7 @@ type state struct {
 	propTypes map[propKey]*types.Type   // their properties' types (propType)
 	visible   map[*check.Scope]*nameSet // did-you-mean candidates by scope (namesVisible)
 	loopBinds map[string]*check.Binding // the first loop-scoped binding by name (loopBinding)
+	loopAsked int                       // loopBinding questions answered by a scan
 	qualDone  bool
 	qual      []*ast.DispatchStmt // qualified's answer, shared by the connector rules
 	sRefsDone bool
@@ -265,10 +266,22 @@ func (s *state) loopBinding(name string) *check.Binding {
 		}
 		return nil
 	}
+	if s.loopBinds == nil && s.loopAsked < loopScanLimit {
+		// The first few questions scan the bindings: a lane step while
+		// typing asks about the one reference the edit left unresolved,
+		// and a map of a 5,000-line skill's bindings cost more than that.
+		s.loopAsked++
+		for _, b := range s.info.Binds {
+			if b.Name == name && isLoopBind(b) {
+				return b
+			}
+		}
+		return nil
+	}
 	if s.loopBinds == nil {
 		s.loopBinds = map[string]*check.Binding{}
 		for _, b := range s.info.Binds {
-			if b.Kind != check.BindAppend && b.Scope != nil && b.Scope.Kind == check.ScopeLoop {
+			if isLoopBind(b) {
 				if _, ok := s.loopBinds[b.Name]; !ok {
 					s.loopBinds[b.Name] = b
 				}
@@ -276,6 +289,16 @@ func (s *state) loopBinding(name string) *check.Binding {
 		}
 	}
 	return s.loopBinds[name]
+}
+
+// loopScanLimit is how many loopBinding questions scan the bindings
+// before it builds its map.
+const loopScanLimit = 4
+
+// isLoopBind reports whether b binds a name inside a foreach (not an
+// $append to an outer list).
+func isLoopBind(b *check.Binding) bool {
+	return b.Kind != check.BindAppend && b.Scope != nil && b.Scope.Kind == check.ScopeLoop
 }
 
 // emits returns the number of emit(...) calls at any depth.
