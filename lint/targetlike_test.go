@@ -3,6 +3,8 @@ package lint
 import (
 	"regexp"
 	"testing"
+
+	"github.com/skillscript/skillc/internal/testsupport/oracle"
 )
 
 // reTargetLike is the expression targetLike implements.
@@ -15,20 +17,9 @@ var targetLikeSeeds = []string{
 
 // targetLike decides as the expression does.
 func TestTargetLike(t *testing.T) {
-	for _, s := range targetLikeSeeds {
-		if got, want := targetLike(s), reTargetLike.MatchString(s); got != want {
-			t.Errorf("targetLike(%q) = %v, the expression says %v", s, got, want)
-		}
-	}
+	oracle.Agree(t, "targetLike", targetLike, reTargetLike, targetLikeSeeds)
 }
 
 func FuzzTargetLike(f *testing.F) {
-	for _, s := range targetLikeSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := targetLike(s), reTargetLike.MatchString(s); got != want {
-			t.Errorf("targetLike(%q) = %v, the expression says %v", s, got, want)
-		}
-	})
+	oracle.Fuzz(f, "targetLike", targetLike, reTargetLike, targetLikeSeeds)
 }

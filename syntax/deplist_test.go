@@ -3,6 +3,8 @@ package syntax
 import (
 	"regexp"
 	"testing"
+
+	"github.com/skillscript/skillc/internal/testsupport/oracle"
 )
 
 // depListPattern is the expression isDepList implements: what a target
@@ -20,20 +22,9 @@ var depListSeeds = []string{
 
 // isDepList decides as the expression does.
 func TestIsDepList(t *testing.T) {
-	for _, s := range depListSeeds {
-		if got, want := isDepList(s), reDepListSpec.MatchString(s); got != want {
-			t.Errorf("isDepList(%q) = %v, the expression says %v", s, got, want)
-		}
-	}
+	oracle.Agree(t, "isDepList", isDepList, reDepListSpec, depListSeeds)
 }
 
 func FuzzIsDepList(f *testing.F) {
-	for _, s := range depListSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := isDepList(s), reDepListSpec.MatchString(s); got != want {
-			t.Errorf("isDepList(%q) = %v, the expression says %v", s, got, want)
-		}
-	})
+	oracle.Fuzz(f, "isDepList", isDepList, reDepListSpec, depListSeeds)
 }

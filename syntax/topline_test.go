@@ -3,6 +3,8 @@ package syntax
 import (
 	"regexp"
 	"testing"
+
+	"github.com/skillscript/skillc/internal/testsupport/oracle"
 )
 
 // The expressions isDefaultLine and isElseLine implement.
@@ -27,12 +29,8 @@ func TestTopLineMatchers(t *testing.T) {
 
 func checkTopLineMatchers(t *testing.T, s string) {
 	t.Helper()
-	if got, want := isDefaultLine(s), reDefaultSpec.MatchString(s); got != want {
-		t.Errorf("isDefaultLine(%q) = %v, the expression says %v", s, got, want)
-	}
-	if got, want := isElseLine(s), reElseSpec.MatchString(s); got != want {
-		t.Errorf("isElseLine(%q) = %v, the expression says %v", s, got, want)
-	}
+	oracle.Check(t, "isDefaultLine", isDefaultLine, reDefaultSpec, s)
+	oracle.Check(t, "isElseLine", isElseLine, reElseSpec, s)
 }
 
 func FuzzTopLineMatchers(f *testing.F) {

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/skillscript/skillc/internal/testsupport/oracle"
 )
 
 // oldHeaderLine is the pattern the store read headers with before issue
@@ -54,20 +56,9 @@ var validNameSeeds = []string{"", "a", "A9", "_x", "9", ".a", "-a", "a.b-c_d", "
 
 // validName decides as the expression does.
 func TestValidName(t *testing.T) {
-	for _, s := range validNameSeeds {
-		if got, want := validName(s), validNamePattern.MatchString(s); got != want {
-			t.Errorf("validName(%q) = %v, the expression says %v", s, got, want)
-		}
-	}
+	oracle.Agree(t, "validName", validName, validNamePattern, validNameSeeds)
 }
 
 func FuzzValidName(f *testing.F) {
-	for _, s := range validNameSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := validName(s), validNamePattern.MatchString(s); got != want {
-			t.Errorf("validName(%q) = %v, the expression says %v", s, got, want)
-		}
-	})
+	oracle.Fuzz(f, "validName", validName, validNamePattern, validNameSeeds)
 }
