@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/skillscript/skillc/internal/testsupport/oracle"
 )
 
 // The regular expressions isCredentialKey and isCredentialValue replaced,
@@ -94,33 +96,26 @@ func credentialValueInputs() []string {
 // around both expressions.
 func TestCredentialMatchers(t *testing.T) {
 	keys := credentialKeyInputs()
-	yes := 0
-	for _, k := range keys {
-		want := credentialKeyRE.MatchString(k)
-		if got := isCredentialKey(k); got != want {
-			t.Errorf("isCredentialKey(%q) = %v, the expression says %v", k, got, want)
-		}
-		if want {
-			yes++
-		}
-	}
-	if n := len(credentialKeyLanguage()); yes < 4*n {
+	oracle.Agree(t, "isCredentialKey", isCredentialKey, credentialKeyRE, keys)
+	if yes, n := matching(credentialKeyRE, keys), len(credentialKeyLanguage()); yes < 4*n {
 		t.Fatalf("%d of %d key inputs match, fewer than four per name of the language (%d): the inputs lost their positive cases", yes, len(keys), n)
 	}
 	values := credentialValueInputs()
-	yes = 0
-	for _, v := range values {
-		want := credentialValueRE.MatchString(v)
-		if got := isCredentialValue(v); got != want {
-			t.Errorf("isCredentialValue(%q) = %v, the expression says %v", v, got, want)
-		}
-		if want {
-			yes++
-		}
-	}
-	if yes < 1000 || yes > len(values)-1000 {
+	oracle.Agree(t, "isCredentialValue", isCredentialValue, credentialValueRE, values)
+	if yes := matching(credentialValueRE, values); yes < 1000 || yes > len(values)-1000 {
 		t.Fatalf("%d of %d value inputs match: the inputs lost one side", yes, len(values))
 	}
+}
+
+// matching counts the inputs re matches.
+func matching(re *regexp.Regexp, inputs []string) int {
+	n := 0
+	for _, s := range inputs {
+		if re.MatchString(s) {
+			n++
+		}
+	}
+	return n
 }
 
 // FuzzCredentialKey compares isCredentialKey with the expression.
@@ -128,11 +123,7 @@ func FuzzCredentialKey(f *testing.F) {
 	for _, k := range credentialKeyInputs() {
 		f.Add(k)
 	}
-	f.Fuzz(func(t *testing.T, k string) {
-		if got, want := isCredentialKey(k), credentialKeyRE.MatchString(k); got != want {
-			t.Fatalf("isCredentialKey(%q) = %v, the expression says %v", k, got, want)
-		}
-	})
+	f.Fuzz(func(t *testing.T, k string) { oracle.Check(t, "isCredentialKey", isCredentialKey, credentialKeyRE, k) })
 }
 
 // FuzzCredentialValue compares isCredentialValue with the expression.
@@ -148,9 +139,7 @@ func FuzzCredentialValue(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		if got, want := isCredentialValue(v), credentialValueRE.MatchString(v); got != want {
-			t.Fatalf("isCredentialValue(%q) = %v, the expression says %v", v, got, want)
-		}
+		oracle.Check(t, "isCredentialValue", isCredentialValue, credentialValueRE, v)
 	})
 }
 
