@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/skillscript/skillc/internal/testsupport/testcorpus"
 )
 
 // smallSkill is one source of a folder of small skills, with the
@@ -87,7 +89,12 @@ func BenchmarkCompileSmallTestdata(b *testing.B) {
 }
 
 // BenchmarkCompileSmallShared is the same over the shared conformance
-// corpus (/work/shared/corpus), skipped where it is absent.
+// corpus (corpus/ of the shared directory beside the checkout, or of
+// $SKILLSCRIPT_SHARED), skipped where it is absent.
 func BenchmarkCompileSmallShared(b *testing.B) {
-	benchSmallSkills(b, "/work/shared/corpus")
+	dir, ok := testcorpus.SharedIfPresent(b, "corpus")
+	if !ok {
+		b.Skipf("SKIPPED: %s not found (put the shared directory beside the checkout or set %s)", dir, testcorpus.SharedEnv)
+	}
+	benchSmallSkills(b, dir)
 }

@@ -62,6 +62,19 @@ func recordRuns(b *testing.B, st *Store) {
 	})
 }
 
+// loopRunRecord is what one traced run of the 20k-iteration loop skill
+// hands the spool: its source (110 kB), a start time, four ops and the
+// result.
+func loopRunRecord() (src string, t0 time.Time, ops []Op, res *eval.Result) {
+	src = string(benchinput.Loop(20000))
+	t0 = time.Now()
+	ops = make([]Op, 4)
+	for i := range ops {
+		ops[i] = Op{Skill: "s", Target: "run", Op: "shell", Line: i + 3, StartedAt: t0, Duration: time.Millisecond, Outcome: OutcomeOK}
+	}
+	return src, t0, ops, &eval.Result{Status: "ok", Outputs: eval.Outputs{Text: "done"}}
+}
+
 // BenchmarkSpoolWrite is what `skillc run` writes to trace one run on
 // SQLite (decision HP1): the spool file's begin record with the source of
 // the 20k-iteration loop skill (110 kB), then the finish record with four
@@ -71,13 +84,7 @@ func BenchmarkSpoolWrite(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	src := string(benchinput.Loop(20000))
-	t0 := time.Now()
-	ops := make([]Op, 4)
-	for i := range ops {
-		ops[i] = Op{Skill: "s", Target: "run", Op: "shell", Line: i + 3, StartedAt: t0, Duration: time.Millisecond, Outcome: OutcomeOK}
-	}
-	res := &eval.Result{Status: "ok", Outputs: eval.Outputs{Text: "done"}}
+	src, t0, ops, res := loopRunRecord()
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -100,13 +107,7 @@ func BenchmarkSpoolWrite(b *testing.B) {
 // first-use cost of building its reflection encoders, which a fresh
 // skillc process paid once.
 func BenchmarkSpoolEncode(b *testing.B) {
-	src := string(benchinput.Loop(20000))
-	t0 := time.Now()
-	ops := make([]Op, 4)
-	for i := range ops {
-		ops[i] = Op{Skill: "s", Target: "run", Op: "shell", Line: i + 3, StartedAt: t0, Duration: time.Millisecond, Outcome: OutcomeOK}
-	}
-	res := &eval.Result{Status: "ok", Outputs: eval.Outputs{Text: "done"}}
+	src, t0, ops, res := loopRunRecord()
 	begin := spoolLine{Run: &Run{ID: NewID(), Skill: "s", ContentHash: "h", Status: StatusRunning, StartedAt: t0, Inputs: map[string]any{}}, Source: src}
 	finish := spoolLine{Finish: finishRecord(res, ops, t0.Add(time.Millisecond))}
 	b.Run("spool", func(b *testing.B) {
